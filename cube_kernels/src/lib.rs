@@ -1,1 +1,64 @@
-pub fn placeholder() {}
+//! GPU compression codecs for burn-swap: ZVC, RLE, CSR and LZ4 as CubeCL
+//! kernels, a CPU reference of each in the same format, and a tuner that
+//! picks each kernel's launch configuration per device, codec, dtype and
+//! size bucket.
+//!
+//! The data is handled as bit patterns (`u32` words; two 16-bit elements per
+//! word), so every round trip is bit-exact, `-0.0`, NaN payloads and
+//! denormals included. See [`format`] for the compressed layout.
+//!
+//! ```ignore
+//! let cfg = tuner.config(&client, CodecKind::Zvc, DType::F16, len);
+//! let c = compress(&client, CodecKind::Zvc, &input, DType::F16, len, cfg)?;
+//! let words = c.read_size(&client)?;      // 4-byte read, compressed size
+//! // ... copy `words * 4` bytes of c.handle to the host and back ...
+//! let header = Header::decode(&host_words, Some(host_words.len()))?;
+//! let d = decompress(&client, &uploaded, &header, cfg)?;
+//! d.check(&client)?;                       // 4-byte read, device-side errors
+//! ```
+#![warn(missing_docs)]
+
+mod compact;
+pub mod cpu;
+mod decode;
+pub mod format;
+mod gpu;
+mod lz4;
+pub mod tuner;
+
+pub use format::{CodecKind, DType, Header, CHUNK};
+pub use gpu::{compress, decompress, Codec, Compressed, Csr, Decompressed, LaunchConfig, Lz4, Rle, Zvc};
+pub use tuner::Tuner;
+
+/// Why a codec call failed.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum CodecError {
+    /// The buffer is shorter than its header or index says.
+    #[error("compressed buffer truncated: need {need} bytes, have {have}")]
+    Truncated {
+        /// Bytes needed.
+        need: usize,
+        /// Bytes available.
+        have: usize,
+    },
+    /// A structural check failed (header, offsets, masks, indices).
+    #[error("compressed buffer corrupt: {0}")]
+    Corrupt(&'static str),
+    /// The device decoder flagged the buffer (status bits, see `decode.rs`).
+    #[error("device decoder rejected the buffer (status {0:#x})")]
+    DeviceRejected(u32),
+    /// Input larger than the format allows.
+    #[error("input of {words} words exceeds the format's limit of {max}")]
+    TooLarge {
+        /// Words of input.
+        words: usize,
+        /// Largest accepted.
+        max: usize,
+    },
+    /// A launch configuration the kernels cannot run.
+    #[error("invalid launch configuration {0:?}: {1}")]
+    BadConfig(LaunchConfig, &'static str),
+    /// The runtime failed (read, launch).
+    #[error("runtime error: {0}")]
+    Runtime(String),
+}

@@ -1,0 +1,288 @@
+//! The compress kernel shared by ZVC, CSR and RLE: per chunk, a predicate
+//! per element (non-zero, or starts a run), a mask per 32 elements, a block
+//! scan of the mask popcounts, a decoupled look-back across chunks for the
+//! chunk's output offset (one read of the input, one write of the output),
+//! and a coalesced write of the compacted elements staged in shared memory.
+
+use cubecl::prelude::*;
+
+use crate::format::{CHUNK, GROUPS_PER_CHUNK, HEADER_WORDS, MAGIC, PAD_INDEX};
+
+/// Look-back state flags (top two bits of a state word).
+pub(crate) const FLAG_AGGREGATE: u32 = 1 << 30;
+pub(crate) const FLAG_PREFIX: u32 = 2 << 30;
+pub(crate) const VALUE_MASK: u32 = (1 << 30) - 1;
+
+/// The header check of `format::header_check`, on the device.
+#[cube]
+pub(crate) fn device_header_check(w0: u32, w1: u32, w2: u32, w3: u32, w4: u32) -> u32 {
+    let mut h = 0x811c_9dc5u32;
+    h = (h ^ w0) * 0x0100_0193u32;
+    h = (h ^ w1) * 0x0100_0193u32;
+    h = (h ^ w2) * 0x0100_0193u32;
+    h = (h ^ w3) * 0x0100_0193u32;
+    h = (h ^ w4) * 0x0100_0193u32;
+    // sixth word is zero
+    h = h * 0x0100_0193u32;
+    h
+}
+
+/// Inclusive scan of `GROUPS_PER_CHUNK` counts in shared memory (needs a
+/// cube of at least that many units; every unit must call it).
+#[cube]
+pub(crate) fn block_scan_groups(counts: &mut SharedMemory<u32>) {
+    let tid = UNIT_POS as usize;
+    #[unroll]
+    for step in 0..7u32 {
+        let s = comptime!(1usize << step);
+        let mut v = 0u32;
+        if tid < GROUPS_PER_CHUNK {
+            v = counts[tid];
+            if tid >= s {
+                v += counts[tid - s];
+            }
+        }
+        sync_cube();
+        if tid < GROUPS_PER_CHUNK {
+            counts[tid] = v;
+        }
+        sync_cube();
+    }
+}
+
+/// Compress kernel for ZVC (`zvc`), CSR (neither) and RLE (`rle`).
+///
+/// One cube per chunk in turn: a cube takes `iters` tickets from `state[0]`
+/// (tickets past the last chunk do nothing); `state[1 + c]` is chunk `c`'s
+/// look-back word. `state` must be zero at launch.
+#[cube(launch)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn compact_compress(
+    input: &Array<u32>,
+    out: &mut Array<u32>,
+    state: &mut Array<Atomic<u32>>,
+    size: &mut Array<u32>,
+    len: u32,
+    in_words: u32,
+    nchunks: u32,
+    iters: u32,
+    masks_base: u32,
+    offs_base: u32,
+    payload_base: u32,
+    header_w1: u32,
+    #[comptime] zvc: bool,
+    #[comptime] rle: bool,
+    #[comptime] half: bool,
+    #[comptime] block: u32,
+) {
+    let epw = comptime!(if half { 2u32 } else { 1u32 });
+    let wpc = comptime!(CHUNK as u32 / epw);
+    let gpw = comptime!(32u32 / epw);
+    let pad_unit = comptime!(if zvc { epw } else { 2u32 });
+    let tid = UNIT_POS;
+
+    let mut sm_in = SharedMemory::<u32>::new(comptime!((wpc + wpc / 32) as usize));
+    let mut sm_vals = SharedMemory::<u32>::new(CHUNK);
+    let mut sm_cnt = SharedMemory::<u32>::new(GROUPS_PER_CHUNK);
+    let mut sm_mask = SharedMemory::<u32>::new(GROUPS_PER_CHUNK);
+    let mut sm_misc = SharedMemory::<u32>::new(2usize);
+
+    for _it in 0..iters {
+        if tid == 0 {
+            sm_misc[0] = state[0].fetch_add(1u32);
+        }
+        sync_cube();
+        let c = sm_misc[0];
+        let active = c < nchunks;
+
+        // 1. coalesced load of the chunk into shared memory
+        let base = c * wpc;
+        #[unroll]
+        for i in 0..comptime!(wpc / block) {
+            let k = i * block + tid;
+            let w = base + k;
+            let mut v = 0u32;
+            if active && w < in_words {
+                v = input[w as usize];
+            }
+            sm_in[(k + k / 32) as usize] = v;
+        }
+        sync_cube();
+
+        // 2. one mask per 32 elements
+        let g = tid;
+        let chunk_start = c * CHUNK as u32;
+        if tid < GROUPS_PER_CHUNK as u32 {
+            let mut mask = 0u32;
+            let mut prev = 0u32;
+            if g > 0 {
+                let k = g * gpw - 1;
+                let w = sm_in[(k + k / 32) as usize];
+                if half {
+                    prev = w >> 16;
+                } else {
+                    prev = w;
+                }
+            }
+            #[unroll]
+            for j in 0..gpw {
+                let k = g * gpw + j;
+                let w = sm_in[(k + k / 32) as usize];
+                #[unroll]
+                for h in 0..epw {
+                    let bit = j * epw + h;
+                    let mut x = w;
+                    if half {
+                        x = (w >> (h * 16)) & 0xFFFFu32;
+                    }
+                    let local = g * 32 + bit;
+                    let mut keep = x != 0;
+                    if rle {
+                        keep = local == 0 || x != prev;
+                    }
+                    if keep && chunk_start + local < len {
+                        mask |= 1u32 << bit;
+                    }
+                    prev = x;
+                }
+            }
+            sm_mask[g as usize] = mask;
+            sm_cnt[g as usize] = mask.count_ones();
+        }
+        sync_cube();
+        block_scan_groups(&mut sm_cnt);
+
+        // 3. decoupled look-back for the chunk's offset
+        let total = sm_cnt[GROUPS_PER_CHUNK - 1];
+        let padded = (total + pad_unit - 1) / pad_unit * pad_unit;
+        if tid == 0 && active {
+            let mut excl = 0u32;
+            if c == 0 {
+                state[1].store(FLAG_PREFIX | padded);
+            } else {
+                state[(1 + c) as usize].store(FLAG_AGGREGATE | padded);
+                let mut j = c - 1;
+                loop {
+                    let s = state[(1 + j) as usize].load();
+                    let flag = s & !VALUE_MASK;
+                    if flag != 0 {
+                        excl += s & VALUE_MASK;
+                        if flag == FLAG_PREFIX {
+                            break;
+                        }
+                        j -= 1;
+                    }
+                }
+                state[(1 + c) as usize].store(FLAG_PREFIX | (excl + padded));
+            }
+            sm_misc[1] = excl;
+            out[(offs_base + c) as usize] = excl;
+            if c == nchunks - 1 {
+                let end = excl + padded;
+                out[(offs_base + nchunks) as usize] = end;
+                let mut total_words = payload_base + end / epw;
+                if !zvc {
+                    total_words = payload_base + end / epw + end / 2;
+                }
+                size[0] = total_words;
+                let check = device_header_check(MAGIC, header_w1, len, 0u32, total_words);
+                out[0] = MAGIC;
+                out[1] = header_w1;
+                out[2] = len;
+                out[3] = 0u32;
+                out[4] = total_words;
+                out[5] = 0u32;
+                out[6] = check;
+                out[7] = 0u32;
+            }
+        }
+
+        // 4. compact the kept elements into shared memory
+        if tid < GROUPS_PER_CHUNK as u32 && active {
+            let mask = sm_mask[g as usize];
+            let mut pos = sm_cnt[g as usize] - mask.count_ones();
+            #[unroll]
+            for j in 0..gpw {
+                let k = g * gpw + j;
+                let w = sm_in[(k + k / 32) as usize];
+                #[unroll]
+                for h in 0..epw {
+                    let bit = j * epw + h;
+                    let mut x = w;
+                    if half {
+                        x = (w >> (h * 16)) & 0xFFFFu32;
+                    }
+                    if (mask >> bit) & 1u32 == 1u32 {
+                        sm_vals[pos as usize] = x;
+                        pos += 1;
+                    }
+                }
+            }
+            if zvc && chunk_start + g * 32 < len {
+                out[(masks_base + c * GROUPS_PER_CHUNK as u32 + g) as usize] = mask;
+            }
+        }
+        if tid == 0 && total < padded {
+            sm_vals[total as usize] = 0u32;
+        }
+        sync_cube();
+        if !zvc {
+            // column / run-start indices, into the now free input staging
+            if tid < GROUPS_PER_CHUNK as u32 && active {
+                let mask = sm_mask[g as usize];
+                let mut pos = sm_cnt[g as usize] - mask.count_ones();
+                #[unroll]
+                for bit in 0..32u32 {
+                    if (mask >> bit) & 1u32 == 1u32 {
+                        sm_in[pos as usize] = g * 32 + bit;
+                        pos += 1;
+                    }
+                }
+            }
+            if tid == 0 && total < padded {
+                sm_in[total as usize] = PAD_INDEX;
+            }
+            sync_cube();
+        }
+
+        // 5. coalesced write of the chunk's payload
+        let excl = sm_misc[1];
+        if active {
+            let vw = padded / epw;
+            let mut region = payload_base + excl / epw;
+            if !zvc {
+                region += excl / 2;
+            }
+            let mut k = tid;
+            while k < vw {
+                let mut w = sm_vals[k as usize];
+                if half {
+                    w = (sm_vals[(2 * k) as usize] & 0xFFFFu32) | (sm_vals[(2 * k + 1) as usize] << 16);
+                }
+                out[(region + k) as usize] = w;
+                k += block;
+            }
+            if !zvc {
+                let iw = padded / 2;
+                let mut k = tid;
+                while k < iw {
+                    out[(region + vw + k) as usize] = sm_in[(2 * k) as usize] | (sm_in[(2 * k + 1) as usize] << 16);
+                    k += block;
+                }
+            }
+        }
+        sync_cube();
+    }
+}
+
+/// Zero a `u32` buffer (look-back state, status words).
+#[cube(launch)]
+pub(crate) fn zero_words(buf: &mut Array<u32>, n: u32) {
+    let i = ABSOLUTE_POS as u32;
+    if i < n {
+        buf[i as usize] = 0u32;
+    }
+}
+
+#[allow(dead_code)]
+const _: () = assert!(HEADER_WORDS == 8);

@@ -1,0 +1,291 @@
+//! The compressed format shared by the GPU kernels and the CPU reference.
+//!
+//! Every compressed buffer is a sequence of little-endian `u32` words:
+//!
+//! ```text
+//! header (HEADER_WORDS) | codec-specific index | payload
+//! ```
+//!
+//! The input is cut into chunks of [`CHUNK`] elements; every chunk is encoded
+//! independently (which is what lets the GPU decode in parallel) and its
+//! position in the payload is recorded in the index, so no decoder needs a
+//! scan. Elements are handled as bit patterns: a 32-bit dtype is one word per
+//! element, a 16-bit dtype two elements per word (element `2k` in the low
+//! half). "Zero" means the all-zero bit pattern, so `-0.0` is non-zero.
+//!
+//! | codec | index | payload per chunk |
+//! |---|---|---|
+//! | ZVC | one mask per 32 elements, then `nchunks + 1` offsets (elements, padded) | the non-zero elements, padded to whole words |
+//! | CSR | `nchunks + 1` row pointers (elements, padded to even) | the non-zero elements, then their `u16` column (position in the chunk) |
+//! | RLE | `nchunks + 1` run pointers (runs, padded to even) | the value of each run, then its `u16` start in the chunk |
+//! | LZ4 | `nchunks + 1` byte offsets (multiples of 4) | one LZ4 block per chunk, padded to whole words |
+
+use crate::CodecError;
+
+/// Elements per chunk: the unit each chunk offset / row pointer describes.
+pub const CHUNK: usize = 4096;
+/// Elements per ZVC mask.
+pub const GROUP: usize = 32;
+/// Mask words per chunk.
+pub const GROUPS_PER_CHUNK: usize = CHUNK / GROUP;
+/// Words in the header.
+pub const HEADER_WORDS: usize = 8;
+/// First header word.
+pub const MAGIC: u32 = 0x5057_5343; // "CSWP"
+/// Format version.
+pub const VERSION: u32 = 1;
+/// Column / run-start index marking a padding entry (CSR, RLE).
+pub const PAD_INDEX: u32 = 0xFFFF;
+/// Largest input accepted, in 32-bit words (look-back values use 30 bits).
+pub const MAX_WORDS: usize = (1 << 30) - 1;
+
+/// Element type of the data, handled bitwise.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+pub enum DType {
+    /// 32-bit float (also any 32-bit word, e.g. `u32` indices).
+    F32,
+    /// IEEE half.
+    F16,
+    /// bfloat16.
+    BF16,
+}
+
+impl DType {
+    /// Size of one element in bytes.
+    pub fn size(self) -> usize {
+        match self {
+            DType::F32 => 4,
+            DType::F16 | DType::BF16 => 2,
+        }
+    }
+    /// Elements per 32-bit word.
+    pub fn per_word(self) -> usize {
+        4 / self.size()
+    }
+    /// Bits per element.
+    pub fn bits(self) -> u32 {
+        self.size() as u32 * 8
+    }
+    /// Words holding `len` elements.
+    pub fn words(self, len: usize) -> usize {
+        (len * self.size()).div_ceil(4)
+    }
+    fn code(self) -> u32 {
+        match self {
+            DType::F32 => 0,
+            DType::F16 => 1,
+            DType::BF16 => 2,
+        }
+    }
+    fn from_code(code: u32) -> Option<Self> {
+        Some(match code {
+            0 => DType::F32,
+            1 => DType::F16,
+            2 => DType::BF16,
+            _ => return None,
+        })
+    }
+    /// All supported dtypes.
+    pub const ALL: [DType; 3] = [DType::F32, DType::F16, DType::BF16];
+}
+
+/// Which codec produced a buffer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+pub enum CodecKind {
+    /// Zero-value compression (cDMA): a 32-bit mask per 32 elements, then the non-zeros.
+    Zvc,
+    /// Run-length encoding of equal bit patterns.
+    Rle,
+    /// Compressed sparse rows, one row per chunk.
+    Csr,
+    /// LZ4 block format, one block per chunk.
+    Lz4,
+}
+
+impl CodecKind {
+    /// All codecs.
+    pub const ALL: [CodecKind; 4] = [CodecKind::Zvc, CodecKind::Rle, CodecKind::Csr, CodecKind::Lz4];
+    pub(crate) fn code(self) -> u32 {
+        match self {
+            CodecKind::Zvc => 1,
+            CodecKind::Rle => 2,
+            CodecKind::Csr => 3,
+            CodecKind::Lz4 => 4,
+        }
+    }
+    fn from_code(code: u32) -> Option<Self> {
+        Some(match code {
+            1 => CodecKind::Zvc,
+            2 => CodecKind::Rle,
+            3 => CodecKind::Csr,
+            4 => CodecKind::Lz4,
+            _ => return None,
+        })
+    }
+    /// Lower-case name.
+    pub fn name(self) -> &'static str {
+        match self {
+            CodecKind::Zvc => "zvc",
+            CodecKind::Rle => "rle",
+            CodecKind::Csr => "csr",
+            CodecKind::Lz4 => "lz4",
+        }
+    }
+}
+
+/// Number of chunks of `len` elements.
+pub fn chunks(len: usize) -> usize {
+    len.div_ceil(CHUNK)
+}
+
+/// Where the parts of a compressed buffer start, in words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// First mask word (ZVC only; equals `offsets` otherwise).
+    pub masks: usize,
+    /// First offset / row pointer word (`nchunks + 1` of them).
+    pub offsets: usize,
+    /// First payload word.
+    pub payload: usize,
+}
+
+impl Layout {
+    /// Layout of a buffer of `len` elements compressed by `codec`.
+    pub fn new(codec: CodecKind, len: usize) -> Self {
+        let masks = HEADER_WORDS;
+        let mask_words = if codec == CodecKind::Zvc { len.div_ceil(GROUP) } else { 0 };
+        let offsets = masks + mask_words;
+        let payload = offsets + chunks(len) + 1;
+        Layout { masks, offsets, payload }
+    }
+}
+
+/// Largest compressed size in words of `len` elements of `dtype` (the size of
+/// the device buffer the compressor writes into).
+pub fn max_compressed_words(codec: CodecKind, dtype: DType, len: usize) -> usize {
+    let layout = Layout::new(codec, len);
+    let n = chunks(len);
+    let per_word = dtype.per_word();
+    let payload = match codec {
+        // every element non-zero, padded per chunk
+        CodecKind::Zvc => dtype.words(len) + n,
+        // every element stored with a u16 index, padded to even per chunk
+        CodecKind::Csr | CodecKind::Rle => {
+            let padded = len + n;
+            padded / per_word + padded / 2 + n
+        }
+        CodecKind::Lz4 => n * lz4_max_chunk_words(dtype),
+    };
+    layout.payload + payload
+}
+
+/// Worst-case LZ4 block for one chunk, in words (all literals).
+pub(crate) fn lz4_max_chunk_words(dtype: DType) -> usize {
+    let bytes = CHUNK * dtype.size();
+    // token + length bytes (1 per 255) + literals, rounded to words
+    (1 + bytes / 255 + 1 + bytes).div_ceil(4)
+}
+
+/// The header of a compressed buffer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// Codec.
+    pub codec: CodecKind,
+    /// Element type.
+    pub dtype: DType,
+    /// Number of elements.
+    pub len: usize,
+    /// Total size of the compressed buffer in words (header included).
+    pub total_words: usize,
+}
+
+pub(crate) fn header_check(words: &[u32; 6]) -> u32 {
+    // A cheap mix of the first six words (FNV-1a over words).
+    let mut h: u32 = 0x811c_9dc5;
+    for w in words {
+        h ^= *w;
+        h = h.wrapping_mul(0x0100_0193);
+    }
+    h
+}
+
+impl Header {
+    /// Encode to the `HEADER_WORDS` header words.
+    pub fn encode(&self) -> [u32; HEADER_WORDS] {
+        let six = [
+            MAGIC,
+            self.codec.code() | (self.dtype.code() << 8) | (VERSION << 16),
+            self.len as u32,
+            (self.len as u64 >> 32) as u32,
+            self.total_words as u32,
+            0,
+        ];
+        let check = header_check(&six);
+        [six[0], six[1], six[2], six[3], six[4], six[5], check, 0]
+    }
+
+    /// Decode and validate a header read from the first words of a buffer
+    /// whose true length is `available_words` (pass `None` when unknown).
+    pub fn decode(words: &[u32], available_words: Option<usize>) -> Result<Self, CodecError> {
+        if words.len() < HEADER_WORDS {
+            return Err(CodecError::Truncated { need: HEADER_WORDS * 4, have: words.len() * 4 });
+        }
+        if words[0] != MAGIC {
+            return Err(CodecError::Corrupt("bad magic"));
+        }
+        let six: [u32; 6] = words[..6].try_into().unwrap();
+        if header_check(&six) != words[6] {
+            return Err(CodecError::Corrupt("header checksum mismatch"));
+        }
+        if words[1] >> 16 != VERSION {
+            return Err(CodecError::Corrupt("unknown format version"));
+        }
+        let codec = CodecKind::from_code(words[1] & 0xff).ok_or(CodecError::Corrupt("unknown codec"))?;
+        let dtype = DType::from_code((words[1] >> 8) & 0xff).ok_or(CodecError::Corrupt("unknown dtype"))?;
+        let len = words[2] as usize | ((words[3] as usize) << 32);
+        if dtype.words(len) > MAX_WORDS {
+            return Err(CodecError::Corrupt("length too large"));
+        }
+        let total_words = words[4] as usize;
+        let layout = Layout::new(codec, len);
+        if total_words < layout.payload || total_words > max_compressed_words(codec, dtype, len) {
+            return Err(CodecError::Corrupt("total size inconsistent with length"));
+        }
+        if let Some(avail) = available_words {
+            if avail < total_words {
+                return Err(CodecError::Truncated { need: total_words * 4, have: avail * 4 });
+            }
+        }
+        Ok(Header { codec, dtype, len, total_words })
+    }
+}
+
+/// Bytes to little-endian words (the length must be a multiple of 4).
+pub fn bytes_to_words(bytes: &[u8]) -> Result<Vec<u32>, CodecError> {
+    if bytes.len() % 4 != 0 {
+        return Err(CodecError::Truncated { need: bytes.len().next_multiple_of(4), have: bytes.len() });
+    }
+    Ok(bytes.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect())
+}
+
+/// Words to little-endian bytes.
+pub fn words_to_bytes(words: &[u32]) -> Vec<u8> {
+    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+/// Element `i` of a word buffer holding elements of `dtype`.
+#[inline]
+pub(crate) fn elem(words: &[u32], dtype: DType, i: usize) -> u32 {
+    match dtype {
+        DType::F32 => words[i],
+        _ => (words[i / 2] >> ((i % 2) * 16)) & 0xffff,
+    }
+}
+
+/// Pack elements (one per `u32`, low bits) into words of `dtype`.
+pub(crate) fn pack(elems: &[u32], dtype: DType, out: &mut Vec<u32>) {
+    match dtype {
+        DType::F32 => out.extend_from_slice(elems),
+        _ => out.extend(elems.chunks(2).map(|p| (p[0] & 0xffff) | (p.get(1).copied().unwrap_or(0) << 16))),
+    }
+}

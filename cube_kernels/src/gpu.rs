@@ -1,0 +1,359 @@
+//! Host side of the GPU codecs: buffers, launch, the `Codec` trait.
+
+use cubecl::prelude::*;
+use cubecl::server::Handle;
+
+use crate::compact::{compact_compress, zero_words};
+use crate::decode::{sparse_decompress, zvc_decompress};
+use crate::format::*;
+use crate::{cpu, lz4, CodecError};
+
+/// Launch configuration of a codec kernel; the tuner owns it.
+///
+/// `block` is the number of units per cube; `grid` the number of cubes
+/// (each cube loops over chunks when `grid` is below the number of chunks).
+/// Values per unit follow from `block`: ZVC, CSR and RLE process one chunk
+/// of [`CHUNK`] elements per cube at a time, so each unit handles
+/// `CHUNK / block` elements per chunk; LZ4 gives each unit a whole chunk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub struct LaunchConfig {
+    /// Units per cube.
+    pub block: u32,
+    /// Cubes launched (capped at the number of chunks or chunk groups).
+    pub grid: u32,
+}
+
+impl LaunchConfig {
+    /// Block sizes the kernels of `codec` accept.
+    pub fn blocks(codec: CodecKind) -> &'static [u32] {
+        match codec {
+            CodecKind::Lz4 => &[8, 16, 32, 64],
+            _ => &[128, 256, 512, 1024],
+        }
+    }
+    /// Largest grid the tuner tries.
+    pub const MAX_GRID: u32 = 4096;
+    /// Elements each unit handles per chunk.
+    pub fn values_per_thread(&self, codec: CodecKind) -> usize {
+        match codec {
+            CodecKind::Lz4 => CHUNK,
+            _ => CHUNK / self.block as usize,
+        }
+    }
+    /// A reasonable configuration without tuning.
+    pub fn default_for(codec: CodecKind) -> Self {
+        match codec {
+            CodecKind::Lz4 => LaunchConfig { block: 32, grid: 4096 },
+            _ => LaunchConfig { block: 256, grid: 4096 },
+        }
+    }
+    fn validate<R: Runtime>(&self, client: &ComputeClient<R>, codec: CodecKind) -> Result<(), CodecError> {
+        if !Self::blocks(codec).contains(&self.block) {
+            return Err(CodecError::BadConfig(*self, "block size not supported by this codec"));
+        }
+        if self.block > client.properties().hardware.max_units_per_cube {
+            return Err(CodecError::BadConfig(*self, "block larger than the device allows"));
+        }
+        if self.grid == 0 || self.grid > client.properties().hardware.max_cube_count.0 {
+            return Err(CodecError::BadConfig(*self, "grid out of range"));
+        }
+        Ok(())
+    }
+}
+
+/// A compressed buffer on the device.
+#[derive(Debug, Clone)]
+pub struct Compressed {
+    /// The buffer, `capacity_words` long; the first `read_size` words are the data.
+    pub handle: Handle,
+    /// One word on the device: the compressed size in words (header included).
+    pub size: Handle,
+    /// Words allocated for `handle`.
+    pub capacity_words: usize,
+    /// Codec used.
+    pub codec: CodecKind,
+    /// Element type.
+    pub dtype: DType,
+    /// Elements compressed.
+    pub len: usize,
+}
+
+fn read_words<R: Runtime>(client: &ComputeClient<R>, h: Handle) -> Result<Vec<u32>, CodecError> {
+    let bytes = client.read_one(h).map_err(|e| CodecError::Runtime(format!("{e:?}")))?;
+    bytes_to_words(&bytes)
+}
+
+impl Compressed {
+    /// Compressed size in words, read from the device (a 4-byte read that
+    /// waits for the compress kernel).
+    pub fn read_size<R: Runtime>(&self, client: &ComputeClient<R>) -> Result<usize, CodecError> {
+        Ok(read_words(client, self.size.clone())?[0] as usize)
+    }
+    /// The compressed words, copied to the host (only the used part).
+    pub fn to_host<R: Runtime>(&self, client: &ComputeClient<R>) -> Result<Vec<u32>, CodecError> {
+        let words = self.read_size(client)?;
+        if words > self.capacity_words {
+            return Err(CodecError::Corrupt("device size exceeds capacity"));
+        }
+        let h = self.handle.clone().offset_end(((self.capacity_words - words) * 4) as u64);
+        let mut v = read_words(client, h)?;
+        v.truncate(words);
+        Ok(v)
+    }
+}
+
+/// A decompressed buffer on the device, with the decoder's status word.
+#[derive(Debug, Clone)]
+pub struct Decompressed {
+    /// The element words (`dtype.words(len)` of them, at least one).
+    pub handle: Handle,
+    /// One word on the device: zero when the decoder found no corruption.
+    pub status: Handle,
+    /// Words of data in `handle`.
+    pub words: usize,
+}
+
+impl Decompressed {
+    /// Read the status word (waits for the decoder); an error if the decoder
+    /// found the buffer corrupt. Until this returns `Ok`, the contents of
+    /// `handle` must not be trusted.
+    pub fn check<R: Runtime>(&self, client: &ComputeClient<R>) -> Result<(), CodecError> {
+        match read_words(client, self.status.clone())?[0] {
+            0 => Ok(()),
+            s => Err(CodecError::DeviceRejected(s)),
+        }
+    }
+    /// Check, then copy the words to the host.
+    pub fn to_host<R: Runtime>(&self, client: &ComputeClient<R>) -> Result<Vec<u32>, CodecError> {
+        self.check(client)?;
+        let mut v = read_words(client, self.handle.clone())?;
+        v.truncate(self.words);
+        Ok(v)
+    }
+}
+
+pub(crate) fn arr<R: Runtime>(h: &Handle, len: usize) -> ArrayArg<R> {
+    unsafe { ArrayArg::from_raw_parts(h.clone(), len.max(1)) }
+}
+
+pub(crate) fn zeroed<R: Runtime>(client: &ComputeClient<R>, words: usize) -> Handle {
+    let words = words.max(1);
+    let h = client.empty(words * 4);
+    let block = 256u32;
+    let cubes = (words as u32).div_ceil(block);
+    zero_words::launch(
+        client,
+        CubeCount::Static(cubes, 1, 1),
+        CubeDim::new_1d(block),
+        arr(&h, words),
+        words as u32,
+    );
+    h
+}
+
+/// Compress `len` elements of `dtype` held in `input` (at least
+/// `dtype.words(len)` words) with `codec` and launch configuration `cfg`.
+/// Returns at once; the size is on the device (see [`Compressed::read_size`]).
+pub fn compress<R: Runtime>(
+    client: &ComputeClient<R>,
+    codec: CodecKind,
+    input: &Handle,
+    dtype: DType,
+    len: usize,
+    cfg: LaunchConfig,
+) -> Result<Compressed, CodecError> {
+    cfg.validate(client, codec)?;
+    let in_words = dtype.words(len);
+    if in_words > MAX_WORDS || len >= (1 << 30) - (1 << 19) {
+        return Err(CodecError::TooLarge { words: in_words, max: MAX_WORDS });
+    }
+    if (input.size_in_used() as usize) < in_words * 4 {
+        return Err(CodecError::Truncated { need: in_words * 4, have: input.size_in_used() as usize });
+    }
+    if len == 0 {
+        let words = cpu::compress(codec, dtype, &[], 0)?;
+        return Ok(Compressed {
+            handle: client.create_from_slice(&words_to_bytes(&words)),
+            size: client.create_from_slice(&(words.len() as u32).to_le_bytes()),
+            capacity_words: words.len(),
+            codec,
+            dtype,
+            len,
+        });
+    }
+    let layout = Layout::new(codec, len);
+    let cap = max_compressed_words(codec, dtype, len);
+    let out = client.empty(cap * 4);
+    let size = client.empty(4);
+    let nchunks = chunks(len);
+    let w1 = Header { codec, dtype, len, total_words: 0 }.encode()[1];
+    let half = dtype.size() == 2;
+    match codec {
+        CodecKind::Lz4 => lz4::compress_gpu(client, input, in_words, &out, &size, dtype, len, cfg, &layout, w1)?,
+        _ => {
+            let state = zeroed(client, nchunks + 1);
+            let grid = cfg.grid.min(nchunks as u32);
+            let iters = (nchunks as u32).div_ceil(grid);
+            compact_compress::launch(
+                client,
+                CubeCount::Static(grid, 1, 1),
+                CubeDim::new_1d(cfg.block),
+                arr(input, in_words),
+                arr(&out, cap),
+                arr(&state, nchunks + 1),
+                arr(&size, 1),
+                len as u32,
+                in_words as u32,
+                nchunks as u32,
+                iters,
+                layout.masks as u32,
+                layout.offsets as u32,
+                layout.payload as u32,
+                w1,
+                codec == CodecKind::Zvc,
+                codec == CodecKind::Rle,
+                half,
+                cfg.block,
+            );
+        }
+    }
+    Ok(Compressed { handle: out, size, capacity_words: cap, codec, dtype, len })
+}
+
+/// Decompress the buffer `comp` (on the device, at least
+/// `header.total_words` words) whose header the host decoded and validated
+/// with [`Header::decode`]. Returns at once; call
+/// [`Decompressed::check`] before trusting the data.
+pub fn decompress<R: Runtime>(
+    client: &ComputeClient<R>,
+    comp: &Handle,
+    header: &Header,
+    cfg: LaunchConfig,
+) -> Result<Decompressed, CodecError> {
+    let codec = header.codec;
+    cfg.validate(client, codec)?;
+    let have = comp.size_in_used() as usize;
+    if have < header.total_words * 4 {
+        return Err(CodecError::Truncated { need: header.total_words * 4, have });
+    }
+    let len = header.len;
+    let dtype = header.dtype;
+    let out_words = dtype.words(len);
+    let out = client.empty(out_words.max(1) * 4);
+    let status = zeroed(client, 1);
+    if len == 0 {
+        return Ok(Decompressed { handle: out, status, words: 0 });
+    }
+    let layout = Layout::new(codec, len);
+    let nchunks = chunks(len);
+    let half = dtype.size() == 2;
+    let total = header.total_words;
+    match codec {
+        CodecKind::Lz4 => lz4::decompress_gpu(client, comp, total, &out, out_words, &status, dtype, len, cfg, &layout)?,
+        _ => {
+            let grid = cfg.grid.min(nchunks as u32);
+            let iters = (nchunks as u32).div_ceil(grid);
+            if codec == CodecKind::Zvc {
+                zvc_decompress::launch(
+                    client,
+                    CubeCount::Static(grid, 1, 1),
+                    CubeDim::new_1d(cfg.block),
+                    arr(comp, total),
+                    arr(&out, out_words),
+                    arr(&status, 1),
+                    len as u32,
+                    out_words as u32,
+                    nchunks as u32,
+                    iters,
+                    layout.masks as u32,
+                    layout.offsets as u32,
+                    layout.payload as u32,
+                    total as u32,
+                    half,
+                    cfg.block,
+                );
+            } else {
+                sparse_decompress::launch(
+                    client,
+                    CubeCount::Static(grid, 1, 1),
+                    CubeDim::new_1d(cfg.block),
+                    arr(comp, total),
+                    arr(&out, out_words),
+                    arr(&status, 1),
+                    len as u32,
+                    out_words as u32,
+                    nchunks as u32,
+                    iters,
+                    layout.offsets as u32,
+                    layout.payload as u32,
+                    total as u32,
+                    codec == CodecKind::Rle,
+                    half,
+                    cfg.block,
+                );
+            }
+        }
+    }
+    Ok(Decompressed { handle: out, status, words: out_words })
+}
+
+/// One codec: GPU compress and decompress plus the CPU reference.
+pub trait Codec {
+    /// Which codec.
+    const KIND: CodecKind;
+    /// GPU compress; see [`compress`].
+    fn compress<R: Runtime>(
+        client: &ComputeClient<R>,
+        input: &Handle,
+        dtype: DType,
+        len: usize,
+        cfg: LaunchConfig,
+    ) -> Result<Compressed, CodecError> {
+        compress(client, Self::KIND, input, dtype, len, cfg)
+    }
+    /// GPU decompress; see [`decompress`].
+    fn decompress<R: Runtime>(
+        client: &ComputeClient<R>,
+        comp: &Handle,
+        header: &Header,
+        cfg: LaunchConfig,
+    ) -> Result<Decompressed, CodecError> {
+        if header.codec != Self::KIND {
+            return Err(CodecError::Corrupt("buffer was written by another codec"));
+        }
+        decompress(client, comp, header, cfg)
+    }
+    /// CPU reference compress (same format).
+    fn compress_cpu(dtype: DType, words: &[u32], len: usize) -> Result<Vec<u32>, CodecError> {
+        cpu::compress(Self::KIND, dtype, words, len)
+    }
+    /// CPU reference decompress.
+    fn decompress_cpu(words: &[u32]) -> Result<Vec<u32>, CodecError> {
+        let (out, h) = cpu::decompress(words)?;
+        if h.codec != Self::KIND {
+            return Err(CodecError::Corrupt("buffer was written by another codec"));
+        }
+        Ok(out)
+    }
+}
+
+/// Zero-value compression.
+pub struct Zvc;
+/// Run-length encoding.
+pub struct Rle;
+/// Compressed sparse rows.
+pub struct Csr;
+/// LZ4 blocks.
+pub struct Lz4;
+impl Codec for Zvc {
+    const KIND: CodecKind = CodecKind::Zvc;
+}
+impl Codec for Rle {
+    const KIND: CodecKind = CodecKind::Rle;
+}
+impl Codec for Csr {
+    const KIND: CodecKind = CodecKind::Csr;
+}
+impl Codec for Lz4 {
+    const KIND: CodecKind = CodecKind::Lz4;
+}

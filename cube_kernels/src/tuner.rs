@@ -1,0 +1,397 @@
+//! Launch-configuration tuner: Bayesian optimisation as in CSWAP (a
+//! Gaussian process over (log grid, log block), expected improvement; 10
+//! random points then 25 guided ones) over every grid from 1 to 4096 and
+//! every block size a kernel accepts. Results are cached per device, codec,
+//! dtype, direction and size bucket, in memory and on disk (JSON).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use cubecl::prelude::*;
+
+use crate::format::{chunks, CodecKind, DType};
+use crate::gpu::LaunchConfig;
+use crate::{compress, decompress, CodecError, Header};
+
+/// Which kernel of a codec.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+pub enum Direction {
+    /// The compress kernel(s).
+    Compress,
+    /// The decompress kernel.
+    Decompress,
+}
+
+/// What a tuned configuration is valid for.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+pub struct TuneKey {
+    /// Device identity (runtime name and hardware properties).
+    pub device: String,
+    /// Codec.
+    pub codec: CodecKind,
+    /// Element type.
+    pub dtype: DType,
+    /// Kernel.
+    pub direction: Direction,
+    /// Size bucket: `ceil(log2(bytes))`.
+    pub bucket: u32,
+}
+
+impl TuneKey {
+    fn string(&self) -> String {
+        format!("{}|{}|{:?}|{:?}|{}", self.device, self.codec.name(), self.dtype, self.direction, self.bucket)
+    }
+}
+
+/// A tuned result.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Tuned {
+    /// The configuration chosen.
+    pub config: LaunchConfig,
+    /// Its measured time per call, seconds.
+    pub seconds: f64,
+    /// Configurations measured to find it.
+    pub evaluations: usize,
+}
+
+/// Size bucket of `len` elements of `dtype`.
+pub fn bucket(dtype: DType, len: usize) -> u32 {
+    ((len * dtype.size()).max(1) as u64).next_power_of_two().trailing_zeros()
+}
+
+/// A device identity string for tune keys.
+pub fn device_key<R: Runtime>(client: &ComputeClient<R>) -> String {
+    let h = &client.properties().hardware;
+    format!(
+        "{}:sm{}:plane{}-{}:smem{}",
+        R::name(client),
+        h.num_streaming_multiprocessors.unwrap_or(0),
+        h.plane_size_min,
+        h.plane_size_max,
+        h.max_shared_memory_size
+    )
+}
+
+/// The search space of a codec: every grid in `1..=max_grid` times every
+/// accepted block size.
+pub fn space(codec: CodecKind, max_grid: u32) -> Vec<LaunchConfig> {
+    let mut v = Vec::new();
+    for &block in LaunchConfig::blocks(codec) {
+        for grid in 1..=max_grid {
+            v.push(LaunchConfig { block, grid });
+        }
+    }
+    v
+}
+
+/// Largest useful grid for `len` elements (more cubes than work units only idle).
+pub fn max_useful_grid(codec: CodecKind, len: usize) -> u32 {
+    let n = chunks(len).max(1) as u32;
+    let n = match codec {
+        CodecKind::Lz4 => n.div_ceil(8),
+        _ => n,
+    };
+    n.clamp(1, LaunchConfig::MAX_GRID)
+}
+
+/// Bayesian optimisation settings.
+#[derive(Clone, Copy, Debug)]
+pub struct SearchBudget {
+    /// Random points first.
+    pub random: usize,
+    /// Then guided (expected-improvement) points.
+    pub guided: usize,
+    /// Seed of the random points.
+    pub seed: u64,
+}
+
+impl Default for SearchBudget {
+    fn default() -> Self {
+        SearchBudget { random: 10, guided: 25, seed: 0x5eed }
+    }
+}
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+fn features(c: &LaunchConfig) -> [f64; 2] {
+    // log2 grid in [0, 12] and log2 block in [3, 10], scaled to about [0, 1]
+    [(c.grid as f64).log2() / 12.0, (c.block as f64).log2() / 10.0]
+}
+
+/// Minimise `cost` over `space` by Bayesian optimisation (GP with a squared
+/// exponential kernel on [`features`], expected improvement). Returns the
+/// best configuration seen, its cost, and the number of evaluations.
+pub fn bayes_opt(
+    space: &[LaunchConfig],
+    budget: SearchBudget,
+    mut cost: impl FnMut(LaunchConfig) -> f64,
+) -> Tuned {
+    assert!(!space.is_empty());
+    let mut rng = Rng(budget.seed | 1);
+    let mut xs: Vec<[f64; 2]> = Vec::new();
+    let mut ys: Vec<f64> = Vec::new();
+    let mut seen: Vec<usize> = Vec::new();
+    let mut best = (f64::INFINITY, space[0]);
+    let total = (budget.random + budget.guided).min(space.len());
+    for it in 0..total {
+        let pick = if it < budget.random.min(total) {
+            let mut i = (rng.next() % space.len() as u64) as usize;
+            while seen.contains(&i) {
+                i = (i + 1) % space.len();
+            }
+            i
+        } else {
+            next_ei(space, &xs, &ys, &seen)
+        };
+        seen.push(pick);
+        let c = space[pick];
+        let y = cost(c);
+        if y < best.0 {
+            best = (y, c);
+        }
+        xs.push(features(&c));
+        ys.push(y.max(1e-12).ln());
+    }
+    Tuned { config: best.1, seconds: best.0, evaluations: total }
+}
+
+fn next_ei(space: &[LaunchConfig], xs: &[[f64; 2]], ys: &[f64], seen: &[usize]) -> usize {
+    let n = xs.len();
+    let mean = ys.iter().sum::<f64>() / n as f64;
+    let var = ys.iter().map(|y| (y - mean).powi(2)).sum::<f64>() / n as f64;
+    let sd = var.sqrt().max(1e-6);
+    let yn: Vec<f64> = ys.iter().map(|y| (y - mean) / sd).collect();
+    let ls = [0.08f64, 0.1];
+    let k = |a: &[f64; 2], b: &[f64; 2]| {
+        let d0 = (a[0] - b[0]) / ls[0];
+        let d1 = (a[1] - b[1]) / ls[1];
+        (-0.5 * (d0 * d0 + d1 * d1)).exp()
+    };
+    // K + noise, Cholesky
+    let mut l = vec![0.0f64; n * n];
+    for i in 0..n {
+        for j in 0..=i {
+            let mut s = k(&xs[i], &xs[j]) + if i == j { 1e-4 } else { 0.0 };
+            for p in 0..j {
+                s -= l[i * n + p] * l[j * n + p];
+            }
+            l[i * n + j] = if i == j { s.max(1e-12).sqrt() } else { s / l[j * n + j] };
+        }
+    }
+    let solve = |b: &[f64]| -> Vec<f64> {
+        let mut z = b.to_vec();
+        for i in 0..n {
+            for p in 0..i {
+                z[i] -= l[i * n + p] * z[p];
+            }
+            z[i] /= l[i * n + i];
+        }
+        z
+    };
+    let z = solve(&yn);
+    // alpha = L^T^-1 z
+    let mut alpha = z.clone();
+    for i in (0..n).rev() {
+        for p in i + 1..n {
+            alpha[i] -= l[p * n + i] * alpha[p];
+        }
+        alpha[i] /= l[i * n + i];
+    }
+    let best = yn.iter().cloned().fold(f64::INFINITY, f64::min);
+    let mut pick = (f64::NEG_INFINITY, 0usize);
+    for (idx, c) in space.iter().enumerate() {
+        if seen.contains(&idx) {
+            continue;
+        }
+        let x = features(c);
+        let kx: Vec<f64> = xs.iter().map(|xi| k(&x, xi)).collect();
+        let mu: f64 = kx.iter().zip(&alpha).map(|(a, b)| a * b).sum();
+        let v = solve(&kx);
+        let s2 = (1.0 - v.iter().map(|t| t * t).sum::<f64>()).max(1e-12);
+        let s = s2.sqrt();
+        let zz = (best - mu) / s;
+        let ei = (best - mu) * norm_cdf(zz) + s * norm_pdf(zz);
+        if ei > pick.0 {
+            pick = (ei, idx);
+        }
+    }
+    pick.1
+}
+
+fn norm_pdf(x: f64) -> f64 {
+    (-0.5 * x * x).exp() / (2.0 * std::f64::consts::PI).sqrt()
+}
+fn norm_cdf(x: f64) -> f64 {
+    // Abramowitz-Stegun erf approximation
+    let t = 1.0 / (1.0 + 0.3275911 * x.abs() / std::f64::consts::SQRT_2);
+    let y = 1.0
+        - (((((1.061405429 * t - 1.453152027) * t) + 1.421413741) * t - 0.284496736) * t + 0.254829592)
+            * t
+            * (-(x * x) / 2.0).exp();
+    if x >= 0.0 {
+        0.5 * (1.0 + y)
+    } else {
+        0.5 * (1.0 - y)
+    }
+}
+
+/// Time one configuration: median of `reps` timed calls after a warm-up.
+pub fn time_config<R: Runtime>(
+    client: &ComputeClient<R>,
+    codec: CodecKind,
+    dtype: DType,
+    len: usize,
+    input: &cubecl::server::Handle,
+    direction: Direction,
+    cfg: LaunchConfig,
+    reps: usize,
+) -> Result<f64, CodecError> {
+    let sync = || cubecl::future::block_on(client.sync()).map_err(|e| CodecError::Runtime(format!("{e:?}")));
+    match direction {
+        Direction::Compress => {
+            let run = || compress(client, codec, input, dtype, len, cfg).map(|_| ());
+            run()?;
+            sync()?;
+            let mut t = Vec::new();
+            for _ in 0..reps {
+                let s = Instant::now();
+                run()?;
+                sync()?;
+                t.push(s.elapsed().as_secs_f64());
+            }
+            t.sort_by(f64::total_cmp);
+            Ok(t[t.len() / 2])
+        }
+        Direction::Decompress => {
+            let c = compress(client, codec, input, dtype, len, LaunchConfig::default_for(codec))?;
+            let words = c.read_size(client)?;
+            let header = Header { codec, dtype, len, total_words: words };
+            let run = || decompress(client, &c.handle, &header, cfg).map(|_| ());
+            run()?;
+            sync()?;
+            let mut t = Vec::new();
+            for _ in 0..reps {
+                let s = Instant::now();
+                run()?;
+                sync()?;
+                t.push(s.elapsed().as_secs_f64());
+            }
+            t.sort_by(f64::total_cmp);
+            Ok(t[t.len() / 2])
+        }
+    }
+}
+
+/// Picks and remembers launch configurations.
+#[derive(Debug, Default)]
+pub struct Tuner {
+    cache: BTreeMap<String, Tuned>,
+    path: Option<PathBuf>,
+    /// Search budget.
+    pub budget: SearchBudget,
+    /// Timed repetitions per evaluation.
+    pub reps: usize,
+}
+
+impl Tuner {
+    /// A tuner with an in-memory cache only.
+    pub fn new() -> Self {
+        Tuner { cache: BTreeMap::new(), path: None, budget: SearchBudget::default(), reps: 3 }
+    }
+    /// A tuner whose cache is loaded from and saved to `path` (JSON).
+    pub fn with_cache_file(path: impl AsRef<Path>) -> Self {
+        let path = path.as_ref().to_path_buf();
+        let cache = std::fs::read(&path)
+            .ok()
+            .and_then(|b| serde_json::from_slice::<BTreeMap<String, Tuned>>(&b).ok())
+            .unwrap_or_default();
+        Tuner { cache, path: Some(path), budget: SearchBudget::default(), reps: 3 }
+    }
+    /// Cached result for `key`, if any.
+    pub fn cached(&self, key: &TuneKey) -> Option<Tuned> {
+        self.cache.get(&key.string()).copied()
+    }
+    /// Number of cached entries.
+    pub fn len(&self) -> usize {
+        self.cache.len()
+    }
+    /// True when nothing is cached.
+    pub fn is_empty(&self) -> bool {
+        self.cache.is_empty()
+    }
+    /// Store a result (and save the file, if any).
+    pub fn insert(&mut self, key: &TuneKey, tuned: Tuned) -> Result<(), CodecError> {
+        self.cache.insert(key.string(), tuned);
+        if let Some(p) = &self.path {
+            let json = serde_json::to_vec_pretty(&self.cache).map_err(|e| CodecError::Runtime(e.to_string()))?;
+            std::fs::write(p, json).map_err(|e| CodecError::Runtime(format!("tune cache {}: {e}", p.display())))?;
+        }
+        Ok(())
+    }
+    /// The configuration for `codec`/`dtype`/`direction` at `len` elements
+    /// on `client`'s device: cached, or tuned now on synthetic data of the
+    /// bucket's size with half of the elements zero (then cached).
+    pub fn config<R: Runtime>(
+        &mut self,
+        client: &ComputeClient<R>,
+        codec: CodecKind,
+        dtype: DType,
+        direction: Direction,
+        len: usize,
+    ) -> Result<LaunchConfig, CodecError> {
+        let key = TuneKey { device: device_key(client), codec, dtype, direction, bucket: bucket(dtype, len) };
+        if let Some(t) = self.cached(&key) {
+            return Ok(t.config);
+        }
+        let n = (1usize << key.bucket) / dtype.size();
+        let words: Vec<u32> = (0..dtype.words(n) as u32)
+            .map(|i| {
+                let h = i.wrapping_mul(2_654_435_761) ^ 0x9e37_79b9;
+                if h & 1 == 0 { 0 } else { h | 1 }
+            })
+            .collect();
+        let input = client.create_from_slice(&crate::format::words_to_bytes(&words));
+        let tuned = self.tune(client, codec, dtype, n, &input, direction)?;
+        self.insert(&key, tuned)?;
+        Ok(tuned.config)
+    }
+    /// Run the Bayesian search for one kernel on `input`.
+    pub fn tune<R: Runtime>(
+        &self,
+        client: &ComputeClient<R>,
+        codec: CodecKind,
+        dtype: DType,
+        len: usize,
+        input: &cubecl::server::Handle,
+        direction: Direction,
+    ) -> Result<Tuned, CodecError> {
+        let max_units = client.properties().hardware.max_units_per_cube;
+        let sp: Vec<LaunchConfig> = space(codec, max_useful_grid(codec, len))
+            .into_iter()
+            .filter(|c| c.block <= max_units)
+            .collect();
+        let mut err = None;
+        let tuned = bayes_opt(&sp, self.budget, |cfg| {
+            match time_config(client, codec, dtype, len, input, direction, cfg, self.reps.max(1)) {
+                Ok(t) => t,
+                Err(e) => {
+                    err = Some(e);
+                    f64::INFINITY
+                }
+            }
+        });
+        if !tuned.seconds.is_finite() {
+            return Err(err.unwrap_or(CodecError::Runtime("no configuration ran".into())));
+        }
+        Ok(tuned)
+    }
+}
