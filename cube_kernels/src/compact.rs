@@ -13,6 +13,76 @@ pub(crate) const FLAG_AGGREGATE: u32 = 1 << 30;
 pub(crate) const FLAG_PREFIX: u32 = 2 << 30;
 pub(crate) const VALUE_MASK: u32 = (1 << 30) - 1;
 
+/// Kernel passes: single pass with decoupled look-back, or count then write
+/// (with [`scan_offsets`] between).
+pub(crate) const PASS_SINGLE: u32 = 0;
+pub(crate) const PASS_COUNT: u32 = 1;
+pub(crate) const PASS_WRITE: u32 = 2;
+
+/// Exclusive scan of the per-chunk counts (one cube), written as the chunk
+/// offsets of the compressed buffer, with the total size and the header.
+/// The payload size in words is `end / div + (end / 2 if idx_half)`.
+#[cube(launch)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn scan_offsets(
+    counts: &Array<u32>,
+    out: &mut Array<u32>,
+    size: &mut Array<u32>,
+    n: u32,
+    offs_base: u32,
+    payload_base: u32,
+    len: u32,
+    header_w1: u32,
+    #[comptime] div: u32,
+    #[comptime] idx_half: bool,
+    #[comptime] block: u32,
+) {
+    let mut sm = SharedMemory::<u32>::new(block as usize);
+    let t = UNIT_POS;
+    let seg = (n + block - 1) / block;
+    let start = cubecl::prelude::min(t * seg, n);
+    let end = cubecl::prelude::min(start + seg, n);
+    let mut sum = 0u32;
+    for k in start..end {
+        sum += counts[k as usize];
+    }
+    sm[t as usize] = sum;
+    sync_cube();
+    #[unroll]
+    for step in 0..comptime!(block.trailing_zeros()) {
+        let s = comptime!(1u32 << step);
+        let mut v = sm[t as usize];
+        if t >= s {
+            v += sm[(t - s) as usize];
+        }
+        sync_cube();
+        sm[t as usize] = v;
+        sync_cube();
+    }
+    let mut running = sm[t as usize] - sum;
+    for k in start..end {
+        out[(offs_base + k) as usize] = running;
+        running += counts[k as usize];
+    }
+    if t == block - 1 {
+        let total = sm[t as usize];
+        out[(offs_base + n) as usize] = total;
+        let mut total_words = payload_base + total / div;
+        if idx_half {
+            total_words += total / 2;
+        }
+        size[0] = total_words;
+        out[0] = MAGIC;
+        out[1] = header_w1;
+        out[2] = len;
+        out[3] = 0u32;
+        out[4] = total_words;
+        out[5] = 0u32;
+        out[6] = device_header_check(MAGIC, header_w1, len, 0u32, total_words);
+        out[7] = 0u32;
+    }
+}
+
 /// The header check of `format::header_check`, on the device.
 #[cube]
 pub(crate) fn device_header_check(w0: u32, w1: u32, w2: u32, w3: u32, w4: u32) -> u32 {
@@ -33,7 +103,7 @@ pub(crate) fn device_header_check(w0: u32, w1: u32, w2: u32, w3: u32, w4: u32) -
 pub(crate) fn block_scan_groups(counts: &mut SharedMemory<u32>) {
     let tid = UNIT_POS as usize;
     #[unroll]
-    for step in 0..7u32 {
+    for step in 0..comptime!(GROUPS_PER_CHUNK.trailing_zeros()) {
         let s = comptime!(1usize << step);
         let mut v = 0u32;
         if tid < GROUPS_PER_CHUNK {
@@ -62,6 +132,7 @@ pub(crate) fn compact_compress(
     out: &mut Array<u32>,
     state: &mut Array<Atomic<u32>>,
     size: &mut Array<u32>,
+    counts: &mut Array<u32>,
     len: u32,
     in_words: u32,
     nchunks: u32,
@@ -74,6 +145,7 @@ pub(crate) fn compact_compress(
     #[comptime] rle: bool,
     #[comptime] half: bool,
     #[comptime] block: u32,
+    #[comptime] pass: u32,
 ) {
     let epw = comptime!(if half { 2u32 } else { 1u32 });
     let wpc = comptime!(CHUNK as u32 / epw);
@@ -81,15 +153,22 @@ pub(crate) fn compact_compress(
     let pad_unit = comptime!(if zvc { epw } else { 2u32 });
     let tid = UNIT_POS;
 
-    let mut sm_in = SharedMemory::<u32>::new(comptime!((wpc + wpc / 32) as usize));
+    // input staging (padded against bank conflicts); CSR/RLE reuse it for
+    // the indices, one per element
+    let sm_in_len = comptime!(if zvc { wpc + wpc / 32 } else { CHUNK as u32 + CHUNK as u32 / 32 });
+    let mut sm_in = SharedMemory::<u32>::new(comptime!(sm_in_len as usize));
     let mut sm_vals = SharedMemory::<u32>::new(CHUNK);
     let mut sm_cnt = SharedMemory::<u32>::new(GROUPS_PER_CHUNK);
     let mut sm_mask = SharedMemory::<u32>::new(GROUPS_PER_CHUNK);
     let mut sm_misc = SharedMemory::<u32>::new(2usize);
 
-    for _it in 0..iters {
-        if tid == 0 {
-            sm_misc[0] = state[0].fetch_add(1u32);
+    for it in 0..iters {
+        if pass == PASS_SINGLE {
+            if tid == 0 {
+                sm_misc[0] = state[0].fetch_add(1u32);
+            }
+        } else if tid == 0 {
+            sm_misc[0] = CUBE_POS as u32 + it * CUBE_COUNT as u32;
         }
         sync_cube();
         let c = sm_misc[0];
@@ -155,7 +234,15 @@ pub(crate) fn compact_compress(
         // 3. decoupled look-back for the chunk's offset
         let total = sm_cnt[GROUPS_PER_CHUNK - 1];
         let padded = (total + pad_unit - 1) / pad_unit * pad_unit;
-        if tid == 0 && active {
+        if pass == PASS_COUNT {
+            if tid == 0 && active {
+                counts[c as usize] = padded;
+            }
+        } else if pass == PASS_WRITE {
+            if tid == 0 && active {
+                sm_misc[1] = out[(offs_base + c) as usize];
+            }
+        } else if tid == 0 && active {
             let mut excl = 0u32;
             if c == 0 {
                 state[1].store(FLAG_PREFIX | padded);
@@ -198,7 +285,11 @@ pub(crate) fn compact_compress(
         }
 
         // 4. compact the kept elements into shared memory
-        if tid < GROUPS_PER_CHUNK as u32 && active {
+        let writes = active && pass != PASS_COUNT;
+        if zvc && pass != PASS_WRITE && tid < GROUPS_PER_CHUNK as u32 && active && chunk_start + g * 32 < len {
+            out[(masks_base + c * GROUPS_PER_CHUNK as u32 + g) as usize] = sm_mask[g as usize];
+        }
+        if tid < GROUPS_PER_CHUNK as u32 && writes {
             let mask = sm_mask[g as usize];
             let mut pos = sm_cnt[g as usize] - mask.count_ones();
             #[unroll]
@@ -218,9 +309,6 @@ pub(crate) fn compact_compress(
                     }
                 }
             }
-            if zvc && chunk_start + g * 32 < len {
-                out[(masks_base + c * GROUPS_PER_CHUNK as u32 + g) as usize] = mask;
-            }
         }
         if tid == 0 && total < padded {
             sm_vals[total as usize] = 0u32;
@@ -228,7 +316,7 @@ pub(crate) fn compact_compress(
         sync_cube();
         if !zvc {
             // column / run-start indices, into the now free input staging
-            if tid < GROUPS_PER_CHUNK as u32 && active {
+            if tid < GROUPS_PER_CHUNK as u32 && writes {
                 let mask = sm_mask[g as usize];
                 let mut pos = sm_cnt[g as usize] - mask.count_ones();
                 #[unroll]
@@ -247,7 +335,7 @@ pub(crate) fn compact_compress(
 
         // 5. coalesced write of the chunk's payload
         let excl = sm_misc[1];
-        if active {
+        if writes {
             let vw = padded / epw;
             let mut region = payload_base + excl / epw;
             if !zvc {

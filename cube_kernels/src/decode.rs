@@ -231,7 +231,7 @@ pub(crate) fn sparse_decompress(
                         let mut lo = 0u32;
                         let mut span = n;
                         #[unroll]
-                        for _s in 0..13u32 {
+                        for _s in 0..comptime!(CHUNK.trailing_zeros() + 1) {
                             if span > 0 {
                                 let half_span = span / 2;
                                 if sm_idx[(lo + half_span) as usize] <= e {

@@ -23,7 +23,7 @@
 use crate::CodecError;
 
 /// Elements per chunk: the unit each chunk offset / row pointer describes.
-pub const CHUNK: usize = 4096;
+pub const CHUNK: usize = 2048;
 /// Elements per ZVC mask.
 pub const GROUP: usize = 32;
 /// Mask words per chunk.

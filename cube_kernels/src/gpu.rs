@@ -3,7 +3,7 @@
 use cubecl::prelude::*;
 use cubecl::server::Handle;
 
-use crate::compact::{compact_compress, zero_words};
+use crate::compact::{compact_compress, scan_offsets, zero_words, PASS_COUNT, PASS_SINGLE, PASS_WRITE};
 use crate::decode::{sparse_decompress, zvc_decompress};
 use crate::format::*;
 use crate::{cpu, lz4, CodecError};
@@ -12,6 +12,12 @@ use crate::{cpu, lz4, CodecError};
 ///
 /// `block` is the number of units per cube; `grid` the number of cubes
 /// (each cube loops over chunks when `grid` is below the number of chunks).
+/// `single_pass` (ZVC, CSR, RLE compress on CUDA only) reads the input once
+/// and finds each chunk's output offset by decoupled look-back between
+/// cubes; otherwise compress runs a count pass, a scan of the chunk counts
+/// and a write pass (the input is read twice). The look-back needs cubes
+/// that started to make progress and coherent atomics: guaranteed on CUDA;
+/// on lavapipe it produced wrong offsets in testing, so it is refused there.
 /// Values per unit follow from `block`: ZVC, CSR and RLE process one chunk
 /// of [`CHUNK`] elements per cube at a time, so each unit handles
 /// `CHUNK / block` elements per chunk; LZ4 gives each unit a whole chunk.
@@ -21,14 +27,17 @@ pub struct LaunchConfig {
     pub block: u32,
     /// Cubes launched (capped at the number of chunks or chunk groups).
     pub grid: u32,
+    /// Single-pass compress with decoupled look-back (see above).
+    #[serde(default)]
+    pub single_pass: bool,
 }
 
 impl LaunchConfig {
     /// Block sizes the kernels of `codec` accept.
     pub fn blocks(codec: CodecKind) -> &'static [u32] {
         match codec {
-            CodecKind::Lz4 => &[8, 16, 32, 64],
-            _ => &[128, 256, 512, 1024],
+            CodecKind::Lz4 => &[8, 16, 32],
+            _ => &[64, 128, 256, 512, 1024],
         }
     }
     /// Largest grid the tuner tries.
@@ -43,8 +52,8 @@ impl LaunchConfig {
     /// A reasonable configuration without tuning.
     pub fn default_for(codec: CodecKind) -> Self {
         match codec {
-            CodecKind::Lz4 => LaunchConfig { block: 32, grid: 4096 },
-            _ => LaunchConfig { block: 256, grid: 4096 },
+            CodecKind::Lz4 => LaunchConfig { block: 32, grid: 4096, single_pass: false },
+            _ => LaunchConfig { block: 256, grid: 4096, single_pass: false },
         }
     }
     fn validate<R: Runtime>(&self, client: &ComputeClient<R>, codec: CodecKind) -> Result<(), CodecError> {
@@ -54,10 +63,32 @@ impl LaunchConfig {
         if self.block > client.properties().hardware.max_units_per_cube {
             return Err(CodecError::BadConfig(*self, "block larger than the device allows"));
         }
+        if shared_bytes(codec, self.block) > client.properties().hardware.max_shared_memory_size {
+            return Err(CodecError::BadConfig(*self, "needs more shared memory than the device has"));
+        }
+        if self.single_pass && (codec == CodecKind::Lz4 || !supports_single_pass(client)) {
+            return Err(CodecError::BadConfig(*self, "single-pass look-back needs CUDA and ZVC, CSR or RLE"));
+        }
         if self.grid == 0 || self.grid > client.properties().hardware.max_cube_count.0 {
             return Err(CodecError::BadConfig(*self, "grid out of range"));
         }
         Ok(())
+    }
+}
+
+/// Whether the single-pass (decoupled look-back) compress may run on this
+/// runtime: CUDA only.
+pub fn supports_single_pass<R: Runtime>(client: &ComputeClient<R>) -> bool {
+    R::name(client).to_ascii_lowercase().contains("cuda")
+}
+
+/// Shared memory a kernel of `codec` needs at `block` units (upper bound
+/// over directions and dtypes).
+pub fn shared_bytes(codec: CodecKind, block: u32) -> usize {
+    match codec {
+        CodecKind::Lz4 => block as usize * crate::lz4::HASH_SLOTS * 4,
+        // compress: padded input staging + compacted staging + scan
+        _ => (CHUNK + CHUNK / 32 + CHUNK + 3 * GROUPS_PER_CHUNK + 2) * 4,
     }
 }
 
@@ -191,30 +222,58 @@ pub fn compress<R: Runtime>(
     match codec {
         CodecKind::Lz4 => lz4::compress_gpu(client, input, in_words, &out, &size, dtype, len, cfg, &layout, w1)?,
         _ => {
-            let state = zeroed(client, nchunks + 1);
             let grid = cfg.grid.min(nchunks as u32);
             let iters = (nchunks as u32).div_ceil(grid);
-            compact_compress::launch(
-                client,
-                CubeCount::Static(grid, 1, 1),
-                CubeDim::new_1d(cfg.block),
-                arr(input, in_words),
-                arr(&out, cap),
-                arr(&state, nchunks + 1),
-                arr(&size, 1),
-                len as u32,
-                in_words as u32,
-                nchunks as u32,
-                iters,
-                layout.masks as u32,
-                layout.offsets as u32,
-                layout.payload as u32,
-                w1,
-                codec == CodecKind::Zvc,
-                codec == CodecKind::Rle,
-                half,
-                cfg.block,
-            );
+            let launch = |pass: u32, state: &Handle, counts: &Handle| {
+                compact_compress::launch(
+                    client,
+                    CubeCount::Static(grid, 1, 1),
+                    CubeDim::new_1d(cfg.block),
+                    arr(input, in_words),
+                    arr(&out, cap),
+                    arr(state, nchunks + 1),
+                    arr(&size, 1),
+                    arr(counts, nchunks),
+                    len as u32,
+                    in_words as u32,
+                    nchunks as u32,
+                    iters,
+                    layout.masks as u32,
+                    layout.offsets as u32,
+                    layout.payload as u32,
+                    w1,
+                    codec == CodecKind::Zvc,
+                    codec == CodecKind::Rle,
+                    half,
+                    cfg.block,
+                    pass,
+                )
+            };
+            if cfg.single_pass {
+                let state = zeroed(client, nchunks + 1);
+                launch(PASS_SINGLE, &state, &state);
+            } else {
+                let counts = client.empty(nchunks * 4);
+                launch(PASS_COUNT, &counts, &counts);
+                let div = 4 / dtype.size() as u32;
+                scan_offsets::launch(
+                    client,
+                    CubeCount::Static(1, 1, 1),
+                    CubeDim::new_1d(256),
+                    arr(&counts, nchunks),
+                    arr(&out, cap),
+                    arr(&size, 1),
+                    nchunks as u32,
+                    layout.offsets as u32,
+                    layout.payload as u32,
+                    len as u32,
+                    w1,
+                    div,
+                    codec != CodecKind::Zvc,
+                    256u32,
+                );
+                launch(PASS_WRITE, &counts, &counts);
+            }
         }
     }
     Ok(Compressed { handle: out, size, capacity_words: cap, codec, dtype, len })

@@ -27,7 +27,7 @@ mod lz4;
 pub mod tuner;
 
 pub use format::{CodecKind, DType, Header, CHUNK};
-pub use gpu::{compress, decompress, Codec, Compressed, Csr, Decompressed, LaunchConfig, Lz4, Rle, Zvc};
+pub use gpu::{shared_bytes, supports_single_pass, compress, decompress, Codec, Compressed, Csr, Decompressed, LaunchConfig, Lz4, Rle, Zvc};
 pub use tuner::Tuner;
 
 /// Why a codec call failed.

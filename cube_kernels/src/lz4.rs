@@ -9,7 +9,7 @@
 use cubecl::prelude::*;
 use cubecl::server::Handle;
 
-use crate::compact::device_header_check;
+use crate::compact::scan_offsets;
 use crate::decode::{STATUS_BAD_LZ4, STATUS_BAD_OFFSETS};
 use crate::format::*;
 use crate::gpu::{arr, LaunchConfig};
@@ -79,13 +79,14 @@ fn emit_sequence(
     lit_word: u32,
     lit_bytes: u32,
     offset: u32,
-    ml: u32,
+    ml_code: u32,
     tail_bytes: u32,
+    #[comptime] has_match: bool,
 ) {
     let lit = lit_bytes + tail_bytes;
     let mut token = cubecl::prelude::min(lit, 15u32) << 4;
-    if ml > 0 {
-        token |= cubecl::prelude::min(ml - 4, 15u32);
+    if has_match {
+        token |= cubecl::prelude::min(ml_code, 15u32);
     }
     wr.push_byte(out, token);
     if lit >= 15 {
@@ -100,11 +101,11 @@ fn emit_sequence(
             wr.push_byte(out, (w >> (8 * b)) & 0xFFu32);
         }
     }
-    if ml > 0 {
+    if has_match {
         wr.push_byte(out, offset & 0xFFu32);
         wr.push_byte(out, offset >> 8);
-        if ml - 4 >= 15 {
-            wr.push_len(out, ml - 4 - 15);
+        if ml_code >= 15 {
+            wr.push_len(out, ml_code - 15);
         }
     }
 }
@@ -157,7 +158,7 @@ fn lz4_compress(
                         while p + n < max_end && input[(base + s + n) as usize] == input[(base + p + n) as usize] {
                             n += 1;
                         }
-                        emit_sequence(&mut wr, scratch, input, base + anchor, 4 * (p - anchor), 4 * (p - s), 4 * n, 0u32);
+                        emit_sequence(&mut wr, scratch, input, base + anchor, 4 * (p - anchor), 4 * (p - s), 4 * n - 4, 0u32, true);
                         p += n;
                         anchor = p;
                     }
@@ -167,68 +168,10 @@ fn lz4_compress(
                 }
             }
             let rest = l - 4 * anchor;
-            emit_sequence(&mut wr, scratch, input, base + anchor, rest / 4 * 4, 0u32, 0u32, rest % 4);
+            emit_sequence(&mut wr, scratch, input, base + anchor, rest / 4 * 4, 0u32, 0u32, rest % 4, false);
             wr.flush(scratch);
             sizes[c as usize] = (wr.pos - c * slot_words) * 4;
         }
-    }
-}
-
-/// Exclusive scan of the block sizes (one cube), written as the chunk byte
-/// offsets of the compressed buffer, with the total and the header.
-#[cube(launch)]
-#[allow(clippy::too_many_arguments)]
-fn lz4_scan(
-    sizes: &Array<u32>,
-    out: &mut Array<u32>,
-    size: &mut Array<u32>,
-    n: u32,
-    offs_base: u32,
-    payload_base: u32,
-    len: u32,
-    header_w1: u32,
-    #[comptime] block: u32,
-) {
-    let mut sm = SharedMemory::<u32>::new(block as usize);
-    let t = UNIT_POS;
-    let seg = (n + block - 1) / block;
-    let start = cubecl::prelude::min(t * seg, n);
-    let end = cubecl::prelude::min(start + seg, n);
-    let mut sum = 0u32;
-    for k in start..end {
-        sum += sizes[k as usize];
-    }
-    sm[t as usize] = sum;
-    sync_cube();
-    #[unroll]
-    for step in 0..comptime!(block.trailing_zeros()) {
-        let s = comptime!(1u32 << step);
-        let mut v = sm[t as usize];
-        if t >= s {
-            v += sm[(t - s) as usize];
-        }
-        sync_cube();
-        sm[t as usize] = v;
-        sync_cube();
-    }
-    let mut running = sm[t as usize] - sum;
-    for k in start..end {
-        out[(offs_base + k) as usize] = running;
-        running += sizes[k as usize];
-    }
-    if t == block - 1 {
-        let total = sm[t as usize];
-        out[(offs_base + n) as usize] = total;
-        let total_words = payload_base + total / 4;
-        size[0] = total_words;
-        out[0] = MAGIC;
-        out[1] = header_w1;
-        out[2] = len;
-        out[3] = 0u32;
-        out[4] = total_words;
-        out[5] = 0u32;
-        out[6] = device_header_check(MAGIC, header_w1, len, 0u32, total_words);
-        out[7] = 0u32;
     }
 }
 
@@ -437,7 +380,7 @@ pub(crate) fn compress_gpu<R: Runtime>(
         cfg.block,
     );
     let cap = max_compressed_words(CodecKind::Lz4, dtype, len);
-    lz4_scan::launch(
+    scan_offsets::launch(
         client,
         CubeCount::Static(1, 1, 1),
         CubeDim::new_1d(256),
@@ -449,6 +392,8 @@ pub(crate) fn compress_gpu<R: Runtime>(
         layout.payload as u32,
         len as u32,
         w1,
+        4u32,
+        false,
         256u32,
     );
     lz4_pack::launch(

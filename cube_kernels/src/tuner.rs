@@ -79,7 +79,7 @@ pub fn space(codec: CodecKind, max_grid: u32) -> Vec<LaunchConfig> {
     let mut v = Vec::new();
     for &block in LaunchConfig::blocks(codec) {
         for grid in 1..=max_grid {
-            v.push(LaunchConfig { block, grid });
+            v.push(LaunchConfig { block, grid, single_pass: false });
         }
     }
     v
