@@ -1,1 +1,323 @@
-fn main() {}
+//! Codec throughput on the GPU (CUDA): compress and decompress throughput in
+//! uncompressed bytes per second per codec, sparsity and size, the ratio,
+//! a device-to-device copy measured in the same run as the reference, and
+//! the tuner (Bayesian search) against an exhaustive search.
+//!
+//! `cargo build --release --features cuda --bench codecs`, then on the GPU:
+//! `codecs [--quick] [--json PATH]` (`--quick`: 1 MB and 64 MB only).
+
+#[cfg(not(feature = "cuda"))]
+fn main() {
+    eprintln!("the codecs bench needs the `cuda` feature");
+}
+
+#[cfg(feature = "cuda")]
+fn main() {
+    bench::main();
+}
+
+#[cfg(feature = "cuda")]
+mod bench {
+    use std::time::Instant;
+
+    use cube_kernels::format::{self, CodecKind, DType, Header};
+    use cube_kernels::tuner::{self, bayes_opt, Direction, SearchBudget};
+    use cube_kernels::{compress, cpu, decompress, LaunchConfig, Tuner};
+    use cubecl::cuda::{CudaDevice, CudaRuntime};
+    use cubecl::prelude::*;
+    use cubecl::server::Handle;
+    use serde_json::{json, Value};
+
+    type Client = ComputeClient<CudaRuntime>;
+
+    #[cube(launch)]
+    fn copy_words(src: &Array<u32>, dst: &mut Array<u32>, n: u32) {
+        let stride = CUBE_COUNT as u32 * CUBE_DIM;
+        let mut i = CUBE_POS as u32 * CUBE_DIM + UNIT_POS;
+        while i < n {
+            dst[i as usize] = src[i as usize];
+            i += stride;
+        }
+    }
+
+    /// Scattered zeros with probability `sp_per_10k / 10000`, non-zero
+    /// values in [1, 2) (16-bit: two halves per word).
+    #[cube(launch)]
+    fn gen_data(out: &mut Array<u32>, n: u32, seed: u32, sp_per_10k: u32, #[comptime] half: bool) {
+        let stride = CUBE_COUNT as u32 * CUBE_DIM;
+        let mut i = CUBE_POS as u32 * CUBE_DIM + UNIT_POS;
+        while i < n {
+            let mut h = (i ^ seed) * 0x9E37_79B1u32;
+            h ^= h >> 15;
+            h *= 0x85EB_CA77u32;
+            h ^= h >> 13;
+            h *= 0xC2B2_AE3Du32;
+            h ^= h >> 16;
+            let mut g = (h ^ 0x2545_F491u32) * 0x9E37_79B1u32;
+            g ^= g >> 16;
+            if half {
+                let mut lo = 0x3C00u32 | (h & 0x3FFu32);
+                let mut hi = 0x3C00u32 | ((h >> 10) & 0x3FFu32);
+                if (g & 0xFFFFu32) % 10000u32 < sp_per_10k {
+                    lo = 0u32;
+                }
+                if (g >> 16) % 10000u32 < sp_per_10k {
+                    hi = 0u32;
+                }
+                out[i as usize] = lo | (hi << 16);
+            } else {
+                let mut v = 0x3F80_0000u32 | (h & 0x007F_FFFFu32);
+                if g % 10000u32 < sp_per_10k {
+                    v = 0u32;
+                }
+                out[i as usize] = v;
+            }
+            i += stride;
+        }
+    }
+
+    #[cube(launch)]
+    fn count_diff(a: &Array<u32>, b: &Array<u32>, diff: &mut Array<Atomic<u32>>, n: u32) {
+        let stride = CUBE_COUNT as u32 * CUBE_DIM;
+        let mut i = CUBE_POS as u32 * CUBE_DIM + UNIT_POS;
+        let mut local = 0u32;
+        while i < n {
+            if a[i as usize] != b[i as usize] {
+                local += 1;
+            }
+            i += stride;
+        }
+        if local > 0 {
+            diff[0].fetch_add(local);
+        }
+    }
+
+    fn arr(h: &Handle, n: usize) -> ArrayArg<CudaRuntime> {
+        unsafe { ArrayArg::from_raw_parts(h.clone(), n.max(1)) }
+    }
+
+    fn sync(c: &Client) {
+        cubecl::future::block_on(c.sync()).expect("sync");
+    }
+
+    fn median(mut v: Vec<f64>) -> f64 {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    }
+
+    fn time(c: &Client, reps: usize, mut f: impl FnMut()) -> f64 {
+        f();
+        sync(c);
+        let mut t = Vec::new();
+        for _ in 0..reps {
+            let s = Instant::now();
+            f();
+            sync(c);
+            t.push(s.elapsed().as_secs_f64());
+        }
+        median(t)
+    }
+
+    fn grid(c: &Client) -> u32 {
+        c.properties().hardware.num_streaming_multiprocessors.unwrap_or(132) * 16
+    }
+
+    fn copy_time(c: &Client, src: &Handle, dst: &Handle, words: usize, reps: usize) -> f64 {
+        time(c, reps, || {
+            copy_words::launch(c, CubeCount::Static(grid(c), 1, 1), CubeDim::new_1d(256), arr(src, words), arr(dst, words), words as u32);
+        })
+    }
+
+    fn gen(c: &Client, words: usize, sp: f64, seed: u32, half: bool) -> Handle {
+        let h = c.empty(words * 4);
+        gen_data::launch(
+            c,
+            CubeCount::Static(grid(c), 1, 1),
+            CubeDim::new_1d(256),
+            arr(&h, words),
+            words as u32,
+            seed,
+            (sp * 10000.0).round() as u32,
+            half,
+        );
+        h
+    }
+
+    fn diff(c: &Client, a: &Handle, b: &Handle, words: usize) -> u32 {
+        let d = c.create_from_slice(&[0u8; 4]);
+        count_diff::launch(c, CubeCount::Static(grid(c), 1, 1), CubeDim::new_1d(256), arr(a, words), arr(b, words), arr(&d, 1), words as u32);
+        let b = c.read_one(d).unwrap();
+        u32::from_le_bytes(b[..4].try_into().unwrap())
+    }
+
+    fn device_name() -> String {
+        std::process::Command::new("nvidia-smi")
+            .args(["--query-gpu=name", "--format=csv,noheader"])
+            .output()
+            .ok()
+            .and_then(|o| String::from_utf8(o.stdout).ok())
+            .map(|s| s.lines().next().unwrap_or("").trim().to_string())
+            .filter(|s| !s.is_empty())
+            .unwrap_or_else(|| "unknown".into())
+    }
+
+    pub fn main() {
+        let args: Vec<String> = std::env::args().collect();
+        let quick = args.iter().any(|a| a == "--quick");
+        let json_path = args.iter().position(|a| a == "--json").and_then(|i| args.get(i + 1).cloned());
+        let client = CudaRuntime::client(&CudaDevice::new(0));
+        let device = device_name();
+        println!("device: {device}");
+        println!("cubecl device key: {}", tuner::device_key(&client));
+        let mut tuner = Tuner::with_cache_file(std::env::var("TUNE_CACHE").unwrap_or_else(|_| "codecs-tune.json".into()));
+        let mut results: Vec<Value> = Vec::new();
+        let mut copies: Vec<Value> = Vec::new();
+        let mut tuning: Vec<Value> = Vec::new();
+
+        let sizes: Vec<usize> = if quick { vec![1 << 20, 64 << 20] } else { vec![1 << 20, 64 << 20, 1 << 30] };
+        let sparsities = [0.2, 0.5, 0.8, 0.95];
+        println!(
+            "{:>6} {:>5} {:>8} {:>5} {:>7} {:>10} {:>10} {:>7} {:>7} {:>7} {:>5}  compress cfg / decompress cfg",
+            "codec", "dtype", "size", "sp", "ratio", "comp GB/s", "dec GB/s", "c/copy", "d/copy", "ideal", "exact"
+        );
+        for &bytes in &sizes {
+            let reps = if bytes >= 1 << 30 { 5 } else { 20 };
+            for dtype in [DType::F32, DType::F16, DType::BF16] {
+                if dtype != DType::F32 && bytes != 64 << 20 {
+                    continue;
+                }
+                let words = bytes / 4;
+                let len = bytes / dtype.size();
+                let half = dtype.size() == 2;
+                // device-to-device copy of the same size, this run
+                let a = gen(&client, words, 0.5, 1, half);
+                let b = client.empty(bytes);
+                let t_copy = copy_time(&client, &a, &b, words, reps);
+                let copy_rw = 2.0 * bytes as f64 / t_copy;
+                copies.push(json!({"bytes": bytes, "dtype": format!("{dtype:?}"), "seconds": t_copy, "read_plus_write_bytes_per_s": copy_rw, "uncompressed_bytes_per_s": bytes as f64 / t_copy}));
+                println!("copy {dtype:?} {} MB: {:.1} GB/s read+write ({:.3} ms)", bytes >> 20, copy_rw / 1e9, t_copy * 1e3);
+                drop((a, b));
+                for &sp in &sparsities {
+                    let input = gen(&client, words, sp, 1234 + (sp * 100.0) as u32, half);
+                    for codec in CodecKind::ALL {
+                        if dtype != DType::F32 && codec != CodecKind::Zvc {
+                            continue;
+                        }
+                        let row = run_one(&client, &mut tuner, codec, dtype, len, &input, sp, reps, copy_rw);
+                        results.push(row);
+                    }
+                }
+            }
+        }
+
+        // tuner against exhaustive search, at 64 MB f32 50% zeros
+        for codec in [CodecKind::Zvc, CodecKind::Csr] {
+            for direction in [Direction::Compress, Direction::Decompress] {
+                let len = (64 << 20) / 4;
+                let input = gen(&client, len, 0.5, 99, false);
+                tuning.push(tuner_vs_exhaustive(&client, codec, DType::F32, len, &input, direction));
+            }
+        }
+
+        let out = json!({
+            "device": device,
+            "cubecl_device_key": tuner::device_key(&client),
+            "copy_reference": copies,
+            "results": results,
+            "tuner_vs_exhaustive": tuning,
+            "note": "throughput in uncompressed bytes/s; copy is a cubecl u32 copy kernel, read+write counted; ratio = uncompressed/compressed bytes; ideal ZVC ratio = 1/((1-sp)+bits/32/32)",
+        });
+        let text = serde_json::to_string_pretty(&out).unwrap();
+        if let Some(p) = json_path {
+            std::fs::write(&p, &text).unwrap();
+            println!("wrote {p}");
+        } else {
+            println!("{text}");
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn run_one(client: &Client, tuner: &mut Tuner, codec: CodecKind, dtype: DType, len: usize, input: &Handle, sp: f64, reps: usize, copy_rw: f64) -> Value {
+        let bytes = len * dtype.size();
+        let words = dtype.words(len);
+        let t0 = Instant::now();
+        let ccfg = tuner.config(client, codec, dtype, Direction::Compress, len).unwrap_or(LaunchConfig::default_for(codec));
+        let dcfg = tuner.config(client, codec, dtype, Direction::Decompress, len).unwrap_or(LaunchConfig::default_for(codec));
+        let tune_s = t0.elapsed().as_secs_f64();
+        let t_c = time(client, reps, || {
+            compress(client, codec, input, dtype, len, ccfg).unwrap();
+        });
+        let c = compress(client, codec, input, dtype, len, ccfg).unwrap();
+        let cw = c.read_size(client).unwrap();
+        let header = Header { codec, dtype, len, total_words: cw };
+        let t_d = time(client, reps, || {
+            decompress(client, &c.handle, &header, dcfg).unwrap();
+        });
+        let d = decompress(client, &c.handle, &header, dcfg).unwrap();
+        let status_ok = d.check(client).is_ok();
+        let mismatches = diff(client, input, &d.handle, words);
+        // the compressed bytes must equal the CPU reference's (1 MB only: the host copy is slow)
+        let mut cpu_identical = Value::Null;
+        if bytes <= 1 << 20 {
+            let host_in = format::bytes_to_words(&client.read_one(input.clone()).unwrap()).unwrap();
+            let reference = cpu::compress(codec, dtype, &host_in[..words], len).unwrap();
+            cpu_identical = json!(c.to_host(client).unwrap() == reference);
+        }
+        let ratio = bytes as f64 / (cw * 4) as f64;
+        let ideal = 1.0 / ((1.0 - sp) + dtype.bits() as f64 / 32.0 / 32.0);
+        let ct = bytes as f64 / t_c;
+        let dt = bytes as f64 / t_d;
+        let exact = status_ok && mismatches == 0;
+        println!(
+            "{:>6} {:>5} {:>7}M {:>5.2} {:>7.3} {:>10.1} {:>10.1} {:>7.3} {:>7.3} {:>7.3} {:>5}  {:?} / {:?}",
+            codec.name(), format!("{dtype:?}"), bytes >> 20, sp, ratio, ct / 1e9, dt / 1e9, ct / copy_rw, dt / copy_rw, ideal, exact, ccfg, dcfg
+        );
+        json!({
+            "codec": codec.name(), "dtype": format!("{dtype:?}"), "bytes": bytes, "sparsity": sp,
+            "compress_seconds": t_c, "decompress_seconds": t_d,
+            "compress_bytes_per_s": ct, "decompress_bytes_per_s": dt,
+            "compress_vs_copy_rw": ct / copy_rw, "decompress_vs_copy_rw": dt / copy_rw,
+            "compressed_bytes": cw * 4, "ratio": ratio, "ideal_zvc_ratio": ideal,
+            "bit_exact": exact, "mismatched_words": mismatches, "device_status_ok": status_ok,
+            "gpu_bytes_equal_cpu_reference": cpu_identical,
+            "compress_config": ccfg, "decompress_config": dcfg, "tune_seconds_if_not_cached": tune_s,
+        })
+    }
+
+    fn tuner_vs_exhaustive(client: &Client, codec: CodecKind, dtype: DType, len: usize, input: &Handle, direction: Direction) -> Value {
+        let max_grid = tuner::max_useful_grid(codec, len);
+        let mut full = tuner::space(codec, max_grid);
+        if cube_kernels::supports_single_pass(client) && direction == Direction::Compress && codec != CodecKind::Lz4 {
+            let single: Vec<LaunchConfig> = full.iter().map(|c| LaunchConfig { single_pass: true, ..*c }).collect();
+            full.extend(single);
+        }
+        let measure = |cfg: LaunchConfig, reps: usize| tuner::time_config(client, codec, dtype, len, input, direction, cfg, reps).unwrap_or(f64::INFINITY);
+        let t0 = Instant::now();
+        let bo = bayes_opt(&full, SearchBudget::default(), |cfg| measure(cfg, 3));
+        let bo_s = t0.elapsed().as_secs_f64();
+        // exhaustive over a subsample of the grids (every 16th, plus powers of two) to fit the device time
+        let sub: Vec<LaunchConfig> = full.iter().copied().filter(|c| c.grid % 16 == 1 || c.grid.is_power_of_two() || c.grid == max_grid).collect();
+        let t1 = Instant::now();
+        let mut best = (f64::INFINITY, sub[0]);
+        for &cfg in &sub {
+            let t = measure(cfg, 3);
+            if t < best.0 {
+                best = (t, cfg);
+            }
+        }
+        let ex_s = t1.elapsed().as_secs_f64();
+        // re-measure both winners on equal terms
+        let bo_t = measure(bo.config, 15);
+        let ex_t = measure(best.1, 15);
+        println!(
+            "tuner {:?} {:?}: bayes {:?} {:.1} us ({} evals, {:.1} s) vs exhaustive {:?} {:.1} us ({} evals, {:.1} s): {:.3}x",
+            codec, direction, bo.config, bo_t * 1e6, bo.evaluations, bo_s, best.1, ex_t * 1e6, sub.len(), ex_s, bo_t / ex_t
+        );
+        json!({
+            "codec": codec.name(), "dtype": format!("{dtype:?}"), "direction": format!("{direction:?}"), "bytes": len * dtype.size(),
+            "space_size": full.len(), "bayes_config": bo.config, "bayes_seconds_per_call": bo_t, "bayes_evaluations": bo.evaluations, "bayes_search_seconds": bo_s,
+            "exhaustive_config": best.1, "exhaustive_seconds_per_call": ex_t, "exhaustive_evaluations": sub.len(), "exhaustive_search_seconds": ex_s,
+            "bayes_over_exhaustive_time": bo_t / ex_t, "evaluation_fraction": bo.evaluations as f64 / sub.len() as f64,
+        })
+    }
+}

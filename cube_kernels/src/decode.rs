@@ -187,14 +187,11 @@ pub(crate) fn sparse_decompress(
             let mut k = tid;
             while k < cnt {
                 let i = sm_idx[k as usize];
-                let mut bad = false;
+                let mut bad = i >= chunk_len;
                 if i == PAD_INDEX {
                     bad = k + 1 != cnt;
-                } else {
-                    bad = i >= chunk_len;
-                    if k > 0 {
-                        bad = bad || sm_idx[(k - 1) as usize] >= i;
-                    }
+                } else if k > 0 {
+                    bad = bad || sm_idx[(k - 1) as usize] >= i;
                 }
                 if rle && k == 0 {
                     bad = bad || i != 0;

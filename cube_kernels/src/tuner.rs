@@ -122,9 +122,10 @@ impl Rng {
     }
 }
 
-fn features(c: &LaunchConfig) -> [f64; 2] {
-    // log2 grid in [0, 12] and log2 block in [3, 10], scaled to about [0, 1]
-    [(c.grid as f64).log2() / 12.0, (c.block as f64).log2() / 10.0]
+fn features(c: &LaunchConfig) -> [f64; 3] {
+    // log2 grid in [0, 12] and log2 block in [3, 10], scaled to about [0, 1];
+    // the pass scheme as a far-apart third coordinate
+    [(c.grid as f64).log2() / 12.0, (c.block as f64).log2() / 10.0, if c.single_pass { 1.0 } else { 0.0 }]
 }
 
 /// Minimise `cost` over `space` by Bayesian optimisation (GP with a squared
@@ -137,7 +138,7 @@ pub fn bayes_opt(
 ) -> Tuned {
     assert!(!space.is_empty());
     let mut rng = Rng(budget.seed | 1);
-    let mut xs: Vec<[f64; 2]> = Vec::new();
+    let mut xs: Vec<[f64; 3]> = Vec::new();
     let mut ys: Vec<f64> = Vec::new();
     let mut seen: Vec<usize> = Vec::new();
     let mut best = (f64::INFINITY, space[0]);
@@ -164,17 +165,18 @@ pub fn bayes_opt(
     Tuned { config: best.1, seconds: best.0, evaluations: total }
 }
 
-fn next_ei(space: &[LaunchConfig], xs: &[[f64; 2]], ys: &[f64], seen: &[usize]) -> usize {
+fn next_ei(space: &[LaunchConfig], xs: &[[f64; 3]], ys: &[f64], seen: &[usize]) -> usize {
     let n = xs.len();
     let mean = ys.iter().sum::<f64>() / n as f64;
     let var = ys.iter().map(|y| (y - mean).powi(2)).sum::<f64>() / n as f64;
     let sd = var.sqrt().max(1e-6);
     let yn: Vec<f64> = ys.iter().map(|y| (y - mean) / sd).collect();
-    let ls = [0.08f64, 0.1];
-    let k = |a: &[f64; 2], b: &[f64; 2]| {
+    let ls = [0.08f64, 0.1, 0.5];
+    let k = |a: &[f64; 3], b: &[f64; 3]| {
         let d0 = (a[0] - b[0]) / ls[0];
         let d1 = (a[1] - b[1]) / ls[1];
-        (-0.5 * (d0 * d0 + d1 * d1)).exp()
+        let d2 = (a[2] - b[2]) / ls[2];
+        (-0.5 * (d0 * d0 + d1 * d1 + d2 * d2)).exp()
     };
     // K + noise, Cholesky
     let mut l = vec![0.0f64; n * n];
@@ -207,9 +209,18 @@ fn next_ei(space: &[LaunchConfig], xs: &[[f64; 2]], ys: &[f64], seen: &[usize]) 
         alpha[i] /= l[i * n + i];
     }
     let best = yn.iter().cloned().fold(f64::INFINITY, f64::min);
-    let mut pick = (f64::NEG_INFINITY, 0usize);
+    // Candidates: grids on a log scale (about 160 values) plus a window
+    // around the best grid seen, for every block and pass scheme; EI over
+    // all 40k points of the full space would cost more than the kernels.
+    let best_i = (0..n).min_by(|&a, &b| yn[a].total_cmp(&yn[b])).unwrap();
+    let best_grid = space[seen[best_i]].grid;
+    let on_scale = |g: u32| {
+        let step = (g as f64 / 40.0).max(1.0) as u32;
+        g % step == 0 || g.abs_diff(best_grid) <= 24
+    };
+    let mut pick = (f64::NEG_INFINITY, usize::MAX);
     for (idx, c) in space.iter().enumerate() {
-        if seen.contains(&idx) {
+        if seen.contains(&idx) || !on_scale(c.grid) {
             continue;
         }
         let x = features(c);
@@ -223,6 +234,10 @@ fn next_ei(space: &[LaunchConfig], xs: &[[f64; 2]], ys: &[f64], seen: &[usize]) 
         if ei > pick.0 {
             pick = (ei, idx);
         }
+    }
+    if pick.1 == usize::MAX {
+        // everything on the scale seen: first unseen point
+        return (0..space.len()).find(|i| !seen.contains(i)).unwrap_or(0);
     }
     pick.1
 }
@@ -375,10 +390,14 @@ impl Tuner {
         direction: Direction,
     ) -> Result<Tuned, CodecError> {
         let max_units = client.properties().hardware.max_units_per_cube;
-        let sp: Vec<LaunchConfig> = space(codec, max_useful_grid(codec, len))
+        let mut sp: Vec<LaunchConfig> = space(codec, max_useful_grid(codec, len))
             .into_iter()
-            .filter(|c| c.block <= max_units)
+            .filter(|c| c.block <= max_units && crate::shared_bytes(codec, c.block) <= client.properties().hardware.max_shared_memory_size)
             .collect();
+        if direction == Direction::Compress && codec != CodecKind::Lz4 && crate::supports_single_pass(client) {
+            let single: Vec<LaunchConfig> = sp.iter().map(|c| LaunchConfig { single_pass: true, ..*c }).collect();
+            sp.extend(single);
+        }
         let mut err = None;
         let tuned = bayes_opt(&sp, self.budget, |cfg| {
             match time_config(client, codec, dtype, len, input, direction, cfg, self.reps.max(1)) {

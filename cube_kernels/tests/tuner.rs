@@ -1,0 +1,77 @@
+//! The launch-configuration tuner.
+
+use cube_kernels::format::{CodecKind, DType};
+use cube_kernels::tuner::{bayes_opt, bucket, space, Direction, SearchBudget, TuneKey, Tuned};
+use cube_kernels::{LaunchConfig, Tuner};
+
+/// A kernel-like cost: waves of cubes over 132 SMs, per-cube overhead,
+/// block-size efficiency with an optimum at 256.
+fn synthetic(c: LaunchConfig) -> f64 {
+    let work = 8192.0; // chunks
+    let sms = 132.0;
+    let per_sm = (2048 / c.block).min(8) as f64;
+    let resident = sms * per_sm;
+    let g = c.grid as f64;
+    let waves = (g / resident).ceil();
+    let per_cube = (work / g).ceil();
+    let block_eff = 1.0 + 0.15 * ((c.block as f64).log2() - 8.0).abs();
+    waves * per_cube * block_eff / per_sm * 1e-6 + g * 2e-9 + 5e-6
+}
+
+#[test]
+fn bayesian_search_is_within_ten_percent_of_exhaustive_with_a_twentieth_of_the_evaluations() {
+    for codec in [CodecKind::Zvc, CodecKind::Lz4] {
+        let sp = space(codec, 4096);
+        let best = sp.iter().map(|&c| synthetic(c)).fold(f64::INFINITY, f64::min);
+        for seed in [1u64, 2, 3, 4, 5] {
+            let mut evals = 0;
+            let t = bayes_opt(&sp, SearchBudget { seed, ..SearchBudget::default() }, |c| {
+                evals += 1;
+                synthetic(c)
+            });
+            assert_eq!(evals, 35);
+            assert!(evals * 20 <= sp.len());
+            assert!(t.seconds <= best * 1.10, "{codec:?} seed {seed}: {:?} {} vs best {}", t.config, t.seconds, best);
+        }
+    }
+}
+
+#[test]
+fn tuned_configs_are_cached_on_disk_and_reused() {
+    let dir = std::env::temp_dir().join(format!("cube_kernels_tune_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("tune.json");
+    let key = TuneKey {
+        device: "test".into(),
+        codec: CodecKind::Rle,
+        dtype: DType::BF16,
+        direction: Direction::Decompress,
+        bucket: bucket(DType::BF16, 1 << 20),
+    };
+    let tuned = Tuned { config: LaunchConfig { block: 512, grid: 77, single_pass: false }, seconds: 1e-4, evaluations: 35 };
+    let mut t = Tuner::with_cache_file(&path);
+    assert!(t.cached(&key).is_none());
+    t.insert(&key, tuned).unwrap();
+    let again = Tuner::with_cache_file(&path);
+    assert_eq!(again.cached(&key), Some(tuned));
+    assert_eq!(bucket(DType::F32, 1000), 12);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[cfg(feature = "wgpu")]
+#[test]
+fn tuner_picks_a_config_that_runs_on_wgpu_and_caches_it() {
+    use cubecl::prelude::*;
+    use cubecl::wgpu::{WgpuDevice, WgpuRuntime};
+    let client = WgpuRuntime::client(&WgpuDevice::default());
+    let mut t = Tuner::new();
+    t.budget = SearchBudget { random: 3, guided: 3, seed: 9 };
+    t.reps = 1;
+    let len = 20_000;
+    let c = t.config(&client, CodecKind::Zvc, DType::F32, Direction::Compress, len).unwrap();
+    assert!(LaunchConfig::blocks(CodecKind::Zvc).contains(&c.block));
+    assert_eq!(t.len(), 1);
+    // second call: from the cache, same answer
+    assert_eq!(t.config(&client, CodecKind::Zvc, DType::F32, Direction::Compress, len + 1).unwrap(), c);
+    assert_eq!(t.len(), 1);
+}
