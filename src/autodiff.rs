@@ -1,0 +1,50 @@
+//! `SwapAutodiff<B>`: what users write instead of `Autodiff<B>`.
+//!
+//! It is `Autodiff<Swapping<B>>` with every method forwarded (generated in
+//! `src/forwarding.rs`), except `backward`, which tells the executor where
+//! the forward phase ends and where the iteration ends.
+
+use std::marker::PhantomData;
+
+use burn_autodiff::Autodiff;
+use burn_backend::tensor::FloatTensor;
+use burn_backend::{AutodiffBackend, Backend, BackendTypes};
+
+use crate::decorator::Swapping;
+use crate::executor;
+
+/// The decorated autodiff backend that `SwapAutodiff` forwards to.
+pub type Inner<B> = Autodiff<Swapping<B>>;
+
+/// An autodiff backend whose saved activations burn-swap manages.
+///
+/// Replace `Autodiff<Cuda>` by `SwapAutodiff<Cuda>`; nothing else changes.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SwapAutodiff<B> {
+    _inner: PhantomData<B>,
+}
+
+impl<B: Backend> BackendTypes for SwapAutodiff<B> {
+    type Device = B::Device;
+    type FloatTensorPrimitive = <Inner<B> as BackendTypes>::FloatTensorPrimitive;
+    type FloatElem = B::FloatElem;
+    type IntTensorPrimitive = B::IntTensorPrimitive;
+    type IntElem = B::IntElem;
+    type BoolTensorPrimitive = B::BoolTensorPrimitive;
+    type BoolElem = B::BoolElem;
+    type QuantizedTensorPrimitive = B::QuantizedTensorPrimitive;
+}
+
+/// The backward hook: marks the phase change, runs autodiff's backward, and
+/// ends the iteration (profile, plan).
+pub(crate) fn backward<B: Backend>(tensor: FloatTensor<SwapAutodiff<B>>) -> <Inner<B> as AutodiffBackend>::Gradients {
+    executor::with(|e| e.begin_backward());
+    let grads = {
+        let _span = tracing::debug_span!("backward").entered();
+        <Inner<B> as AutodiffBackend>::backward(tensor)
+    };
+    if let Err(err) = executor::with(|e| e.end_backward()) {
+        panic!("{err}");
+    }
+    grads
+}

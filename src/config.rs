@@ -1,0 +1,201 @@
+//! Configuration: a builder in code, or environment variables.
+//!
+//! | variable | meaning | default |
+//! |---|---|---|
+//! | `BURN_SWAP_POLICY` | `keep-all` or `swap-all` | `keep-all` |
+//! | `BURN_SWAP_BUDGET` | device bytes for saved activations, e.g. `6GiB`, `512MB`, `1000000` | none |
+//! | `BURN_SWAP_MIN_SWAP_BYTES` | smallest tensor worth swapping | `1MiB` |
+//! | `BURN_SWAP_PREFETCH_OPS` | bring tensors back this many ops before first use | `0` |
+//! | `BURN_SWAP_PROFILE` | write the profile and plan as JSON to this path at each re-plan | none |
+//! | `BURN_SWAP_TIMING` | `1`: synchronise and time every op (slow) | off |
+//! | `BURN_SWAP_ON_BUDGET_ERROR` | `panic` or `keep-all` | `panic` |
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::error::SwapError;
+use crate::policy::{KeepAll, Policy, SwapAll};
+
+/// What to do when no plan fits the budget.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnBudgetError {
+    /// Panic at the end of the profiled backward, with the numbers
+    /// (like an out-of-memory error, but before one happens).
+    Panic,
+    /// Log the error, keep every tensor on the device, and report the error
+    /// through [`status`](crate::status).
+    KeepAll,
+}
+
+/// How burn-swap manages saved activations on the current thread.
+#[derive(Debug, Clone)]
+pub struct SwapConfig {
+    /// Makes the plan.
+    pub policy: Arc<dyn Policy>,
+    /// Device bytes allowed for saved activations.
+    pub budget_bytes: Option<u64>,
+    /// Tensors smaller than this are not worth a transfer.
+    pub min_swap_bytes: u64,
+    /// How many ops before its first backward use a swapped tensor is brought back.
+    pub prefetch_lookahead_ops: u32,
+    /// Where to write the profile and plan (JSON) whenever a plan is made.
+    pub profile_path: Option<PathBuf>,
+    /// Synchronise the device around every op to time it (slow; off by default).
+    pub timing: bool,
+    /// What to do when no plan fits the budget.
+    pub on_budget_error: OnBudgetError,
+    /// Iterations longer than this are not profiled in full (memory guard).
+    pub max_recorded_ops: usize,
+}
+
+impl Default for SwapConfig {
+    fn default() -> Self {
+        Self {
+            policy: Arc::new(KeepAll),
+            budget_bytes: None,
+            min_swap_bytes: 1 << 20,
+            prefetch_lookahead_ops: 0,
+            profile_path: None,
+            timing: false,
+            on_budget_error: OnBudgetError::Panic,
+            max_recorded_ops: 1 << 21,
+        }
+    }
+}
+
+impl SwapConfig {
+    /// A builder starting from the defaults.
+    pub fn builder() -> SwapConfigBuilder {
+        SwapConfigBuilder { config: Self::default() }
+    }
+
+    /// The defaults overridden by `BURN_SWAP_*` variables.
+    pub fn try_from_env() -> Result<Self, SwapError> {
+        let mut config = Self::default();
+        let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
+        if let Some(v) = var("BURN_SWAP_POLICY") {
+            config.policy = policy_by_name(&v)?;
+        }
+        if let Some(v) = var("BURN_SWAP_BUDGET") {
+            config.budget_bytes = Some(parse_bytes(&v)?);
+        }
+        if let Some(v) = var("BURN_SWAP_MIN_SWAP_BYTES") {
+            config.min_swap_bytes = parse_bytes(&v)?;
+        }
+        if let Some(v) = var("BURN_SWAP_PREFETCH_OPS") {
+            config.prefetch_lookahead_ops =
+                v.trim().parse().map_err(|_| SwapError::Config(format!("BURN_SWAP_PREFETCH_OPS={v}: not a count")))?;
+        }
+        if let Some(v) = var("BURN_SWAP_PROFILE") {
+            config.profile_path = Some(PathBuf::from(v));
+        }
+        if let Some(v) = var("BURN_SWAP_TIMING") {
+            config.timing = matches!(v.trim(), "1" | "true" | "on" | "yes");
+        }
+        if let Some(v) = var("BURN_SWAP_ON_BUDGET_ERROR") {
+            config.on_budget_error = match v.trim() {
+                "panic" => OnBudgetError::Panic,
+                "keep-all" => OnBudgetError::KeepAll,
+                other => {
+                    return Err(SwapError::Config(format!(
+                        "BURN_SWAP_ON_BUDGET_ERROR={other}: expected `panic` or `keep-all`"
+                    )))
+                }
+            };
+        }
+        Ok(config)
+    }
+
+    /// Like [`try_from_env`](Self::try_from_env), panicking with the error.
+    pub fn from_env() -> Self {
+        Self::try_from_env().unwrap_or_else(|err| panic!("{err}"))
+    }
+}
+
+/// Builds a [`SwapConfig`].
+#[derive(Debug, Clone)]
+pub struct SwapConfigBuilder {
+    config: SwapConfig,
+}
+
+impl SwapConfigBuilder {
+    /// Starts from the environment instead of the defaults.
+    pub fn from_env() -> Self {
+        Self { config: SwapConfig::from_env() }
+    }
+    /// The policy that makes the plan.
+    pub fn policy(mut self, policy: impl Policy + 'static) -> Self {
+        self.config.policy = Arc::new(policy);
+        self
+    }
+    /// Device bytes allowed for saved activations.
+    pub fn budget_bytes(mut self, bytes: u64) -> Self {
+        self.config.budget_bytes = Some(bytes);
+        self
+    }
+    /// Smallest tensor worth a transfer.
+    pub fn min_swap_bytes(mut self, bytes: u64) -> Self {
+        self.config.min_swap_bytes = bytes;
+        self
+    }
+    /// Bring swapped tensors back this many ops before their first backward use.
+    pub fn prefetch_lookahead_ops(mut self, ops: u32) -> Self {
+        self.config.prefetch_lookahead_ops = ops;
+        self
+    }
+    /// Write the profile and plan as JSON here whenever a plan is made.
+    pub fn profile_json(mut self, path: impl Into<PathBuf>) -> Self {
+        self.config.profile_path = Some(path.into());
+        self
+    }
+    /// Synchronise and time every op.
+    pub fn timing(mut self, on: bool) -> Self {
+        self.config.timing = on;
+        self
+    }
+    /// What to do when no plan fits the budget.
+    pub fn on_budget_error(mut self, action: OnBudgetError) -> Self {
+        self.config.on_budget_error = action;
+        self
+    }
+    /// Iterations longer than this are not profiled in full.
+    pub fn max_recorded_ops(mut self, ops: usize) -> Self {
+        self.config.max_recorded_ops = ops;
+        self
+    }
+    /// The configuration.
+    pub fn build(self) -> SwapConfig {
+        self.config
+    }
+}
+
+/// A built-in policy by its name.
+pub fn policy_by_name(name: &str) -> Result<Arc<dyn Policy>, SwapError> {
+    match name.trim() {
+        "keep-all" | "keep" => Ok(Arc::new(KeepAll)),
+        "swap-all" | "swap" | "vdnn" => Ok(Arc::new(SwapAll)),
+        other => Err(SwapError::Config(format!("unknown policy `{other}` (expected keep-all or swap-all)"))),
+    }
+}
+
+/// Parses `123`, `64KiB`, `512MB`, `1.5GiB`, `2G` (binary units for `Ki`/`Mi`/`Gi`
+/// and for bare `K`/`M`/`G`, decimal for `KB`/`MB`/`GB`).
+pub fn parse_bytes(text: &str) -> Result<u64, SwapError> {
+    let t = text.trim();
+    let split = t.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(t.len());
+    let (number, unit) = t.split_at(split);
+    let value: f64 = number.parse().map_err(|_| SwapError::Config(format!("`{text}` is not a byte size")))?;
+    let scale: f64 = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1.0,
+        "k" | "kib" => 1024.0,
+        "m" | "mib" => 1024.0 * 1024.0,
+        "g" | "gib" => 1024.0 * 1024.0 * 1024.0,
+        "t" | "tib" => 1024f64.powi(4),
+        "kb" => 1e3,
+        "mb" => 1e6,
+        "gb" => 1e9,
+        "tb" => 1e12,
+        other => return Err(SwapError::Config(format!("`{text}`: unknown unit `{other}`"))),
+    };
+    Ok((value * scale).round() as u64)
+}

@@ -1,0 +1,150 @@
+//! `Swapping<B>`: the backend decorator.
+//!
+//! Its float primitive is a residency handle ([`SwapTensor`]); int, bool and
+//! quantized primitives are `B`'s own. Every op (generated in
+//! `src/forwarding.rs`) does the same few things through an [`OpScope`]:
+//! resolve its float inputs to `B`'s primitives, call `B`'s own op, wrap the
+//! float outputs in new handles, and tell the executor, which records the
+//! op and carries out the plan's offloads and prefetches.
+
+pub(crate) mod overrides;
+
+use std::marker::PhantomData;
+use std::sync::{Arc, Weak};
+use std::time::Instant;
+
+use burn_backend::{Backend, BackendTypes};
+
+use crate::executor::{self, next_tensor_id, Tracker};
+use crate::handle::{ManagedSlot, Slot, SwapTensor, TensorId};
+use crate::profiler::{OpRecord, OutputInfo};
+
+/// A backend that manages where `B`'s saved activations live.
+///
+/// Use it under autodiff, through [`SwapAutodiff`](crate::SwapAutodiff)
+/// (`Autodiff<Swapping<B>>` plus iteration boundaries).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Swapping<B> {
+    _inner: PhantomData<B>,
+}
+
+impl<B: Backend> BackendTypes for Swapping<B> {
+    type Device = B::Device;
+    type FloatTensorPrimitive = SwapTensor<B>;
+    type FloatElem = B::FloatElem;
+    type IntTensorPrimitive = B::IntTensorPrimitive;
+    type IntElem = B::IntElem;
+    type BoolTensorPrimitive = B::BoolTensorPrimitive;
+    type BoolElem = B::BoolElem;
+    type QuantizedTensorPrimitive = B::QuantizedTensorPrimitive;
+}
+
+/// One op on its way through the decorator.
+pub(crate) struct OpScope<B: Backend> {
+    index: u32,
+    name: &'static str,
+    signature: u64,
+    inputs: Vec<TensorId>,
+    /// Inputs other handles still share: the plan may offload them after the op.
+    shared_inputs: Vec<Arc<Slot<B>>>,
+    outputs: Vec<Arc<Slot<B>>>,
+    started: Option<Instant>,
+    tracker: Arc<Tracker>,
+}
+
+/// FNV-1a: op signatures only need to be stable and cheap.
+fn mix(hash: u64, value: u64) -> u64 {
+    (hash ^ value).wrapping_mul(0x100_0000_01b3)
+}
+
+impl<B: Backend> OpScope<B> {
+    pub(crate) fn begin(name: &'static str) -> Self {
+        let (start, tracker) = executor::with(|e| (e.begin_op(), e.tracker()));
+        for slot in &start.prefetch {
+            slot.prefetch();
+        }
+        drop(start.prefetch);
+        let started = start.timing.then(|| {
+            let _ = B::sync(&B::Device::default());
+            Instant::now()
+        });
+        let signature = name.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| mix(h, b as u64));
+        Self {
+            index: start.index,
+            name,
+            signature,
+            inputs: Vec::with_capacity(2),
+            shared_inputs: Vec::new(),
+            outputs: Vec::with_capacity(1),
+            started,
+            tracker,
+        }
+    }
+
+    fn note_input(&mut self, slot: &Slot<B>) {
+        self.inputs.push(slot.id);
+        self.signature = mix(self.signature, slot.dtype.size() as u64);
+        for &dim in slot.shape.iter() {
+            self.signature = mix(self.signature, dim as u64);
+        }
+    }
+
+    /// `B`'s primitive for a float input.
+    pub(crate) fn input(&mut self, tensor: SwapTensor<B>) -> B::FloatTensorPrimitive {
+        self.note_input(&tensor.slot);
+        if Arc::strong_count(&tensor.slot) > 1 {
+            self.shared_inputs.push(tensor.slot.clone());
+        }
+        tensor.into_primitive()
+    }
+
+    /// `B`'s primitive for a float input passed by reference.
+    pub(crate) fn input_ref(&mut self, tensor: &SwapTensor<B>) -> B::FloatTensorPrimitive {
+        self.note_input(&tensor.slot);
+        tensor.slot.resident_clone()
+    }
+
+    /// Wraps a float output of `B` in a new handle.
+    pub(crate) fn output(&mut self, primitive: B::FloatTensorPrimitive) -> SwapTensor<B> {
+        let tensor = SwapTensor::new(next_tensor_id(), primitive, self.tracker.clone());
+        self.outputs.push(tensor.slot.clone());
+        tensor
+    }
+
+    /// Reports the op and carries out the offloads the plan asks for now.
+    pub(crate) fn finish(self) {
+        if self.started.is_some() {
+            let _ = B::sync(&B::Device::default());
+        }
+        let record = OpRecord {
+            index: self.index,
+            name: self.name,
+            signature: self.signature,
+            inputs: self.inputs,
+            outputs: self.outputs.iter().map(|s| s.id).collect(),
+            output_info: self
+                .outputs
+                .iter()
+                .map(|s| OutputInfo { id: s.id, bytes: s.bytes, shape: s.shape.to_vec(), dtype: s.dtype })
+                .collect(),
+        };
+        let (index, started, outputs) = (self.index, self.started, &self.outputs);
+        let offload = executor::with(|e| {
+            for (n, slot) in outputs.iter().enumerate() {
+                e.produced(slot.id, index, n as u16, slot.bytes);
+            }
+            e.finish_op(record, started)
+        });
+        for id in offload {
+            let slot = self.shared_inputs.iter().chain(self.outputs.iter()).find(|s| s.id == id);
+            let Some(slot) = slot else { continue };
+            match slot.offload() {
+                Ok(_) => {
+                    let weak: Weak<dyn ManagedSlot> = Arc::downgrade(slot) as Weak<dyn ManagedSlot>;
+                    executor::with(|e| e.offloaded(id, weak));
+                }
+                Err(err) => tracing::warn!(tensor = id, %err, "offload failed; the tensor stays on the device"),
+            }
+        }
+    }
+}

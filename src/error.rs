@@ -1,0 +1,32 @@
+//! Errors a user can act on, with the numbers that explain them.
+
+use serde::Serialize;
+
+use crate::profiler::human_bytes;
+
+/// What went wrong, in burn-swap's terms.
+#[derive(Debug, Clone, PartialEq, thiserror::Error, Serialize)]
+pub enum SwapError {
+    /// No plan keeps the saved activations under the device budget.
+    #[error(
+        "burn-swap: no plan keeps saved activations under the budget of {}: policy {policy} needs {} (at op {op} of iteration {iteration}); tried: {tried}",
+        human_bytes(*.budget), human_bytes(*.need)
+    )]
+    BudgetTooSmall {
+        /// The configured budget in bytes.
+        budget: u64,
+        /// The smallest peak the policy could reach, in bytes.
+        need: u64,
+        /// The op at which that peak occurs.
+        op: u32,
+        /// The profiled iteration the plan was made from.
+        iteration: u64,
+        /// The policy's name.
+        policy: String,
+        /// What the policy tried, in words.
+        tried: String,
+    },
+    /// A configuration value could not be understood.
+    #[error("burn-swap: invalid configuration: {0}")]
+    Config(String),
+}

@@ -1,0 +1,360 @@
+//! The executor: one per thread, it numbers ops within an iteration, records
+//! the profile, turns the profile into a plan at each iteration boundary and
+//! carries the plan out (offload after a tensor's last forward use, prefetch
+//! before its first backward use).
+//!
+//! Iterations are delimited by `SwapAutodiff::backward`: the ops since the
+//! previous backward are the forward phase (including the optimizer step and
+//! the data upload), the ops inside backward are the backward phase. A tensor
+//! is identified across iterations by the op that produced it, counted from
+//! the start of the iteration ([`TensorKey`]). Each op's signature (name and
+//! float input shapes) is checked against the profiled iteration; at the
+//! first difference the plan stops being applied for the rest of the
+//! iteration, and the iteration's own profile becomes the basis of a new plan.
+//!
+//! Burn calls ops from the thread that runs the model (burn-autodiff runs
+//! backward on the calling thread too), so the executor is thread-local and
+//! needs no locking on the per-op path. Handles dropped on other threads
+//! report to their executor through a [`Tracker`] inbox.
+
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, Weak};
+use std::time::Instant;
+
+use crate::config::{OnBudgetError, SwapConfig};
+use crate::error::SwapError;
+use crate::handle::{ManagedSlot, TensorId};
+use crate::policy::{Action, Plan};
+use crate::profiler::{OpRecord, Phase, Profile, Recorder, TensorKey};
+
+static NEXT_TENSOR_ID: AtomicU64 = AtomicU64::new(1);
+
+/// A fresh process-unique tensor id.
+pub(crate) fn next_tensor_id() -> TensorId {
+    NEXT_TENSOR_ID.fetch_add(1, Ordering::Relaxed)
+}
+
+/// Something that happened to a slot outside the executor's own calls.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum SlotEvent {
+    Offloaded { id: TensorId, bytes: u64 },
+    Loaded { id: TensorId, bytes: u64 },
+    Released { id: TensorId },
+}
+
+/// Inbox for slot events; slots may report from any thread.
+#[derive(Default)]
+pub(crate) struct Tracker {
+    events: Mutex<Vec<SlotEvent>>,
+}
+
+impl Tracker {
+    pub(crate) fn push(&self, event: SlotEvent) {
+        self.events.lock().unwrap_or_else(|p| p.into_inner()).push(event);
+    }
+    fn drain(&self, into: &mut Vec<SlotEvent>) {
+        into.append(&mut self.events.lock().unwrap_or_else(|p| p.into_inner()));
+    }
+}
+
+/// What the decorator must do when an op begins.
+pub(crate) struct OpStart {
+    pub index: u32,
+    pub timing: bool,
+    pub prefetch: Vec<Arc<dyn ManagedSlot>>,
+}
+
+/// A live tensor, as the executor accounts for it.
+struct Live {
+    bytes: u64,
+    resident: bool,
+    /// Set for tensors produced in the current iteration.
+    key: Option<TensorKey>,
+}
+
+/// The plan being applied, indexed for the per-op path.
+struct ActivePlan {
+    plan: Arc<Plan>,
+    /// Swapped tensors: key -> op after which it is offloaded.
+    offload_after: HashMap<TensorKey, u32>,
+    /// op index -> keys to prefetch before it runs.
+    prefetch_at: BTreeMap<u32, Vec<TensorKey>>,
+}
+
+impl ActivePlan {
+    fn new(plan: Arc<Plan>) -> Self {
+        let mut offload_after = HashMap::new();
+        let mut prefetch_at: BTreeMap<u32, Vec<TensorKey>> = BTreeMap::new();
+        for d in &plan.decisions {
+            if d.action == Action::Swap {
+                offload_after.insert(d.key, d.offload_after);
+                prefetch_at.entry(d.prefetch_at).or_default().push(d.key);
+            }
+        }
+        Self { plan, offload_after, prefetch_at }
+    }
+}
+
+pub(crate) struct Executor {
+    config: SwapConfig,
+    tracker: Arc<Tracker>,
+    iteration: u64,
+    phase: Phase,
+    next_op: u32,
+    recorder: Recorder,
+    live: HashMap<TensorId, Live>,
+    live_bytes: u64,
+    /// The current iteration's tensors, by key (for prefetch).
+    by_key: HashMap<TensorKey, TensorId>,
+    /// Offloaded tensors that a prefetch may bring back.
+    offloaded: HashMap<TensorId, Weak<dyn ManagedSlot>>,
+    active: Option<ActivePlan>,
+    /// The current iteration still follows the active plan's op sequence.
+    on_plan: bool,
+    status: Result<(), SwapError>,
+    last_profile: Option<Arc<Profile>>,
+    events: Vec<SlotEvent>,
+}
+
+thread_local! {
+    static EXECUTOR: RefCell<Executor> = RefCell::new(Executor::new(SwapConfig::from_env()));
+}
+
+/// Runs `f` on this thread's executor. `f` must not call back into the
+/// decorator (no ops, no handle drops that it relies on being seen at once).
+pub(crate) fn with<R>(f: impl FnOnce(&mut Executor) -> R) -> R {
+    EXECUTOR.with(|e| f(&mut e.borrow_mut()))
+}
+
+impl Executor {
+    fn new(config: SwapConfig) -> Self {
+        let recorder = Recorder::new(config.max_recorded_ops);
+        Self {
+            config,
+            tracker: Arc::new(Tracker::default()),
+            iteration: 0,
+            phase: Phase::Forward,
+            next_op: 0,
+            recorder,
+            live: HashMap::new(),
+            live_bytes: 0,
+            by_key: HashMap::new(),
+            offloaded: HashMap::new(),
+            active: None,
+            on_plan: false,
+            status: Ok(()),
+            last_profile: None,
+            events: Vec::new(),
+        }
+    }
+
+    /// Replaces the configuration and forgets the plan and profile (tensors
+    /// already alive stay tracked).
+    pub(crate) fn configure(&mut self, config: SwapConfig) {
+        self.recorder = Recorder::new(config.max_recorded_ops);
+        self.config = config;
+        self.active = None;
+        self.on_plan = false;
+        self.status = Ok(());
+        self.last_profile = None;
+    }
+
+    pub(crate) fn config(&self) -> &SwapConfig {
+        &self.config
+    }
+
+    pub(crate) fn tracker(&self) -> Arc<Tracker> {
+        self.tracker.clone()
+    }
+
+    pub(crate) fn status(&self) -> Result<(), SwapError> {
+        self.status.clone()
+    }
+
+    pub(crate) fn plan(&self) -> Option<Arc<Plan>> {
+        self.active.as_ref().map(|a| a.plan.clone())
+    }
+
+    pub(crate) fn last_profile(&self) -> Option<Arc<Profile>> {
+        self.last_profile.clone()
+    }
+
+    pub(crate) fn iteration(&self) -> u64 {
+        self.iteration
+    }
+
+    /// Applies slot events reported since the last call, at op `at`.
+    fn absorb_events(&mut self, at: u32) {
+        self.tracker.drain(&mut self.events);
+        for event in std::mem::take(&mut self.events) {
+            match event {
+                SlotEvent::Released { id } => {
+                    self.offloaded.remove(&id);
+                    if let Some(live) = self.live.remove(&id) {
+                        if live.resident {
+                            self.live_bytes -= live.bytes;
+                        }
+                        if let Some(key) = live.key {
+                            self.by_key.remove(&key);
+                        }
+                        self.recorder.released(id, at);
+                    }
+                }
+                SlotEvent::Offloaded { id, bytes } => {
+                    if let Some(live) = self.live.get_mut(&id) {
+                        if live.resident {
+                            live.resident = false;
+                            self.live_bytes -= live.bytes;
+                        }
+                    }
+                    self.recorder.offloaded(id, bytes, at);
+                }
+                SlotEvent::Loaded { id, bytes } => {
+                    self.offloaded.remove(&id);
+                    if let Some(live) = self.live.get_mut(&id) {
+                        if !live.resident {
+                            live.resident = true;
+                            self.live_bytes += live.bytes;
+                        }
+                    }
+                    self.recorder.loaded(id, bytes, at);
+                }
+            }
+        }
+    }
+
+    /// An op starts: its index and the prefetches due before it.
+    pub(crate) fn begin_op(&mut self) -> OpStart {
+        let index = self.next_op;
+        self.next_op += 1;
+        self.absorb_events(index.saturating_sub(1));
+        let mut prefetch = Vec::new();
+        if self.on_plan {
+            if let Some(keys) = self.active.as_ref().and_then(|a| a.prefetch_at.get(&index)) {
+                for key in keys {
+                    let slot = self.by_key.get(key).and_then(|id| self.offloaded.get(id));
+                    if let Some(slot) = slot.and_then(Weak::upgrade) {
+                        prefetch.push(slot);
+                    }
+                }
+            }
+        }
+        OpStart { index, timing: self.config.timing, prefetch }
+    }
+
+    /// Registers a tensor an op produced.
+    pub(crate) fn produced(&mut self, id: TensorId, op: u32, output: u16, bytes: u64) {
+        let key = TensorKey { op, output };
+        self.live.insert(id, Live { bytes, resident: true, key: Some(key) });
+        self.by_key.insert(key, id);
+        self.live_bytes += bytes;
+    }
+
+    /// An op finished. Returns which of its tensors (inputs and outputs, as
+    /// ids) the plan offloads now.
+    pub(crate) fn finish_op(&mut self, record: OpRecord, started: Option<Instant>) -> Vec<TensorId> {
+        let index = record.index;
+        self.absorb_events(index);
+        let mut offload = Vec::new();
+        if self.on_plan {
+            let active = self.active.as_ref().expect("on_plan implies a plan");
+            let expected = active.plan.op_signatures.get(index as usize);
+            if expected != Some(&record.signature) {
+                tracing::info!(
+                    op = index,
+                    name = record.name,
+                    "op sequence differs from the profiled iteration; plan suspended, re-planning at the end of this iteration"
+                );
+                self.on_plan = false;
+            } else {
+                for &id in record.inputs.iter().chain(record.outputs.iter()) {
+                    let key = self.live.get(&id).and_then(|l| l.key);
+                    if key.and_then(|k| active.offload_after.get(&k)) == Some(&index) {
+                        offload.push(id);
+                    }
+                }
+            }
+        }
+        let duration = started.map(|s| s.elapsed().as_nanos() as u64);
+        self.recorder.op(record, self.phase, duration, self.live_bytes);
+        offload
+    }
+
+    /// An offloaded slot that a later prefetch may bring back.
+    pub(crate) fn offloaded(&mut self, id: TensorId, slot: Weak<dyn ManagedSlot>) {
+        self.offloaded.insert(id, slot);
+    }
+
+    pub(crate) fn begin_backward(&mut self) {
+        self.absorb_events(self.next_op.saturating_sub(1));
+        self.recorder.backward_starts(self.next_op);
+        self.phase = Phase::Backward;
+    }
+
+    /// The iteration boundary: finalise the profile, re-plan if the graph
+    /// changed, and start numbering again. Returns an error for the caller to
+    /// raise when the configuration says a budget failure is fatal.
+    pub(crate) fn end_backward(&mut self) -> Result<(), SwapError> {
+        let end = self.next_op;
+        self.absorb_events(end.saturating_sub(1));
+        let followed_plan = self.on_plan
+            && self.active.as_ref().is_some_and(|a| a.plan.op_signatures.len() as u32 == end);
+        let recorder = std::mem::replace(&mut self.recorder, Recorder::new(self.config.max_recorded_ops));
+        let profile = Arc::new(recorder.finish(self.iteration, end, self.live_bytes));
+        self.last_profile = Some(profile.clone());
+
+        let mut result = Ok(());
+        if !followed_plan && profile.complete {
+            result = self.replan(&profile);
+        }
+        self.iteration += 1;
+        self.next_op = 0;
+        self.phase = Phase::Forward;
+        // Tensors that outlive the iteration (parameters, optimizer state,
+        // gradients) are not planned for: they lose their key.
+        for live in self.live.values_mut() {
+            live.key = None;
+        }
+        self.by_key.clear();
+        self.on_plan = self.active.is_some();
+        result
+    }
+
+    fn replan(&mut self, profile: &Profile) -> Result<(), SwapError> {
+        let _span = tracing::info_span!("plan", iteration = profile.iteration).entered();
+        match self.config.policy.plan(profile, &self.config) {
+            Ok(plan) => {
+                tracing::info!(
+                    iteration = profile.iteration,
+                    policy = %plan.policy,
+                    swapped = plan.swapped_count(),
+                    peak_saved = plan.expected_peak_saved_bytes,
+                    "new plan"
+                );
+                let plan = Arc::new(plan);
+                if let Some(path) = &self.config.profile_path {
+                    if let Err(err) = crate::profiler::write_json(path, profile, Some(&plan)) {
+                        tracing::warn!(path = %path.display(), %err, "could not write the profile");
+                    }
+                }
+                self.active = Some(ActivePlan::new(plan));
+                self.status = Ok(());
+                Ok(())
+            }
+            Err(err) => {
+                tracing::error!(%err, "no plan fits");
+                self.active = None;
+                self.status = Err(err.clone());
+                if let Some(path) = &self.config.profile_path {
+                    let _ = crate::profiler::write_json(path, profile, None);
+                }
+                match self.config.on_budget_error {
+                    OnBudgetError::Panic => Err(err),
+                    OnBudgetError::KeepAll => Ok(()),
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,228 @@
+//! The float tensor primitive of `Swapping<B>`: a residency handle.
+//!
+//! burn-autodiff keeps a clone of the inner backend's float primitive for
+//! every tensor an op needs in backward. Inside `Autodiff<Swapping<B>>` those
+//! clones are [`SwapTensor`]s, all sharing one [`Slot`]: its id, shape, dtype
+//! and device are known without touching the data, and its storage can move
+//! between the device and the host while autodiff holds on to the handle.
+//! The data is released exactly when the last handle drops.
+
+use std::fmt;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use burn_backend::{Backend, DType, Shape, TensorMetadata};
+use serde::{Deserialize, Serialize};
+
+use crate::executor::{SlotEvent, Tracker};
+use crate::transfer::{self, HostCopy, TransferError};
+
+/// A tensor's identity for its whole life (unique in the process).
+pub type TensorId = u64;
+
+/// Where a tensor's data is. Every state a plan can put a tensor in has a
+/// name here; the states a build does not produce yet are never entered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Residency {
+    /// On the device, usable as is.
+    Resident,
+    /// A device-to-host copy is in flight; the device buffer is still held.
+    Offloading,
+    /// On the host only; brought back before its next use.
+    OnHost,
+    /// On the host, compressed.
+    Compressed,
+    /// Freed; rebuilt from kept inputs before its next use.
+    ToRecompute,
+}
+
+/// What a slot holds right now.
+pub(crate) enum Storage<P> {
+    Resident(P),
+    OnHost(HostCopy),
+    /// Moved into an op by its last handle; nothing is held.
+    Consumed,
+}
+
+/// The shared state behind all clones of one handle.
+pub(crate) struct Slot<B: Backend> {
+    pub(crate) id: TensorId,
+    pub(crate) shape: Shape,
+    pub(crate) dtype: DType,
+    pub(crate) device: B::Device,
+    pub(crate) bytes: u64,
+    storage: Mutex<Storage<B::FloatTensorPrimitive>>,
+    tracker: Arc<Tracker>,
+}
+
+/// The float tensor primitive of [`Swapping`](crate::Swapping).
+pub struct SwapTensor<B: Backend> {
+    pub(crate) slot: Arc<Slot<B>>,
+}
+
+impl<B: Backend> Clone for SwapTensor<B> {
+    fn clone(&self) -> Self {
+        Self { slot: self.slot.clone() }
+    }
+}
+
+impl<B: Backend> fmt::Debug for SwapTensor<B> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SwapTensor")
+            .field("id", &self.slot.id)
+            .field("shape", &self.slot.shape)
+            .field("dtype", &self.slot.dtype)
+            .field("residency", &self.residency())
+            .finish()
+    }
+}
+
+impl<B: Backend> TensorMetadata for SwapTensor<B> {
+    fn dtype(&self) -> DType {
+        self.slot.dtype
+    }
+    fn shape(&self) -> Shape {
+        self.slot.shape.clone()
+    }
+    fn rank(&self) -> usize {
+        self.slot.shape.num_dims()
+    }
+}
+
+impl<B: Backend> SwapTensor<B> {
+    /// Wraps a fresh primitive of `B` in a new handle.
+    pub(crate) fn new(id: TensorId, primitive: B::FloatTensorPrimitive, tracker: Arc<Tracker>) -> Self {
+        let shape = primitive.shape();
+        let dtype = primitive.dtype();
+        let bytes = (shape.num_elements() * dtype.size()) as u64;
+        let device = B::float_device(&primitive);
+        Self {
+            slot: Arc::new(Slot {
+                id,
+                shape,
+                dtype,
+                device,
+                bytes,
+                storage: Mutex::new(Storage::Resident(primitive)),
+                tracker,
+            }),
+        }
+    }
+
+    /// The process-unique id of this tensor.
+    pub fn id(&self) -> TensorId {
+        self.slot.id
+    }
+
+    /// Size of the data in bytes.
+    pub fn bytes(&self) -> u64 {
+        self.slot.bytes
+    }
+
+    /// The device the tensor belongs to (also while it is on the host).
+    pub fn device(&self) -> B::Device {
+        self.slot.device.clone()
+    }
+
+    /// Where the data is now.
+    pub fn residency(&self) -> Residency {
+        self.slot.residency()
+    }
+
+    /// The inner primitive, brought back to the device first if needed. The
+    /// last handle gives its primitive away (so `B` may work in place); a
+    /// shared handle gives a clone and stays resident.
+    pub(crate) fn into_primitive(self) -> B::FloatTensorPrimitive {
+        match Arc::try_unwrap(self.slot) {
+            Ok(slot) => {
+                let storage = std::mem::replace(&mut *slot.lock(), Storage::Consumed);
+                match storage {
+                    Storage::Resident(p) => p,
+                    Storage::OnHost(host) => slot.load_from(host),
+                    Storage::Consumed => unreachable!("a live slot always holds its data"),
+                }
+            }
+            Err(shared) => shared.resident_clone(),
+        }
+    }
+}
+
+impl<B: Backend> Slot<B> {
+    fn lock(&self) -> MutexGuard<'_, Storage<B::FloatTensorPrimitive>> {
+        // A panic inside an op cannot leave the storage half-written: every
+        // transition is a single assignment.
+        self.storage.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    pub(crate) fn residency(&self) -> Residency {
+        match &*self.lock() {
+            Storage::Resident(_) | Storage::Consumed => Residency::Resident,
+            Storage::OnHost(_) => Residency::OnHost,
+        }
+    }
+
+    /// A clone of the primitive, loading it back first if it is on the host.
+    pub(crate) fn resident_clone(&self) -> B::FloatTensorPrimitive {
+        let mut storage = self.lock();
+        if let Storage::OnHost(_) = &*storage {
+            let Storage::OnHost(host) = std::mem::replace(&mut *storage, Storage::Consumed) else {
+                unreachable!()
+            };
+            let primitive = self.load_from(host);
+            *storage = Storage::Resident(primitive);
+        }
+        match &*storage {
+            Storage::Resident(p) => p.clone(),
+            _ => unreachable!("storage was made resident above"),
+        }
+    }
+
+    fn load_from(&self, host: HostCopy) -> B::FloatTensorPrimitive {
+        let _span = tracing::trace_span!("swap_in", id = self.id, bytes = self.bytes).entered();
+        let primitive = transfer::load::<B>(host, &self.device);
+        self.tracker.push(SlotEvent::Loaded { id: self.id, bytes: self.bytes });
+        primitive
+    }
+}
+
+/// A slot seen without its backend type, for the executor.
+pub(crate) trait ManagedSlot: Send + Sync {
+    /// Moves the data to the host. Returns the bytes moved, or why not.
+    fn offload(&self) -> Result<u64, TransferError>;
+    /// Brings the data back to the device ahead of use.
+    fn prefetch(&self);
+}
+
+impl<B: Backend> ManagedSlot for Slot<B> {
+    fn offload(&self) -> Result<u64, TransferError> {
+        let mut storage = self.lock();
+        let Storage::Resident(_) = &*storage else { return Ok(0) };
+        let Storage::Resident(primitive) = std::mem::replace(&mut *storage, Storage::Consumed) else {
+            unreachable!()
+        };
+        let _span = tracing::trace_span!("swap_out", id = self.id, bytes = self.bytes).entered();
+        match transfer::offload::<B>(primitive.clone()) {
+            Ok(host) => {
+                drop(primitive);
+                *storage = Storage::OnHost(host);
+                self.tracker.push(SlotEvent::Offloaded { id: self.id, bytes: self.bytes });
+                Ok(self.bytes)
+            }
+            Err(err) => {
+                // Safe fallback: the tensor stays on the device.
+                *storage = Storage::Resident(primitive);
+                Err(err)
+            }
+        }
+    }
+
+    fn prefetch(&self) {
+        drop(self.resident_clone());
+    }
+}
+
+impl<B: Backend> Drop for Slot<B> {
+    fn drop(&mut self) {
+        self.tracker.push(SlotEvent::Released { id: self.id });
+    }
+}

@@ -1,0 +1,236 @@
+//! Policies: from a profile to a plan, one decision per saved tensor.
+//!
+//! A [`Plan`] names, for each saved activation of the profiled iteration (by
+//! [`TensorKey`]), an [`Action`] and its triggers: the op after which it is
+//! offloaded and the op before which it is brought back. The executor applies
+//! it as long as the op sequence matches the profiled one.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::config::SwapConfig;
+use crate::error::SwapError;
+use crate::profiler::{human_bytes, sweep, Profile, TensorKey, TensorProfile};
+
+/// What happens to one saved activation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Action {
+    /// Stays on the device.
+    Keep,
+    /// Copied to host memory after its last forward use, brought back before
+    /// its first backward use.
+    Swap,
+}
+
+/// The plan for one saved activation.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Decision {
+    /// The tensor, by producing op.
+    pub key: TensorKey,
+    /// Its size.
+    pub bytes: u64,
+    /// What to do.
+    pub action: Action,
+    /// For `Swap`: offload once this op has run.
+    pub offload_after: u32,
+    /// For `Swap`: bring it back before this op runs.
+    pub prefetch_at: u32,
+}
+
+/// A per-tensor plan for an iteration whose op sequence matches `op_signatures`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Plan {
+    /// The policy that made it.
+    pub policy: String,
+    /// The profiled iteration it was made from.
+    pub iteration: u64,
+    /// One decision per saved activation.
+    pub decisions: Vec<Decision>,
+    /// The op sequence the plan is valid for.
+    pub op_signatures: Vec<u64>,
+    /// The device budget for saved activations, if any.
+    pub budget_bytes: Option<u64>,
+    /// Peak resident saved bytes under this plan (simulated on the profile).
+    pub expected_peak_saved_bytes: u64,
+    /// Peak resident saved bytes if everything were kept.
+    pub keep_all_peak_saved_bytes: u64,
+}
+
+impl Plan {
+    /// How many tensors are swapped.
+    pub fn swapped_count(&self) -> usize {
+        self.decisions.iter().filter(|d| d.action == Action::Swap).count()
+    }
+    /// Bytes swapped out (and back) per iteration.
+    pub fn swapped_bytes(&self) -> u64 {
+        self.decisions.iter().filter(|d| d.action == Action::Swap).map(|d| d.bytes).sum()
+    }
+}
+
+impl fmt::Display for Plan {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "burn-swap plan ({}, from iteration {}): {} saved tensors, {} swapped ({} per iteration each way)",
+            self.policy,
+            self.iteration,
+            self.decisions.len(),
+            self.swapped_count(),
+            human_bytes(self.swapped_bytes())
+        )?;
+        write!(
+            f,
+            "  peak resident saved: {} (keep-all: {}), budget: {}",
+            human_bytes(self.expected_peak_saved_bytes),
+            human_bytes(self.keep_all_peak_saved_bytes),
+            self.budget_bytes.map_or("none".to_string(), human_bytes)
+        )
+    }
+}
+
+/// Turns a profile into a plan.
+pub trait Policy: Send + Sync + fmt::Debug {
+    /// Short name, as used in `BURN_SWAP_POLICY`.
+    fn name(&self) -> &str;
+    /// The plan for iterations like `profile`, or why none fits the budget.
+    fn plan(&self, profile: &Profile, config: &SwapConfig) -> Result<Plan, SwapError>;
+}
+
+/// Keeps every saved activation on the device (the undecorated behaviour,
+/// with profiling).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct KeepAll;
+
+/// vDNN: every saved activation of at least `min_swap_bytes` is offloaded
+/// after its last forward use and brought back before its first backward use.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SwapAll;
+
+impl Policy for KeepAll {
+    fn name(&self) -> &str {
+        "keep-all"
+    }
+
+    fn plan(&self, profile: &Profile, config: &SwapConfig) -> Result<Plan, SwapError> {
+        let decisions = saved(profile).map(|t| keep(t)).collect();
+        finish_plan(self.name(), profile, config, decisions, "keeping every saved tensor on the device")
+    }
+}
+
+impl Policy for SwapAll {
+    fn name(&self) -> &str {
+        "swap-all"
+    }
+
+    fn plan(&self, profile: &Profile, config: &SwapConfig) -> Result<Plan, SwapError> {
+        let backward_start = profile.backward_start.unwrap_or(profile.op_count);
+        let mut decisions: Vec<Decision> = saved(profile)
+            .map(|t| match t.first_backward_use {
+                Some(first_use) if t.bytes >= config.min_swap_bytes && t.last_forward_use < first_use => {
+                    let prefetch_at =
+                        first_use.saturating_sub(config.prefetch_lookahead_ops).max(backward_start).max(t.last_forward_use + 1);
+                    Decision { key: t.key, bytes: t.bytes, action: Action::Swap, offload_after: t.last_forward_use, prefetch_at }
+                }
+                _ => keep(t),
+            })
+            .collect();
+        // Early prefetches cost memory: within a budget, move the ones that
+        // are resident at the peak back to just in time until it fits.
+        if let Some(budget) = config.budget_bytes {
+            loop {
+                let (peak, at) = simulate(profile, &decisions);
+                if peak <= budget {
+                    break;
+                }
+                let first_uses = first_backward_uses(profile);
+                let early = decisions.iter_mut().find(|d| {
+                    d.action == Action::Swap
+                        && d.prefetch_at <= at
+                        && first_uses.get(&d.key).is_some_and(|&first| first > at && d.prefetch_at < first)
+                });
+                match early {
+                    Some(d) => d.prefetch_at = first_uses[&d.key],
+                    None => break,
+                }
+            }
+        }
+        let swapped = decisions.iter().filter(|d| d.action == Action::Swap).count();
+        let tried = format!(
+            "offloading all {swapped} saved tensors of at least {} after their last forward use, each brought back just before its first backward use",
+            human_bytes(config.min_swap_bytes)
+        );
+        finish_plan(self.name(), profile, config, decisions, &tried)
+    }
+}
+
+fn saved(profile: &Profile) -> impl Iterator<Item = &TensorProfile> {
+    profile.tensors.iter().filter(|t| t.saved)
+}
+
+fn keep(t: &TensorProfile) -> Decision {
+    Decision { key: t.key, bytes: t.bytes, action: Action::Keep, offload_after: 0, prefetch_at: 0 }
+}
+
+fn first_backward_uses(profile: &Profile) -> std::collections::HashMap<TensorKey, u32> {
+    saved(profile).filter_map(|t| Some((t.key, t.first_backward_use?))).collect()
+}
+
+/// Peak saved bytes on the device, and the op where it occurs, if the
+/// iteration in `profile` ran under `decisions`.
+pub fn simulate(profile: &Profile, decisions: &[Decision]) -> (u64, u32) {
+    let releases: std::collections::HashMap<TensorKey, u32> =
+        saved(profile).map(|t| (t.key, t.released_at.unwrap_or(profile.op_count))).collect();
+    let mut intervals = Vec::with_capacity(decisions.len() * 2);
+    for d in decisions {
+        let release = releases.get(&d.key).copied().unwrap_or(profile.op_count);
+        match d.action {
+            Action::Keep => intervals.push((d.key.op, release, d.bytes)),
+            Action::Swap => {
+                intervals.push((d.key.op, d.offload_after, d.bytes));
+                intervals.push((d.prefetch_at, release, d.bytes));
+            }
+        }
+    }
+    let resident = sweep(profile.op_count, intervals);
+    resident
+        .iter()
+        .enumerate()
+        .map(|(op, &bytes)| (bytes, op as u32))
+        .max_by_key(|&(bytes, op)| (bytes, std::cmp::Reverse(op)))
+        .unwrap_or((0, 0))
+}
+
+fn finish_plan(
+    policy: &str,
+    profile: &Profile,
+    config: &SwapConfig,
+    decisions: Vec<Decision>,
+    tried: &str,
+) -> Result<Plan, SwapError> {
+    let (peak, at) = simulate(profile, &decisions);
+    let keep_all: Vec<Decision> = saved(profile).map(keep).collect();
+    let (keep_all_peak, _) = simulate(profile, &keep_all);
+    if let Some(budget) = config.budget_bytes {
+        if peak > budget {
+            return Err(SwapError::BudgetTooSmall {
+                budget,
+                need: peak,
+                op: at,
+                iteration: profile.iteration,
+                policy: policy.to_string(),
+                tried: tried.to_string(),
+            });
+        }
+    }
+    Ok(Plan {
+        policy: policy.to_string(),
+        iteration: profile.iteration,
+        decisions,
+        op_signatures: profile.op_signatures.clone(),
+        budget_bytes: config.budget_bytes,
+        expected_peak_saved_bytes: peak,
+        keep_all_peak_saved_bytes: keep_all_peak,
+    })
+}
