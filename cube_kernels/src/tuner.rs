@@ -306,6 +306,28 @@ pub fn time_config<R: Runtime>(
     }
 }
 
+/// Whether the single-pass compress writes the same bytes as the
+/// count/scan/write compress on this input (a guard before the tuner may
+/// choose it: the look-back depends on the device's scheduling and atomics).
+pub fn single_pass_agrees<R: Runtime>(
+    client: &ComputeClient<R>,
+    codec: CodecKind,
+    dtype: DType,
+    len: usize,
+    input: &cubecl::server::Handle,
+) -> Result<bool, CodecError> {
+    let base = LaunchConfig::default_for(codec);
+    let a = compress(client, codec, input, dtype, len, base)?.to_host(client)?;
+    for grid in [base.grid, 64] {
+        let cfg = LaunchConfig { single_pass: true, grid, ..base };
+        let b = compress(client, codec, input, dtype, len, cfg)?.to_host(client)?;
+        if a != b {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
 /// Picks and remembers launch configurations.
 #[derive(Debug, Default)]
 pub struct Tuner {
@@ -394,7 +416,11 @@ impl Tuner {
             .into_iter()
             .filter(|c| c.block <= max_units && crate::shared_bytes(codec, c.block) <= client.properties().hardware.max_shared_memory_size)
             .collect();
-        if direction == Direction::Compress && codec != CodecKind::Lz4 && crate::supports_single_pass(client) {
+        if direction == Direction::Compress
+            && codec != CodecKind::Lz4
+            && crate::supports_single_pass(client)
+            && single_pass_agrees(client, codec, dtype, len, input)?
+        {
             let single: Vec<LaunchConfig> = sp.iter().map(|c| LaunchConfig { single_pass: true, ..*c }).collect();
             sp.extend(single);
         }

@@ -101,7 +101,7 @@ fn corrupted_payload_structure_is_an_error_or_same_size_output() {
             let i = layout.masks + (rng.next() as usize % (c.len() - layout.masks));
             b[i] ^= 1 << (rng.next() % 32);
             match cpu::decompress(&b) {
-                Ok((d, _)) => assert_eq!(d.len(), c.len().min(usize::MAX).max(0) * 0 + DType::F32.words(2 * CHUNK + 100)),
+                Ok((d, _)) => assert_eq!(d.len(), DType::F32.words(2 * CHUNK + 100)),
                 Err(_) => errors += 1,
             }
         }
