@@ -188,3 +188,15 @@ fn gpu_decoder_accepts_cpu_output_and_cpu_accepts_gpu_output() {
         assert_eq!(unpack(&d, DType::F16, len), e);
     }
 }
+
+#[test]
+fn many_chunks_with_every_cube_looping_round_trip() {
+    // 300 chunks over 7 cubes (each cube loops ~43 times), 16-bit data
+    let client = client();
+    let len = 300 * CHUNK + 9;
+    for codec in [CodecKind::Zvc, CodecKind::Csr] {
+        let e = elements(Pattern::Scattered(0.5), DType::F16, len, 77);
+        let c = LaunchConfig { block: 128, grid: 7, single_pass: false };
+        check(&client, codec, DType::F16, &e, c, &format!("{codec:?} many chunks"));
+    }
+}
