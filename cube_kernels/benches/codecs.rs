@@ -286,8 +286,25 @@ mod bench {
         let bytes = len * dtype.size();
         let words = dtype.words(len);
         let t0 = Instant::now();
-        let ccfg = tuner.config(client, codec, dtype, Direction::Compress, len).unwrap_or(LaunchConfig::default_for(codec));
-        let dcfg = tuner.config(client, codec, dtype, Direction::Decompress, len).unwrap_or(LaunchConfig::default_for(codec));
+        // tune on this (device-generated) input when the bucket is not cached yet
+        let mut pick = |direction: Direction| -> LaunchConfig {
+            let key = tuner::TuneKey { device: tuner::device_key(client), codec, dtype, direction, bucket: tuner::bucket(dtype, len) };
+            if let Some(t) = tuner.cached(&key) {
+                return t.config;
+            }
+            match tuner.tune(client, codec, dtype, len, input, direction) {
+                Ok(t) => {
+                    let _ = tuner.insert(&key, t);
+                    t.config
+                }
+                Err(e) => {
+                    println!("tuning {} {direction:?} failed: {e}", codec.name());
+                    LaunchConfig::default_for(codec)
+                }
+            }
+        };
+        let ccfg = pick(Direction::Compress);
+        let dcfg = pick(Direction::Decompress);
         let tune_s = t0.elapsed().as_secs_f64();
         let t_c = time(client, reps, || {
             compress(client, codec, input, dtype, len, ccfg).unwrap();
