@@ -262,7 +262,7 @@ impl Header {
 
 /// Bytes to little-endian words (the length must be a multiple of 4).
 pub fn bytes_to_words(bytes: &[u8]) -> Result<Vec<u32>, CodecError> {
-    if bytes.len() % 4 != 0 {
+    if !bytes.len().is_multiple_of(4) {
         return Err(CodecError::Truncated { need: bytes.len().next_multiple_of(4), have: bytes.len() });
     }
     Ok(bytes.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect())

@@ -216,7 +216,7 @@ fn next_ei(space: &[LaunchConfig], xs: &[[f64; 3]], ys: &[f64], seen: &[usize]) 
     let best_grid = space[seen[best_i]].grid;
     let on_scale = |g: u32| {
         let step = (g as f64 / 40.0).max(1.0) as u32;
-        g % step == 0 || g.abs_diff(best_grid) <= 24
+        g.is_multiple_of(step) || g.abs_diff(best_grid) <= 24
     };
     let mut pick = (f64::NEG_INFINITY, usize::MAX);
     for (idx, c) in space.iter().enumerate() {
@@ -260,6 +260,7 @@ fn norm_cdf(x: f64) -> f64 {
 }
 
 /// Time one configuration: median of `reps` timed calls after a warm-up.
+#[allow(clippy::too_many_arguments)]
 pub fn time_config<R: Runtime>(
     client: &ComputeClient<R>,
     codec: CodecKind,

@@ -1,4 +1,4 @@
-#![allow(dead_code)]
+#![allow(dead_code, clippy::should_implement_trait)]
 //! Test data shared by the test files.
 
 use cube_kernels::format::DType;
