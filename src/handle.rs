@@ -201,7 +201,7 @@ impl<B: Backend> ManagedSlot for Slot<B> {
             unreachable!()
         };
         let _span = tracing::trace_span!("swap_out", id = self.id, bytes = self.bytes).entered();
-        match transfer::offload::<B>(primitive.clone()) {
+        match transfer::offload::<B>(&primitive) {
             Ok(host) => {
                 drop(primitive);
                 *storage = Storage::OnHost(host);

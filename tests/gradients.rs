@@ -1,0 +1,103 @@
+//! The first test of anything: gradients under every policy are
+//! bit-identical to the undecorated `Autodiff<Flex>`.
+
+mod common;
+
+use burn::backend::{Autodiff, Flex};
+use burn_swap::{KeepAll, SwapAll, SwapAutodiff, SwapConfig};
+use burn_swap_models::ModelKind;
+use common::{gradients_per_iteration, params_after_training, serial};
+
+type Plain = Autodiff<Flex>;
+type Swap = SwapAutodiff<Flex>;
+
+const ITERATIONS: usize = 4;
+
+fn keep_all() -> SwapConfig {
+    SwapConfig::builder().policy(KeepAll).build()
+}
+
+/// Swap every saved tensor, however small, so the swap path runs on every one.
+fn swap_all() -> SwapConfig {
+    SwapConfig::builder().policy(SwapAll).min_swap_bytes(0).build()
+}
+
+fn assert_same_gradients(kind: ModelKind, config: SwapConfig, batch: usize) {
+    let _guard = serial();
+    let expected = gradients_per_iteration::<Plain>(kind, batch, ITERATIONS, 7);
+    burn_swap::configure(config);
+    let actual = gradients_per_iteration::<Swap>(kind, batch, ITERATIONS, 7);
+    assert_eq!(expected.len(), actual.len());
+    for (i, (e, a)) in expected.iter().zip(&actual).enumerate() {
+        assert_eq!(e.len(), a.len(), "{kind}: parameter count differs");
+        for (p, (eb, ab)) in e.iter().zip(a).enumerate() {
+            assert!(eb == ab, "{kind}: iteration {i}, entry {p} (0 is the loss) differs");
+        }
+    }
+    burn_swap::status().expect("planning succeeded");
+}
+
+/// The last iteration ran under a plan and really moved data.
+fn assert_swapped_last_iteration() {
+    let profile = burn_swap::last_profile().expect("a profile");
+    let plan = burn_swap::current_plan().expect("a plan");
+    assert!(plan.swapped_count() > 0, "the plan swaps nothing");
+    assert!(profile.swapped_out_bytes > 0, "nothing was offloaded in iteration {}", profile.iteration);
+    assert_eq!(profile.swapped_out_bytes, profile.swapped_in_bytes, "every offloaded byte came back");
+}
+
+#[test]
+fn keep_all_gradients_match_autodiff_on_mlp() {
+    assert_same_gradients(ModelKind::Mlp, keep_all(), 8);
+}
+
+#[test]
+fn swap_all_gradients_match_autodiff_on_mlp() {
+    assert_same_gradients(ModelKind::Mlp, swap_all(), 8);
+    assert_swapped_last_iteration();
+}
+
+#[test]
+fn keep_all_gradients_match_autodiff_on_cnn() {
+    assert_same_gradients(ModelKind::SmallCnn, keep_all(), 4);
+}
+
+#[test]
+fn swap_all_gradients_match_autodiff_on_cnn() {
+    assert_same_gradients(ModelKind::SmallCnn, swap_all(), 4);
+    assert_swapped_last_iteration();
+}
+
+#[test]
+fn keep_all_gradients_match_autodiff_on_residual_block() {
+    assert_same_gradients(ModelKind::ResidualNet, keep_all(), 4);
+}
+
+#[test]
+fn swap_all_gradients_match_autodiff_on_residual_block() {
+    assert_same_gradients(ModelKind::ResidualNet, swap_all(), 4);
+    assert_swapped_last_iteration();
+}
+
+#[test]
+fn keep_all_gradients_match_autodiff_on_transformer_block() {
+    assert_same_gradients(ModelKind::TransformerNet, keep_all(), 2);
+}
+
+#[test]
+fn swap_all_gradients_match_autodiff_on_transformer_block() {
+    assert_same_gradients(ModelKind::TransformerNet, swap_all(), 2);
+    assert_swapped_last_iteration();
+}
+
+#[test]
+fn adam_training_under_swap_all_gives_identical_parameters() {
+    let _guard = serial();
+    for kind in [ModelKind::SmallCnn, ModelKind::TransformerNet] {
+        let expected = params_after_training::<Plain>(kind, 6, 11);
+        burn_swap::configure(swap_all());
+        let actual = params_after_training::<Swap>(kind, 6, 11);
+        assert!(expected == actual, "{kind}: parameters differ after 6 Adam steps");
+        assert_swapped_last_iteration();
+    }
+}
