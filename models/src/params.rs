@@ -8,7 +8,7 @@
 //! therefore materialises all parameters at once, in module order.
 
 use burn::module::{Module, ModuleVisitor, Param};
-use burn::tensor::backend::Backend;
+use burn::tensor::backend::{AutodiffBackend, Backend};
 use burn::tensor::{Bool, Int, Tensor};
 
 struct Materialize;
@@ -30,4 +30,26 @@ impl<B: Backend> ModuleVisitor<B> for Materialize {
 pub fn materialize<B: Backend, M: Module<B>>(module: M) -> M {
     module.visit(&mut Materialize);
     module
+}
+
+struct CountTrainable(usize);
+
+impl<B: Backend> ModuleVisitor<B> for CountTrainable {
+    fn visit_float<const D: usize>(&mut self, param: &Param<Tensor<B, D>>) {
+        let value = param.val();
+        if value.is_require_grad() {
+            self.0 += value.shape().num_elements();
+        }
+    }
+}
+
+/// Number of trainable parameter values (those that get gradients) of
+/// `module`. Unlike `Module::num_params` it leaves out batch-norm running
+/// statistics, so it matches PyTorch's `sum(p.numel() for p in
+/// model.parameters())`. Only an autodiff backend tracks gradients, hence the
+/// bound.
+pub fn trainable_params<B: AutodiffBackend, M: Module<B>>(module: &M) -> usize {
+    let mut count = CountTrainable(0);
+    module.visit(&mut count);
+    count.0
 }
