@@ -129,6 +129,10 @@ pub struct SmallCnnConfig {
     pub classes: usize,
     /// Dropout probability before the classifier. Default 0.5.
     pub dropout: f64,
+    /// Extra conv-bn-relu stages at full resolution after the first one.
+    /// Default 3: deep enough that the saved activations far outweigh the
+    /// two tensors any single op needs at once, as in real CNNs.
+    pub depth: usize,
 }
 
 impl Default for SmallCnnConfig {
@@ -138,6 +142,7 @@ impl Default for SmallCnnConfig {
             channels: 8,
             classes: 10,
             dropout: 0.5,
+            depth: 3,
         }
     }
 }
@@ -150,6 +155,12 @@ impl SmallCnnConfig {
         materialize(SmallCnn {
             conv1: conv3x3(3, c, false, device),
             bn1: BatchNormConfig::new(c).init(device),
+            stages: (0..self.depth)
+                .map(|_| ConvBnStage {
+                    conv: conv3x3(c, c, false, device),
+                    bn: BatchNormConfig::new(c).init(device),
+                })
+                .collect(),
             pool: MaxPool2dConfig::new([2, 2]).with_strides([2, 2]).init(),
             conv2: conv3x3(c, 2 * c, true, device),
             dropout: DropoutConfig::new(self.dropout).init(),
@@ -171,11 +182,20 @@ impl SmallCnnConfig {
     }
 }
 
-/// conv2d, batch-norm, relu, max-pool, conv2d, relu, dropout, flatten, linear.
+/// A conv2d followed by batch-norm (relu is applied by the caller).
+#[derive(Module, Debug)]
+pub struct ConvBnStage<B: Backend> {
+    conv: Conv2d<B>,
+    bn: BatchNorm<B>,
+}
+
+/// conv2d, batch-norm, relu (then `depth` more conv-bn-relu stages),
+/// max-pool, conv2d, relu, dropout, flatten, linear.
 #[derive(Module, Debug)]
 pub struct SmallCnn<B: Backend> {
     conv1: Conv2d<B>,
     bn1: BatchNorm<B>,
+    stages: Vec<ConvBnStage<B>>,
     pool: MaxPool2d,
     conv2: Conv2d<B>,
     dropout: Dropout,
@@ -190,7 +210,10 @@ impl<B: Backend> SmallCnn<B> {
 
     /// Images `[N, 3, size, size]` to logits `[N, classes]`.
     pub fn forward(&self, x: Tensor<B, 4>) -> Tensor<B, 2> {
-        let x = relu(self.bn1.forward(self.conv1.forward(x)));
+        let mut x = relu(self.bn1.forward(self.conv1.forward(x)));
+        for stage in &self.stages {
+            x = relu(stage.bn.forward(stage.conv.forward(x)));
+        }
         let x = self.pool.forward(x);
         let x = relu(self.conv2.forward(x));
         let x = self.dropout.forward(x);

@@ -1,0 +1,178 @@
+//! What the profiler reports, checked against numbers worked out by hand,
+//! and what the budget does with it.
+
+mod common;
+
+use burn::backend::Flex;
+use burn::tensor::activation::relu;
+use burn::tensor::{Tensor, TensorData};
+use burn_swap::{KeepAll, OnBudgetError, SwapAll, SwapAutodiff, SwapConfig, SwapError};
+use burn_swap_models::ModelKind;
+use common::{gradients_per_iteration, serial};
+
+type Swap = SwapAutodiff<Flex>;
+
+/// `loss = sum(relu(x @ w))` with x `[4, 8]` and w `[8, 16]` (f32), one
+/// iteration after w exists.
+fn tiny_iteration(w: &Tensor<Swap, 2>) {
+    let device = Default::default();
+    let x = Tensor::<Swap, 2>::from_data(TensorData::new((0..32).map(|v| v as f32 - 16.0).collect(), [4, 8]), &device);
+    let loss = relu(x.matmul(w.clone())).sum();
+    let _grads = loss.backward();
+}
+
+fn tiny_weight() -> Tensor<Swap, 2> {
+    let data = TensorData::new((0..128).map(|v| (v % 7) as f32 - 3.0).collect(), [8, 16]);
+    Tensor::<Swap, 2>::from_data(data, &Default::default()).require_grad()
+}
+
+#[test]
+fn profile_of_a_tiny_model_matches_hand_count() {
+    let _guard = serial();
+    burn_swap::configure(SwapConfig::builder().policy(KeepAll).build());
+    let w = tiny_weight();
+    tiny_iteration(&w);
+    tiny_iteration(&w);
+    let p = burn_swap::last_profile().expect("profile");
+    println!("{p}");
+    for op in &p.ops {
+        println!("{:>3} {:?} {} in={:?} out={:?}", op.index, op.phase, op.name, op.inputs, op.outputs);
+    }
+    // Forward: upload x, matmul, relu, sum.
+    let bwd = p.backward_start.expect("backward ran") as usize;
+    let names: Vec<&str> = p.ops[..bwd].iter().map(|o| o.name.as_str()).collect();
+    assert_eq!(names, ["float_from_data", "float_matmul", "relu", "float_sum"]);
+    // Saved for backward: x (matmul keeps its lhs because w needs a gradient,
+    // 4*8*4 = 128 bytes) and h = x@w (relu keeps its input, 4*16*4 = 256
+    // bytes). relu's output is only summed; sum keeps only a shape.
+    let saved: Vec<(u32, u64, &str)> =
+        p.tensors.iter().filter(|t| t.saved).map(|t| (t.key.op, t.bytes, t.producer.as_str())).collect();
+    assert_eq!(saved, [(0, 128, "float_from_data"), (1, 256, "float_matmul")]);
+    assert_eq!(p.saved_count, 2);
+    assert_eq!(p.saved_bytes, 384);
+    let x = &p.tensors[0];
+    assert_eq!((x.last_forward_use, x.forward_uses.as_slice()), (1, &[1u32][..]));
+    assert!(x.first_backward_use.unwrap() >= bwd as u32);
+    let h = p.tensors.iter().find(|t| t.key.op == 1).unwrap();
+    assert_eq!(h.last_forward_use, 2);
+    // Both saved tensors are resident together from the matmul until backward
+    // reads them.
+    assert_eq!(p.peak_resident_saved_bytes, 384);
+    assert_eq!(p.swapped_out_bytes, 0);
+    // Live bytes after the sum: w (512) + x (128) + h (256) + loss (4); the
+    // relu output was the sum's only input and is gone.
+    assert_eq!(p.ops[3].live_bytes, 512 + 128 + 256 + 4);
+}
+
+#[test]
+fn swap_all_moves_exactly_the_saved_bytes_of_the_tiny_model() {
+    let _guard = serial();
+    burn_swap::configure(SwapConfig::builder().policy(SwapAll).min_swap_bytes(0).build());
+    let w = tiny_weight();
+    for _ in 0..3 {
+        tiny_iteration(&w);
+    }
+    let p = burn_swap::last_profile().unwrap();
+    assert_eq!(p.swapped_out_bytes, 384);
+    assert_eq!(p.swapped_in_bytes, 384);
+    let x = &p.tensors[0];
+    assert_eq!(x.offloaded_at, [1], "x leaves after its last forward use (the matmul)");
+    assert_eq!(x.loaded_at, [x.first_backward_use.unwrap()], "and comes back at its first backward use");
+}
+
+fn cnn_peak_saved(config: SwapConfig) -> (u64, u64) {
+    burn_swap::configure(config);
+    gradients_per_iteration::<Swap>(ModelKind::SmallCnn, 8, 4, 3);
+    let p = burn_swap::last_profile().unwrap();
+    (p.peak_resident_saved_bytes, p.saved_bytes)
+}
+
+#[test]
+fn swap_all_cuts_the_cnn_peak_resident_saved_bytes_by_80_percent() {
+    let _guard = serial();
+    let (keep_peak, saved) = cnn_peak_saved(SwapConfig::builder().policy(KeepAll).build());
+    let (swap_peak, _) = cnn_peak_saved(SwapConfig::builder().policy(SwapAll).min_swap_bytes(0).build());
+    println!("keep-all peak {keep_peak} B, swap-all peak {swap_peak} B, saved {saved} B");
+    assert_eq!(keep_peak, saved, "with keep-all every saved tensor is resident at the start of backward");
+    assert!(swap_peak * 5 <= keep_peak, "swap-all peak {swap_peak} is not 80% below keep-all {keep_peak}");
+}
+
+#[test]
+fn swap_all_holds_the_budget_it_was_given() {
+    let _guard = serial();
+    let (keep_peak, _) = cnn_peak_saved(SwapConfig::builder().policy(KeepAll).build());
+    // A third of keep-all: above the two 64 KiB tensors a batch-norm op
+    // needs at once, far below keeping everything.
+    let budget = keep_peak / 3;
+    let config = SwapConfig::builder().policy(SwapAll).min_swap_bytes(0).budget_bytes(budget).prefetch_lookahead_ops(50).build();
+    let (peak, _) = cnn_peak_saved(config);
+    burn_swap::status().unwrap();
+    let plan = burn_swap::current_plan().unwrap();
+    assert!(plan.expected_peak_saved_bytes <= budget);
+    assert!(peak <= budget, "measured peak {peak} over budget {budget}");
+}
+
+#[test]
+#[should_panic(expected = "no plan keeps saved activations under the budget")]
+fn a_budget_too_small_for_any_plan_is_a_clear_error() {
+    let _guard = serial();
+    burn_swap::configure(SwapConfig::builder().policy(SwapAll).min_swap_bytes(0).budget_bytes(16).build());
+    gradients_per_iteration::<Swap>(ModelKind::SmallCnn, 4, 2, 3);
+}
+
+#[test]
+fn a_budget_failure_can_fall_back_to_keeping_everything() {
+    let _guard = serial();
+    let config = SwapConfig::builder()
+        .policy(SwapAll)
+        .min_swap_bytes(0)
+        .budget_bytes(16)
+        .on_budget_error(OnBudgetError::KeepAll)
+        .build();
+    let expected = gradients_per_iteration::<burn::backend::Autodiff<Flex>>(ModelKind::SmallCnn, 4, 3, 3);
+    burn_swap::configure(config);
+    let actual = gradients_per_iteration::<Swap>(ModelKind::SmallCnn, 4, 3, 3);
+    assert!(expected == actual);
+    match burn_swap::status() {
+        Err(SwapError::BudgetTooSmall { budget, need, policy, .. }) => {
+            assert_eq!(budget, 16);
+            assert!(need > 16);
+            assert_eq!(policy, "swap-all");
+        }
+        other => panic!("expected a budget error, got {other:?}"),
+    }
+    assert!(burn_swap::current_plan().is_none());
+    assert_eq!(burn_swap::last_profile().unwrap().swapped_out_bytes, 0);
+}
+
+#[test]
+fn a_changed_graph_suspends_the_plan_and_replans() {
+    let _guard = serial();
+    burn_swap::configure(SwapConfig::builder().policy(SwapAll).min_swap_bytes(0).build());
+    let plain = gradients_per_iteration::<burn::backend::Autodiff<Flex>>(ModelKind::SmallCnn, 6, 1, 5);
+    gradients_per_iteration::<Swap>(ModelKind::SmallCnn, 4, 3, 5);
+    let plan_before = burn_swap::current_plan().unwrap();
+    // A new batch size: new shapes from the first op on.
+    let changed = gradients_per_iteration::<Swap>(ModelKind::SmallCnn, 6, 1, 5);
+    assert!(plain == changed, "gradients stay exact when the plan no longer fits the graph");
+    let p = burn_swap::last_profile().unwrap();
+    assert_eq!(p.swapped_out_bytes, 0, "a stale plan must not be applied");
+    let plan_after = burn_swap::current_plan().unwrap();
+    assert!(plan_after.iteration > plan_before.iteration, "re-planned from the new graph");
+    // The same graph again follows the new plan.
+    gradients_per_iteration::<Swap>(ModelKind::SmallCnn, 6, 1, 5);
+    assert!(burn_swap::last_profile().unwrap().swapped_out_bytes > 0);
+}
+
+#[test]
+fn profile_json_is_written_and_reads_back() {
+    let _guard = serial();
+    let path = std::env::temp_dir().join(format!("burn-swap-profile-{}.json", std::process::id()));
+    burn_swap::configure(SwapConfig::builder().policy(SwapAll).min_swap_bytes(0).profile_json(&path).build());
+    gradients_per_iteration::<Swap>(ModelKind::Mlp, 4, 2, 1);
+    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert!(json["profile"]["ops"].as_array().unwrap().len() > 10);
+    assert_eq!(json["plan"]["policy"], "swap-all");
+    std::fs::remove_file(path).ok();
+}
+
