@@ -71,8 +71,13 @@ impl SwapConfig {
 
     /// The defaults overridden by `BURN_SWAP_*` variables.
     pub fn try_from_env() -> Result<Self, SwapError> {
+        Self::from_vars(|name| std::env::var(name).ok())
+    }
+
+    /// The defaults overridden by the variables `lookup` returns.
+    pub fn from_vars(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, SwapError> {
         let mut config = Self::default();
-        let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
+        let var = |name: &str| lookup(name).filter(|v| !v.trim().is_empty());
         if let Some(v) = var("BURN_SWAP_POLICY") {
             config.policy = policy_by_name(&v)?;
         }
@@ -198,4 +203,50 @@ pub fn parse_bytes(text: &str) -> Result<u64, SwapError> {
         other => return Err(SwapError::Config(format!("`{text}`: unknown unit `{other}`"))),
     };
     Ok((value * scale).round() as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn byte_sizes_parse_in_binary_and_decimal_units() {
+        assert_eq!(parse_bytes("123").unwrap(), 123);
+        assert_eq!(parse_bytes("64KiB").unwrap(), 65536);
+        assert_eq!(parse_bytes("1.5 GiB").unwrap(), 1_610_612_736);
+        assert_eq!(parse_bytes("512MB").unwrap(), 512_000_000);
+        assert_eq!(parse_bytes("2g").unwrap(), 2 << 30);
+        assert!(parse_bytes("lots").is_err());
+        assert!(parse_bytes("5 parsecs").is_err());
+    }
+
+    #[test]
+    fn variables_override_the_defaults() {
+        let vars = [
+            ("BURN_SWAP_POLICY", "swap-all"),
+            ("BURN_SWAP_BUDGET", "6GiB"),
+            ("BURN_SWAP_MIN_SWAP_BYTES", "4KiB"),
+            ("BURN_SWAP_PREFETCH_OPS", "8"),
+            ("BURN_SWAP_PROFILE", "out/profile.json"),
+            ("BURN_SWAP_TIMING", "1"),
+            ("BURN_SWAP_ON_BUDGET_ERROR", "keep-all"),
+        ];
+        let c = SwapConfig::from_vars(|name| vars.iter().find(|(k, _)| *k == name).map(|(_, v)| v.to_string())).unwrap();
+        assert_eq!(c.policy.name(), "swap-all");
+        assert_eq!(c.budget_bytes, Some(6 << 30));
+        assert_eq!(c.min_swap_bytes, 4096);
+        assert_eq!(c.prefetch_lookahead_ops, 8);
+        assert_eq!(c.profile_path.as_deref(), Some(std::path::Path::new("out/profile.json")));
+        assert!(c.timing);
+        assert_eq!(c.on_budget_error, OnBudgetError::KeepAll);
+    }
+
+    #[test]
+    fn a_bad_variable_is_a_clear_error() {
+        let err = SwapConfig::from_vars(|name| (name == "BURN_SWAP_POLICY").then(|| "swap-most".to_string())).unwrap_err();
+        assert!(err.to_string().contains("unknown policy `swap-most`"), "{err}");
+        let none = SwapConfig::from_vars(|_| None).unwrap();
+        assert_eq!(none.policy.name(), "keep-all");
+        assert_eq!(none.budget_bytes, None);
+    }
 }

@@ -54,7 +54,7 @@ impl Tracker {
     pub(crate) fn push(&self, event: SlotEvent) {
         self.events.lock().unwrap_or_else(|p| p.into_inner()).push(event);
     }
-    fn drain(&self, into: &mut Vec<SlotEvent>) {
+    pub(crate) fn drain(&self, into: &mut Vec<SlotEvent>) {
         into.append(&mut self.events.lock().unwrap_or_else(|p| p.into_inner()));
     }
 }

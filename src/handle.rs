@@ -226,3 +226,67 @@ impl<B: Backend> Drop for Slot<B> {
         self.tracker.push(SlotEvent::Released { id: self.id });
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use burn_backend::{ops::FloatTensorOps, TensorData};
+    use burn_flex::Flex;
+
+    fn tensor(tracker: &Arc<Tracker>) -> SwapTensor<Flex> {
+        let data = TensorData::new(vec![1.0f32, -0.0, f32::NAN, 3.5, f32::MIN_POSITIVE / 2.0, 6.0], [2, 3]);
+        let primitive = Flex::float_from_data(data, &Default::default());
+        // A transposed view: the layout must survive the round trip too.
+        let primitive = Flex::float_swap_dims(primitive, 0, 1);
+        SwapTensor::new(7, primitive, tracker.clone())
+    }
+
+    fn events(tracker: &Tracker) -> Vec<SlotEvent> {
+        let mut out = Vec::new();
+        tracker.drain(&mut out);
+        out
+    }
+
+    #[test]
+    fn offloaded_tensor_comes_back_bit_and_layout_exact() {
+        let tracker = Arc::new(Tracker::default());
+        let t = tensor(&tracker);
+        let before = Flex::float_into_data(t.slot.resident_clone());
+        let before = burn_backend::read_sync(before).unwrap();
+        let layout_before = t.slot.resident_clone().layout().clone();
+        let saved = t.clone();
+        assert_eq!(saved.slot.offload().unwrap(), 24);
+        assert_eq!(t.residency(), Residency::OnHost);
+        assert_eq!(t.shape().dims::<2>(), [3, 2], "metadata needs no data");
+        let back = t.into_primitive();
+        assert_eq!(back.layout(), &layout_before);
+        let after = burn_backend::read_sync(Flex::float_into_data(back)).unwrap();
+        assert_eq!(before.as_bytes(), after.as_bytes());
+        assert_eq!(saved.residency(), Residency::Resident);
+        let kinds: Vec<_> = events(&tracker).iter().map(|e| std::mem::discriminant(e)).collect();
+        assert_eq!(kinds.len(), 2, "one offload, one load");
+    }
+
+    #[test]
+    fn data_is_released_exactly_when_the_last_handle_drops() {
+        let tracker = Arc::new(Tracker::default());
+        let a = tensor(&tracker);
+        let b = a.clone();
+        let c = b.clone();
+        a.slot.offload().unwrap();
+        drop(a);
+        drop(b);
+        assert!(events(&tracker).iter().all(|e| !matches!(e, SlotEvent::Released { .. })));
+        drop(c);
+        let released: Vec<_> = events(&tracker).into_iter().filter(|e| matches!(e, SlotEvent::Released { id: 7 })).collect();
+        assert_eq!(released.len(), 1);
+    }
+
+    #[test]
+    fn the_last_handle_gives_its_primitive_away_for_in_place_ops() {
+        let tracker = Arc::new(Tracker::default());
+        let t = tensor(&tracker);
+        let primitive = t.into_primitive();
+        assert!(primitive.is_unique(), "no copy is kept behind the op's back");
+    }
+}
