@@ -2,6 +2,8 @@
 //! shape, train through `Autodiff<Flex>`, and have the parameter counts of
 //! the reference implementations.
 
+use std::sync::{Mutex, MutexGuard};
+
 use burn::backend::{Autodiff, Flex};
 use burn::module::Module;
 use burn::tensor::backend::Backend;
@@ -11,6 +13,15 @@ use burn_swap_models::zoo::inference_model;
 use burn_swap_models::{Batch, GptConfig, ImageShape, Model, ModelKind, ModelSpec, Trainer};
 
 type B = Autodiff<Flex>;
+
+/// Flex's RNG is one process-wide generator (parameter init and dropout both
+/// draw from it), so tests that seed it must not interleave with tests that
+/// build models. Every test here holds this lock.
+static RNG: Mutex<()> = Mutex::new(());
+
+fn rng_lock() -> MutexGuard<'static, ()> {
+    RNG.lock().unwrap_or_else(|e| e.into_inner())
+}
 
 fn logits<BB: Backend>(model: &Model<BB>, images: Tensor<BB, 4>) -> Tensor<BB, 2> {
     // The loss path is what the examples use; logits come through the
@@ -34,6 +45,7 @@ fn image_kinds() -> impl Iterator<Item = ModelKind> {
 
 #[test]
 fn every_image_model_trains_one_step_on_cifar_shapes() {
+    let _rng = rng_lock();
     let device = Default::default();
     for kind in image_kinds() {
         let spec = ModelSpec::new(kind);
@@ -67,6 +79,7 @@ fn reference_params(kind: ModelKind) -> Option<usize> {
 
 #[test]
 fn every_image_model_builds_for_imagenet_with_reference_shapes() {
+    let _rng = rng_lock();
     let device = Default::default();
     for kind in image_kinds() {
         let spec = ModelSpec::new(kind).with_image(ImageShape::ImageNet);
@@ -85,6 +98,7 @@ fn every_image_model_builds_for_imagenet_with_reference_shapes() {
 
 #[test]
 fn plain20_has_nineteen_convolutions_and_a_cifar_parameter_count() {
+    let _rng = rng_lock();
     // Stem 3->16, six 16->16, then 16->32 and five 32->32, 32->64 and five
     // 64->64 3x3 convolution weights (no biases); 2 batch-norm parameters per
     // channel of the 19 convolutions; the 64->10 linear layer.
@@ -104,6 +118,7 @@ fn plain20_has_nineteen_convolutions_and_a_cifar_parameter_count() {
 
 #[test]
 fn tiny_gpt_trains_one_step_and_is_causal() {
+    let _rng = rng_lock();
     let device = Default::default();
     let gpt = GptConfig::tiny();
     let spec = ModelSpec::new(ModelKind::GptSmall).with_gpt(gpt);
@@ -144,6 +159,7 @@ fn tiny_gpt_trains_one_step_and_is_causal() {
 
 #[test]
 fn gpt_defaults_are_gpt2_small() {
+    let _rng = rng_lock();
     let c = GptConfig::default();
     assert_eq!(
         (c.layers, c.width, c.heads, c.seq, c.vocab, c.dropout),
@@ -154,6 +170,7 @@ fn gpt_defaults_are_gpt2_small() {
 
 #[test]
 fn model_kinds_parse_from_their_names_and_aliases() {
+    let _rng = rng_lock();
     for kind in ModelKind::ALL {
         assert_eq!(kind.to_string().parse::<ModelKind>(), Ok(kind));
     }
@@ -169,6 +186,7 @@ fn model_kinds_parse_from_their_names_and_aliases() {
 
 #[test]
 fn adam_steps_lower_the_loss_of_every_test_net() {
+    let _rng = rng_lock();
     let device = Default::default();
     for kind in [
         ModelKind::Mlp,
@@ -191,6 +209,7 @@ fn adam_steps_lower_the_loss_of_every_test_net() {
 
 #[test]
 fn synthetic_batches_depend_only_on_the_seed() {
+    let _rng = rng_lock();
     let device = Default::default();
     let spec = ModelSpec::new(ModelKind::Vgg16);
     let images = |seed| match spec.synthetic_batch::<Flex>(2, seed, &device) {
@@ -199,4 +218,32 @@ fn synthetic_batches_depend_only_on_the_seed() {
     };
     assert_eq!(images(4), images(4));
     assert_ne!(images(4).0, images(5).0);
+}
+
+/// Losses of a few Adam steps on `AB`, from a seeded start.
+fn seeded_losses<AB: burn::tensor::backend::AutodiffBackend>(kind: ModelKind) -> Vec<f32>
+where
+    AB::FloatElem: Into<f32>,
+{
+    let device = Default::default();
+    AB::seed(&device, 21);
+    let spec = ModelSpec::new(kind);
+    let batch = spec.synthetic_batch::<AB>(4, 2, &device);
+    let mut trainer = Trainer::new(spec.init::<AB>(&device), 1e-3);
+    (0..3)
+        .map(|_| trainer.step(&batch).into_scalar().into())
+        .collect()
+}
+
+#[test]
+fn seeded_training_with_dropout_is_reproducible_and_checkpointing_changes_nothing() {
+    let _rng = rng_lock();
+    use burn::backend::autodiff::checkpoint::strategy::BalancedCheckpointing;
+    // AlexNet has dropout in its classifier: every step draws masks from the
+    // backend's RNG, so equal losses mean equal masks.
+    let a = seeded_losses::<B>(ModelKind::AlexNet);
+    let b = seeded_losses::<B>(ModelKind::AlexNet);
+    assert_eq!(a, b);
+    let c = seeded_losses::<Autodiff<Flex, BalancedCheckpointing>>(ModelKind::AlexNet);
+    assert_eq!(a, c, "Burn's own checkpointing must not change the losses");
 }
