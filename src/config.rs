@@ -9,6 +9,9 @@
 //! | `BURN_SWAP_PROFILE` | write the profile and plan as JSON to this path at each re-plan | none |
 //! | `BURN_SWAP_TIMING` | `1`: synchronise and time every op (slow) | off |
 //! | `BURN_SWAP_ON_BUDGET_ERROR` | `panic` or `keep-all` | `panic` |
+//! | `BURN_SWAP_PINNED_POOL` | most pinned host memory the CUDA engine takes | `8GiB` |
+//! | `BURN_SWAP_HOST_RESERVE` | host RAM the pinned pool always leaves available | `4GiB` |
+//! | `BURN_SWAP_DEVICE_SAMPLE_OPS` | read the device's real memory use every this many ops (0: only at phase boundaries) | `64` |
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -46,6 +49,17 @@ pub struct SwapConfig {
     pub on_budget_error: OnBudgetError,
     /// Iterations longer than this are not profiled in full (memory guard).
     pub max_recorded_ops: usize,
+    /// Most page-locked host memory the CUDA transfer engine takes (it is
+    /// taken in chunks as needed, once, and reused; past it, tensors stay on
+    /// the device).
+    pub pinned_pool_bytes: u64,
+    /// Size of each chunk the pinned pool takes from the driver.
+    pub pinned_chunk_bytes: u64,
+    /// Host RAM the pinned pool always leaves available (`MemAvailable`).
+    pub host_ram_reserve_bytes: u64,
+    /// Read the device's real memory use every this many ops (each read is
+    /// a round trip to the runtime); 0 reads only at phase boundaries.
+    pub device_sample_ops: u32,
 }
 
 impl Default for SwapConfig {
@@ -59,6 +73,10 @@ impl Default for SwapConfig {
             timing: false,
             on_budget_error: OnBudgetError::Panic,
             max_recorded_ops: 1 << 21,
+            pinned_pool_bytes: 8 << 30,
+            pinned_chunk_bytes: 256 << 20,
+            host_ram_reserve_bytes: 4 << 30,
+            device_sample_ops: 64,
         }
     }
 }
@@ -96,6 +114,18 @@ impl SwapConfig {
         }
         if let Some(v) = var("BURN_SWAP_TIMING") {
             config.timing = matches!(v.trim(), "1" | "true" | "on" | "yes");
+        }
+        if let Some(v) = var("BURN_SWAP_PINNED_POOL") {
+            config.pinned_pool_bytes = parse_bytes(&v)?;
+        }
+        if let Some(v) = var("BURN_SWAP_HOST_RESERVE") {
+            config.host_ram_reserve_bytes = parse_bytes(&v)?;
+        }
+        if let Some(v) = var("BURN_SWAP_DEVICE_SAMPLE_OPS") {
+            config.device_sample_ops = v
+                .trim()
+                .parse()
+                .map_err(|_| SwapError::Config(format!("BURN_SWAP_DEVICE_SAMPLE_OPS={v}: not a count")))?;
         }
         if let Some(v) = var("BURN_SWAP_ON_BUDGET_ERROR") {
             config.on_budget_error = match v.trim() {
@@ -166,6 +196,21 @@ impl SwapConfigBuilder {
     /// Iterations longer than this are not profiled in full.
     pub fn max_recorded_ops(mut self, ops: usize) -> Self {
         self.config.max_recorded_ops = ops;
+        self
+    }
+    /// Most pinned host memory the CUDA transfer engine takes.
+    pub fn pinned_pool_bytes(mut self, bytes: u64) -> Self {
+        self.config.pinned_pool_bytes = bytes;
+        self
+    }
+    /// Host RAM the pinned pool always leaves available.
+    pub fn host_ram_reserve_bytes(mut self, bytes: u64) -> Self {
+        self.config.host_ram_reserve_bytes = bytes;
+        self
+    }
+    /// Read the device's real memory use every this many ops (0: phase boundaries only).
+    pub fn device_sample_ops(mut self, ops: u32) -> Self {
+        self.config.device_sample_ops = ops;
         self
     }
     /// The configuration.

@@ -28,6 +28,7 @@ use crate::error::SwapError;
 use crate::handle::{ManagedSlot, TensorId};
 use crate::policy::{Action, Plan};
 use crate::profiler::{OpRecord, Phase, Profile, Recorder, TensorKey};
+use crate::transfer::{DeviceMemory, DeviceReport, DeviceUsage};
 
 static NEXT_TENSOR_ID: AtomicU64 = AtomicU64::new(1);
 
@@ -116,6 +117,9 @@ pub(crate) struct Executor {
     status: Result<(), SwapError>,
     last_profile: Option<Arc<Profile>>,
     events: Vec<SlotEvent>,
+    /// Reads the device's real memory use (installed by the first op).
+    probe: Option<Box<dyn DeviceMemory>>,
+    device_samples: Vec<(u32, DeviceUsage)>,
 }
 
 thread_local! {
@@ -147,6 +151,8 @@ impl Executor {
             status: Ok(()),
             last_profile: None,
             events: Vec::new(),
+            probe: None,
+            device_samples: Vec::new(),
         }
     }
 
@@ -183,6 +189,22 @@ impl Executor {
 
     pub(crate) fn iteration(&self) -> u64 {
         self.iteration
+    }
+
+    /// Whether the device-memory probe still has to be installed.
+    pub(crate) fn wants_probe(&self) -> bool {
+        self.probe.is_none()
+    }
+
+    pub(crate) fn install_probe(&mut self, probe: Box<dyn DeviceMemory>) {
+        self.probe = Some(probe);
+    }
+
+    /// Records the device's real memory use at op `at`.
+    fn sample_device(&mut self, at: u32) {
+        if let Some(usage) = self.probe.as_ref().and_then(|p| p.usage()) {
+            self.device_samples.push((at, usage));
+        }
     }
 
     /// Applies slot events reported since the last call, at op `at`.
@@ -277,6 +299,10 @@ impl Executor {
                 }
             }
         }
+        let every = self.config.device_sample_ops;
+        if index == 0 || (every > 0 && index % every == 0) {
+            self.sample_device(index);
+        }
         let duration = started.map(|s| s.elapsed().as_nanos() as u64);
         self.recorder.op(record, self.phase, duration, self.live_bytes);
         offload
@@ -290,6 +316,7 @@ impl Executor {
     pub(crate) fn begin_backward(&mut self) {
         self.absorb_events(self.next_op.saturating_sub(1));
         self.recorder.backward_starts(self.next_op);
+        self.sample_device(self.next_op);
         self.phase = Phase::Backward;
     }
 
@@ -302,7 +329,23 @@ impl Executor {
         let followed_plan = self.on_plan
             && self.active.as_ref().is_some_and(|a| a.plan.op_signatures.len() as u32 == end);
         let recorder = std::mem::replace(&mut self.recorder, Recorder::new(self.config.max_recorded_ops));
-        let profile = Arc::new(recorder.finish(self.iteration, end, self.live_bytes));
+        let mut profile = recorder.finish(self.iteration, end, self.live_bytes);
+        self.sample_device(end);
+        profile.device = DeviceReport::from_samples(std::mem::take(&mut self.device_samples));
+        if let (Some(device), Some(budget)) = (&profile.device, self.config.budget_bytes) {
+            // The budget is held against the runtime's own count too: the
+            // growth of device memory in use over the iteration.
+            if device.peak_growth() > budget + budget / 10 {
+                tracing::warn!(
+                    iteration = self.iteration,
+                    budget,
+                    device_growth = device.peak_growth(),
+                    at_op = device.peak_op,
+                    "device memory in use grew past the budget by more than 10%"
+                );
+            }
+        }
+        let profile = Arc::new(profile);
         self.last_profile = Some(profile.clone());
 
         let mut result = Ok(());

@@ -14,7 +14,7 @@ use burn_backend::{Backend, DType, Shape, TensorMetadata};
 use serde::{Deserialize, Serialize};
 
 use crate::executor::{SlotEvent, Tracker};
-use crate::transfer::{self, HostCopy, TransferError};
+use crate::transfer::{self, HostCopy, Incoming, TransferError};
 
 /// A tensor's identity for its whole life (unique in the process).
 pub type TensorId = u64;
@@ -30,6 +30,8 @@ pub enum Residency {
     Offloading,
     /// On the host only; brought back before its next use.
     OnHost,
+    /// A host-to-device copy is in flight; the tensor is usable once it lands.
+    Prefetching,
     /// On the host, compressed.
     Compressed,
     /// Freed; rebuilt from kept inputs before its next use.
@@ -40,6 +42,8 @@ pub enum Residency {
 pub(crate) enum Storage<P> {
     Resident(P),
     OnHost(HostCopy),
+    /// A prefetch was started; collected (waiting if needed) at first use.
+    Loading(Incoming<P>),
     /// Moved into an op by its last handle; nothing is held.
     Consumed,
 }
@@ -139,6 +143,7 @@ impl<B: Backend> SwapTensor<B> {
                 match storage {
                     Storage::Resident(p) => p,
                     Storage::OnHost(host) => slot.load_from(host),
+                    Storage::Loading(incoming) => slot.collect(incoming),
                     Storage::Consumed => unreachable!("a live slot always holds its data"),
                 }
             }
@@ -157,18 +162,21 @@ impl<B: Backend> Slot<B> {
     pub(crate) fn residency(&self) -> Residency {
         match &*self.lock() {
             Storage::Resident(_) | Storage::Consumed => Residency::Resident,
+            Storage::OnHost(host) if host.in_flight() => Residency::Offloading,
             Storage::OnHost(_) => Residency::OnHost,
+            Storage::Loading(_) => Residency::Prefetching,
         }
     }
 
     /// A clone of the primitive, loading it back first if it is on the host.
     pub(crate) fn resident_clone(&self) -> B::FloatTensorPrimitive {
         let mut storage = self.lock();
-        if let Storage::OnHost(_) = &*storage {
-            let Storage::OnHost(host) = std::mem::replace(&mut *storage, Storage::Consumed) else {
-                unreachable!()
+        if !matches!(&*storage, Storage::Resident(_)) {
+            let primitive = match std::mem::replace(&mut *storage, Storage::Consumed) {
+                Storage::OnHost(host) => self.load_from(host),
+                Storage::Loading(incoming) => self.collect(incoming),
+                Storage::Resident(_) | Storage::Consumed => unreachable!("a live slot always holds its data"),
             };
-            let primitive = self.load_from(host);
             *storage = Storage::Resident(primitive);
         }
         match &*storage {
@@ -182,6 +190,12 @@ impl<B: Backend> Slot<B> {
         let primitive = transfer::load::<B>(host, &self.device);
         self.tracker.push(SlotEvent::Loaded { id: self.id, bytes: self.bytes });
         primitive
+    }
+
+    /// A prefetched primitive, waiting for its copy if it has not landed.
+    fn collect(&self, incoming: Incoming<B::FloatTensorPrimitive>) -> B::FloatTensorPrimitive {
+        let _span = tracing::trace_span!("swap_in_wait", id = self.id, bytes = self.bytes).entered();
+        transfer::collect::<B>(incoming)
     }
 }
 
@@ -201,14 +215,15 @@ impl<B: Backend> ManagedSlot for Slot<B> {
             unreachable!()
         };
         let _span = tracing::trace_span!("swap_out", id = self.id, bytes = self.bytes).entered();
-        match transfer::offload::<B>(&primitive) {
+        match transfer::offload::<B>(primitive) {
             Ok(host) => {
-                drop(primitive);
+                // An asynchronous copy may still hold the device buffer
+                // (`Residency::Offloading`); the plan counts it as gone.
                 *storage = Storage::OnHost(host);
                 self.tracker.push(SlotEvent::Offloaded { id: self.id, bytes: self.bytes });
                 Ok(self.bytes)
             }
-            Err(err) => {
+            Err((err, primitive)) => {
                 // Safe fallback: the tensor stays on the device.
                 *storage = Storage::Resident(primitive);
                 Err(err)
@@ -217,7 +232,18 @@ impl<B: Backend> ManagedSlot for Slot<B> {
     }
 
     fn prefetch(&self) {
-        drop(self.resident_clone());
+        let mut storage = self.lock();
+        if !matches!(&*storage, Storage::OnHost(_)) {
+            return;
+        }
+        let Storage::OnHost(host) = std::mem::replace(&mut *storage, Storage::Consumed) else { unreachable!() };
+        let _span = tracing::trace_span!("prefetch", id = self.id, bytes = self.bytes).entered();
+        *storage = match transfer::prefetch::<B>(host, &self.device) {
+            Incoming::Ready(primitive) => Storage::Resident(primitive),
+            #[allow(unreachable_patterns)] // without the `cuda` feature every engine is synchronous
+            incoming => Storage::Loading(incoming),
+        };
+        self.tracker.push(SlotEvent::Loaded { id: self.id, bytes: self.bytes });
     }
 }
 

@@ -27,7 +27,7 @@ mod forwarding;
 pub mod handle;
 pub mod policy;
 pub mod profiler;
-mod transfer;
+pub mod transfer;
 
 use std::sync::Arc;
 

@@ -130,6 +130,11 @@ impl<B: Backend> OpScope<B> {
         };
         let (index, started, outputs) = (self.index, self.started, &self.outputs);
         let offload = executor::with(|e| {
+            if e.wants_probe() {
+                if let Some(slot) = outputs.first() {
+                    e.install_probe(crate::transfer::memory_probe::<B>(&slot.device));
+                }
+            }
             for (n, slot) in outputs.iter().enumerate() {
                 e.produced(slot.id, index, n as u16, slot.bytes);
             }

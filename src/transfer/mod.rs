@@ -7,17 +7,28 @@
 //! kernel paths that round differently, so each backend family whose
 //! primitive exposes its layout gets an engine that copies the underlying
 //! storage verbatim:
-//! - [`flex`]: Flex tensors (storage bytes plus layout).
+//! - `flex`: Flex tensors (storage bytes plus layout), synchronous.
+//! - `cuda` (feature `cuda`): burn-cuda's `Cuda` (Fusion over CubeBackend)
+//!   and CubeBackend on CUDA: the device buffer goes to a bounded pinned
+//!   pool on copy threads of its own, asynchronously in both directions.
 //!
 //! Other backends use the generic path through `float_into_data` and
 //! `float_from_data`: values are exact, the layout becomes contiguous.
+//!
+//! [`HostTensor`] is the engine's public face (used by the benchmarks);
+//! inside burn-swap, handles call the crate-level functions.
 
+#[cfg(feature = "cuda")]
+pub mod cuda;
 mod flex;
 
 use std::any::Any;
+#[cfg(feature = "cuda")]
+use std::any::TypeId;
 
 use burn_backend::{read_sync, Backend, ExecutionError, TensorData};
 use burn_flex::FlexTensor;
+use serde::{Deserialize, Serialize};
 
 /// A tensor's data while it is off the device.
 pub(crate) enum HostCopy {
@@ -25,14 +36,77 @@ pub(crate) enum HostCopy {
     Data(TensorData),
     /// A Flex tensor's storage and layout.
     Flex(flex::FlexCopy),
+    /// A CUDA buffer in pinned memory (possibly still being copied).
+    #[cfg(feature = "cuda")]
+    Cuda(cuda::CudaCopy),
 }
 
-/// Why a transfer did not happen.
+/// A tensor on its way back to the device.
+pub(crate) enum Incoming<P> {
+    /// Already back.
+    Ready(P),
+    /// An asynchronous upload.
+    #[cfg(feature = "cuda")]
+    Cuda(cuda::PendingLoad),
+}
+
+/// Why a transfer did not happen. In every case the tensor stays on the device.
 #[derive(Debug, thiserror::Error)]
 pub enum TransferError {
     /// The backend failed to read the tensor.
     #[error("reading the tensor back from the device failed: {0:?}")]
     Read(ExecutionError),
+    /// The pinned pool had no room (or the host RAM guard said no).
+    #[error("{0}")]
+    Pool(String),
+    /// The copy engine could not start or stopped.
+    #[error("transfer engine: {0}")]
+    Engine(String),
+    /// The engine does not move this kind of tensor.
+    #[error("unsupported tensor for the transfer engine: {0}")]
+    Unsupported(String),
+}
+
+/// Device memory in use, as the backend's runtime reports it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeviceUsage {
+    /// Bytes in live allocations, over every stream burn-swap uses.
+    pub in_use: u64,
+    /// Bytes the runtime's pools hold from the driver, same streams.
+    pub reserved: u64,
+    /// Device memory used as the driver sees it (all processes), if known.
+    pub driver_used: Option<u64>,
+}
+
+/// Reads the device memory a backend really uses. Backends whose runtime
+/// does not say (Flex, ndarray) report `None`.
+pub trait DeviceMemory: Send {
+    /// Usage now, over all streams burn-swap uses.
+    fn usage(&self) -> Option<DeviceUsage>;
+}
+
+struct NoProbe;
+
+impl DeviceMemory for NoProbe {
+    fn usage(&self) -> Option<DeviceUsage> {
+        None
+    }
+}
+
+/// The device-memory probe for `B`'s devices.
+pub(crate) fn memory_probe<B: Backend>(device: &B::Device) -> Box<dyn DeviceMemory> {
+    #[cfg(feature = "cuda")]
+    if let Some(device) = (device as &dyn Any).downcast_ref::<cubecl::cuda::CudaDevice>() {
+        struct CudaProbe(cubecl::cuda::CudaDevice);
+        impl DeviceMemory for CudaProbe {
+            fn usage(&self) -> Option<DeviceUsage> {
+                cuda::device_usage(&self.0)
+            }
+        }
+        return Box::new(CudaProbe(device.clone()));
+    }
+    let _ = device;
+    Box::new(NoProbe)
 }
 
 /// Moves a value whose concrete type is known at run time only.
@@ -41,20 +115,207 @@ fn cast<T: 'static, U: 'static>(value: T) -> Option<U> {
     (&mut slot as &mut dyn Any).downcast_mut::<Option<U>>().and_then(Option::take)
 }
 
-/// Copies a primitive to the host.
-pub(crate) fn offload<B: Backend>(primitive: &B::FloatTensorPrimitive) -> Result<HostCopy, TransferError> {
-    if let Some(flex) = (primitive as &dyn Any).downcast_ref::<FlexTensor>() {
-        return Ok(HostCopy::Flex(flex::offload(flex)));
+#[cfg(feature = "cuda")]
+fn as_cuda<P: 'static>(primitive: P) -> Result<cuda::Loaded, P> {
+    let id = TypeId::of::<P>();
+    if id == TypeId::of::<cuda::FusionPrimitive>() {
+        return Ok(cuda::Loaded::Fusion(cast(primitive).expect("type checked")));
     }
-    read_sync(B::float_into_data(primitive.clone())).map(HostCopy::Data).map_err(TransferError::Read)
+    if id == TypeId::of::<cuda::CubePrimitive>() {
+        return Ok(cuda::Loaded::Cube(cast(primitive).expect("type checked")));
+    }
+    Err(primitive)
 }
 
-/// Uploads a host copy back to `device`.
+#[cfg(feature = "cuda")]
+fn from_cuda<P: 'static>(tensor: cuda::Loaded) -> P {
+    let out = match tensor {
+        cuda::Loaded::Fusion(t) => cast(t),
+        cuda::Loaded::Cube(t) => cast(t),
+    };
+    out.expect("a CUDA copy is only made from a primitive of the same type")
+}
+
+/// The engine limits from the configuration in force on this thread.
+#[cfg(feature = "cuda")]
+fn engine_limits() -> cuda::EngineLimits {
+    let config = crate::config();
+    cuda::EngineLimits {
+        pinned_pool_bytes: config.pinned_pool_bytes,
+        pinned_chunk_bytes: config.pinned_chunk_bytes,
+        host_reserve_bytes: config.host_ram_reserve_bytes,
+    }
+}
+
+impl HostCopy {
+    /// The device-to-host copy has not finished yet.
+    pub(crate) fn in_flight(&self) -> bool {
+        match self {
+            #[cfg(feature = "cuda")]
+            HostCopy::Cuda(copy) => copy.in_flight(),
+            _ => false,
+        }
+    }
+
+    /// Blocks until the device-to-host copy finished.
+    pub(crate) fn wait(&self) {
+        #[cfg(feature = "cuda")]
+        if let HostCopy::Cuda(copy) = self {
+            copy.wait();
+        }
+    }
+}
+
+/// Copies a primitive to the host (for asynchronous engines: starts the
+/// copy). On failure the primitive comes back untouched.
+pub(crate) fn offload<B: Backend>(
+    primitive: B::FloatTensorPrimitive,
+) -> Result<HostCopy, (TransferError, B::FloatTensorPrimitive)> {
+    if let Some(flex) = (&primitive as &dyn Any).downcast_ref::<FlexTensor>() {
+        return Ok(HostCopy::Flex(flex::offload(flex)));
+    }
+    #[cfg(feature = "cuda")]
+    let primitive = match as_cuda(primitive) {
+        Ok(tensor) => {
+            return cuda::offload(tensor).map(HostCopy::Cuda).map_err(|(err, back)| (err, from_cuda(back)));
+        }
+        Err(primitive) => primitive,
+    };
+    match read_sync(B::float_into_data(primitive.clone())) {
+        Ok(data) => Ok(HostCopy::Data(data)),
+        Err(err) => Err((TransferError::Read(err), primitive)),
+    }
+}
+
+/// Starts bringing a host copy back to `device`; synchronous engines finish
+/// at once.
+pub(crate) fn prefetch<B: Backend>(host: HostCopy, device: &B::Device) -> Incoming<B::FloatTensorPrimitive> {
+    match host {
+        #[cfg(feature = "cuda")]
+        HostCopy::Cuda(copy) => match cuda::prefetch(copy) {
+            Ok(pending) => Incoming::Cuda(pending),
+            Err(back) => Incoming::Ready(from_cuda(back)),
+        },
+        host => Incoming::Ready(load::<B>(host, device)),
+    }
+}
+
+/// The primitive of a prefetch, waiting for its copy if needed.
+pub(crate) fn collect<B: Backend>(incoming: Incoming<B::FloatTensorPrimitive>) -> B::FloatTensorPrimitive {
+    match incoming {
+        Incoming::Ready(p) => p,
+        #[cfg(feature = "cuda")]
+        Incoming::Cuda(pending) => from_cuda(cuda::finish(pending)),
+    }
+}
+
+/// Uploads a host copy back to `device` now.
 pub(crate) fn load<B: Backend>(host: HostCopy, device: &B::Device) -> B::FloatTensorPrimitive {
     match host {
         HostCopy::Data(data) => B::float_from_data(data, device),
-        HostCopy::Flex(copy) => {
-            cast(flex::load(copy)).expect("a Flex copy is only made from a Flex tensor")
+        HostCopy::Flex(copy) => cast(flex::load(copy)).expect("a Flex copy is only made from a Flex tensor"),
+        #[cfg(feature = "cuda")]
+        HostCopy::Cuda(copy) => from_cuda(cuda::load(copy)),
+    }
+}
+
+enum HostState<P> {
+    Host(HostCopy),
+    Incoming(Incoming<P>),
+}
+
+/// A float tensor moved off the device by burn-swap's transfer engine: the
+/// same path swapped activations take, for tools and benchmarks.
+pub struct HostTensor<B: Backend> {
+    state: HostState<B::FloatTensorPrimitive>,
+    device: B::Device,
+}
+
+impl<B: Backend> HostTensor<B> {
+    /// Starts moving `tensor` to the host. On failure (no pinned memory left,
+    /// an unsupported tensor) the tensor comes back with the reason.
+    pub fn offload(tensor: B::FloatTensorPrimitive) -> Result<Self, (TransferError, B::FloatTensorPrimitive)> {
+        let device = B::float_device(&tensor);
+        offload::<B>(tensor).map(|host| Self { state: HostState::Host(host), device })
+    }
+
+    /// The device-to-host copy is still running (its device memory is held).
+    pub fn is_offloading(&self) -> bool {
+        matches!(&self.state, HostState::Host(h) if h.in_flight())
+    }
+
+    /// Blocks until the device-to-host copy finished and the device memory was given back.
+    pub fn wait_offloaded(&self) {
+        if let HostState::Host(host) = &self.state {
+            host.wait();
         }
+    }
+
+    /// Starts the copy back (asynchronous where the engine is).
+    pub fn prefetch(&mut self) {
+        let state = std::mem::replace(&mut self.state, HostState::Host(HostCopy::Data(TensorData::new::<f32, _>(vec![], [0]))));
+        self.state = match state {
+            HostState::Host(host) => HostState::Incoming(prefetch::<B>(host, &self.device)),
+            incoming => incoming,
+        };
+    }
+
+    /// The tensor back on the device, bit- and layout-exact.
+    pub fn load(self) -> B::FloatTensorPrimitive {
+        match self.state {
+            HostState::Host(host) => load::<B>(host, &self.device),
+            HostState::Incoming(incoming) => collect::<B>(incoming),
+        }
+    }
+}
+
+/// Pinned pool counters of the CUDA engine for `device`, once it was made.
+#[cfg(feature = "cuda")]
+pub fn pinned_pool_stats(device: &cubecl::cuda::CudaDevice) -> Option<cuda::PoolStats> {
+    cuda::pinned_stats(device)
+}
+
+/// Device memory the runtime reports for `B`'s `device` (`None` where it does not say).
+pub fn device_usage<B: Backend>(device: &B::Device) -> Option<DeviceUsage> {
+    memory_probe::<B>(device).usage()
+}
+
+/// The device memory an iteration really used, sampled from the runtime.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct DeviceReport {
+    /// `(op, usage)` samples, in op order (every `device_sample_ops` ops and
+    /// at the phase boundaries).
+    pub samples: Vec<(u32, DeviceUsage)>,
+    /// Bytes in use at the first sample of the iteration.
+    pub start_in_use: u64,
+    /// Highest bytes in use sampled.
+    pub peak_in_use: u64,
+    /// Op of that sample.
+    pub peak_op: u32,
+    /// Highest bytes the runtime's pools held.
+    pub peak_reserved: u64,
+    /// Highest device memory used as the driver sees it, if known.
+    pub peak_driver_used: Option<u64>,
+}
+
+impl DeviceReport {
+    /// A report from samples; `None` when there are none.
+    pub(crate) fn from_samples(samples: Vec<(u32, DeviceUsage)>) -> Option<Self> {
+        let (first, _) = samples.split_first()?;
+        let (peak_op, peak) = samples.iter().max_by_key(|(_, u)| u.in_use).map(|(op, u)| (*op, *u))?;
+        Some(Self {
+            start_in_use: first.1.in_use,
+            peak_in_use: peak.in_use,
+            peak_op,
+            peak_reserved: samples.iter().map(|(_, u)| u.reserved).max().unwrap_or(0),
+            peak_driver_used: samples.iter().filter_map(|(_, u)| u.driver_used).max(),
+            samples,
+        })
+    }
+
+    /// Peak growth over the start of the iteration: what the iteration's
+    /// activations (and workspaces) really took.
+    pub fn peak_growth(&self) -> u64 {
+        self.peak_in_use.saturating_sub(self.start_in_use)
     }
 }

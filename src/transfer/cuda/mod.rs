@@ -1,0 +1,319 @@
+//! CUDA tensors (burn-cuda's `Cuda`, Fusion over CubeBackend, and
+//! CubeBackend without fusion): the device buffer is copied verbatim to a
+//! bounded pinned pool on a copy thread of our own, and comes back as a new
+//! buffer with the same shape, strides and dtype.
+//!
+//! - Offload: a Fusion tensor is first resolved to its CubeCL tensor through
+//!   the fusion client (which runs the ops still queued for it and, when the
+//!   slot held the only reference, takes the buffer out of fusion). A pinned
+//!   block of the buffer's size is taken on the calling thread; when none is
+//!   left, the tensor stays on the device and the caller logs why. The copy
+//!   is then asynchronous: the buffer returns to CubeCL's pool only after
+//!   the copy has completed (see [`worker`]).
+//! - Prefetch: an upload job; the tensor is collected later, waiting only if
+//!   the copy has not finished.
+//! - Load without a prefetch: the same upload, waited for at once.
+//!
+//! The engine (pool and copy threads) is made once per device, on first use.
+
+mod pinned;
+mod worker;
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use burn_backend::{DType, TensorMetadata};
+use burn_cubecl::fusion::FusionCubeRuntime;
+use burn_cubecl::tensor::CubeTensor;
+use burn_cubecl::CubeBackend;
+use burn_fusion::stream::OperationStreams;
+use burn_fusion::{FusionTensor, NoOp};
+use burn_ir::{BackendIr, InitOperationIr, OperationIr, OperationOutput};
+use burn_std::Metadata;
+use cubecl::cuda::{CudaDevice, CudaRuntime};
+use cubecl::stream_id::StreamId;
+use cubecl::Runtime;
+use cudarc::driver::{result, DriverError};
+
+pub use pinned::PoolStats;
+use pinned::{PinnedBlock, PinnedPool};
+use worker::{Download, StreamUsage, Ticket, Upload, Worker};
+
+use super::{DeviceUsage, TransferError};
+
+/// The backend used to name fusion's generic calls; none of them depends on
+/// the element types.
+type Inner = CubeBackend<CudaRuntime, f32, i32, u8>;
+/// The float primitive of `Fusion<CubeBackend<CudaRuntime, ..>>`.
+pub(crate) type FusionPrimitive = FusionTensor<FusionCubeRuntime<CudaRuntime>>;
+/// The float primitive of `CubeBackend<CudaRuntime, ..>`.
+pub(crate) type CubePrimitive = CubeTensor<CudaRuntime>;
+
+/// A CUDA driver error.
+#[derive(Debug, Clone)]
+pub struct CudaError(pub(crate) DriverError);
+
+impl CudaError {
+    fn other(message: String) -> Self {
+        tracing::error!(%message, "CUDA transfer engine");
+        Self(DriverError(cudarc::driver::sys::CUresult::CUDA_ERROR_UNKNOWN))
+    }
+}
+
+impl fmt::Display for CudaError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}", self.0)
+    }
+}
+
+/// Limits of the engine, read from the configuration when it is made.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct EngineLimits {
+    pub pinned_pool_bytes: u64,
+    pub pinned_chunk_bytes: u64,
+    pub host_reserve_bytes: u64,
+}
+
+struct Engine {
+    pool: Arc<PinnedPool>,
+    down: Worker<Download>,
+    up: Worker<Upload>,
+    upload_usage: Arc<StreamUsage>,
+    refusals_logged: AtomicU64,
+}
+
+fn engines() -> &'static Mutex<HashMap<usize, Arc<Engine>>> {
+    static ENGINES: OnceLock<Mutex<HashMap<usize, Arc<Engine>>>> = OnceLock::new();
+    ENGINES.get_or_init(Default::default)
+}
+
+fn existing(device: &CudaDevice) -> Option<Arc<Engine>> {
+    engines().lock().unwrap_or_else(|p| p.into_inner()).get(&device.index).cloned()
+}
+
+fn engine(device: &CudaDevice) -> Result<Arc<Engine>, TransferError> {
+    let mut map = engines().lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(engine) = map.get(&device.index) {
+        return Ok(engine.clone());
+    }
+    let limits = super::engine_limits();
+    let fail = |e: CudaError| TransferError::Engine(e.to_string());
+    make_current(device).map_err(fail)?;
+    let upload_usage = Arc::new(StreamUsage::default());
+    let engine = Arc::new(Engine {
+        pool: PinnedPool::new(limits.pinned_pool_bytes, limits.pinned_chunk_bytes, limits.host_reserve_bytes),
+        down: worker::spawn_download(device.clone()).map_err(fail)?,
+        up: worker::spawn_upload(device.clone(), upload_usage.clone()).map_err(fail)?,
+        upload_usage,
+        refusals_logged: AtomicU64::new(0),
+    });
+    tracing::info!(device = device.index, pinned_limit = limits.pinned_pool_bytes, "CUDA transfer engine ready");
+    map.insert(device.index, engine.clone());
+    Ok(engine)
+}
+
+/// Makes the device's primary context (CubeCL's) current on this thread.
+pub(crate) fn make_current(device: &CudaDevice) -> Result<(), CudaError> {
+    thread_local! {
+        static CURRENT: std::cell::Cell<Option<usize>> = const { std::cell::Cell::new(None) };
+    }
+    if CURRENT.with(|c| c.get()) == Some(device.index) {
+        return Ok(());
+    }
+    result::init().map_err(CudaError)?;
+    let dev = result::device::get(device.index as i32).map_err(CudaError)?;
+    // SAFETY: `dev` is a valid device; the primary context is retained for
+    // the life of the process, like CubeCL does.
+    unsafe {
+        let ctx = result::primary_ctx::retain(dev).map_err(CudaError)?;
+        result::ctx::set_current(ctx).map_err(CudaError)?;
+    }
+    CURRENT.with(|c| c.set(Some(device.index)));
+    Ok(())
+}
+
+/// A CUDA tensor's buffer on the host (or on its way there), and its layout.
+pub(crate) struct CudaCopy {
+    block: Arc<PinnedBlock>,
+    meta: Metadata,
+    dtype: DType,
+    device: CudaDevice,
+    fusion: bool,
+    /// Set when the download finished; `Err` hands the device tensor back.
+    offload: Arc<Ticket<Result<(), CubePrimitive>>>,
+}
+
+/// An upload in flight.
+pub(crate) struct PendingLoad {
+    copy: CudaCopy,
+    done: Arc<Ticket<Result<cubecl::server::Handle, String>>>,
+}
+
+/// A CUDA primitive coming back.
+pub(crate) enum Loaded {
+    Fusion(FusionPrimitive),
+    Cube(CubePrimitive),
+}
+
+impl CudaCopy {
+    /// The device-to-host copy is still running.
+    pub(crate) fn in_flight(&self) -> bool {
+        !self.offload.is_set()
+    }
+    /// Blocks until the device-to-host copy finished.
+    pub(crate) fn wait(&self) {
+        self.offload.wait();
+    }
+    pub(crate) fn bytes(&self) -> u64 {
+        self.block.len() as u64
+    }
+}
+
+/// Starts the download of a CUDA tensor. `Err` gives the tensor back.
+pub(crate) fn offload(tensor: Loaded) -> Result<CudaCopy, (TransferError, Loaded)> {
+    let (cube, fusion) = match tensor {
+        Loaded::Fusion(t) => {
+            let client = t.client.clone();
+            (client.resolve_tensor_float::<Inner>(t), true)
+        }
+        Loaded::Cube(t) => (t, false),
+    };
+    let give_back = |err: TransferError, cube: CubePrimitive| {
+        let back = if fusion { Loaded::Fusion(register_in_fusion(cube)) } else { Loaded::Cube(cube) };
+        Err((err, back))
+    };
+    if cube.qparams.is_some() || !is_float(cube.dtype) {
+        return give_back(TransferError::Unsupported(format!("{:?}", cube.dtype)), cube);
+    }
+    let engine = match engine(&cube.device) {
+        Ok(e) => e,
+        Err(err) => return give_back(err, cube),
+    };
+    let bytes = cube.handle.size_in_used() as usize;
+    let block = match engine.pool.alloc(bytes) {
+        Ok(b) => Arc::new(b),
+        Err(err) => {
+            let n = engine.refusals_logged.fetch_add(1, Ordering::Relaxed);
+            if n < 8 || n.is_power_of_two() {
+                tracing::warn!(%err, refusals = n + 1, "pinned pool refused a block; the tensor stays on the device");
+            }
+            return give_back(TransferError::Pool(err.to_string()), cube);
+        }
+    };
+    let copy = CudaCopy {
+        block: block.clone(),
+        meta: (*cube.meta).clone(),
+        dtype: cube.dtype,
+        device: cube.device.clone(),
+        fusion,
+        offload: Ticket::new(),
+    };
+    let job = Download { tensor: cube, block, compute: StreamId::current(), done: copy.offload.clone() };
+    if let Err(job) = engine.down.send(job) {
+        return give_back(TransferError::Engine("the download thread stopped".into()), job.tensor);
+    }
+    Ok(copy)
+}
+
+/// Starts bringing a copy back. If its download failed, the tensor it kept
+/// is returned at once.
+pub(crate) fn prefetch(copy: CudaCopy) -> Result<PendingLoad, Loaded> {
+    if let Some(back) = take_failed(&copy) {
+        return Err(back);
+    }
+    let done = Ticket::new();
+    let job = Upload { block: copy.block.clone(), compute: StreamId::current(), done: done.clone() };
+    let sent = existing(&copy.device).map(|e| e.up.send(job).is_ok()).unwrap_or(false);
+    if !sent {
+        done_with_error(&done, "the upload thread is not running");
+    }
+    Ok(PendingLoad { copy, done })
+}
+
+fn done_with_error(done: &Ticket<Result<cubecl::server::Handle, String>>, message: &str) {
+    done.set(Err(message.to_string()));
+}
+
+/// After the download finished: the tensor it handed back, if it failed.
+fn take_failed(copy: &CudaCopy) -> Option<Loaded> {
+    let failed = copy.offload.wait_with(|value| match value.take() {
+        Some(Err(cube)) => {
+            *value = Some(Ok(()));
+            Some(cube)
+        }
+        other => {
+            *value = other;
+            None
+        }
+    })?;
+    // The block holds nothing useful: the caller gets the device tensor.
+    Some(if copy.fusion { Loaded::Fusion(register_in_fusion(failed)) } else { Loaded::Cube(failed) })
+}
+
+/// Collects a prefetched tensor, waiting for its copy if needed. An upload
+/// that failed is redone from the pinned bytes through CubeCL's own
+/// (synchronous) upload, still layout-exact.
+pub(crate) fn finish(pending: PendingLoad) -> Loaded {
+    let PendingLoad { copy, done } = pending;
+    let client = CudaRuntime::client(&copy.device);
+    let handle = match done.take() {
+        Ok(handle) => handle,
+        Err(err) => {
+            tracing::warn!(%err, bytes = copy.block.len(), "asynchronous upload failed; uploading synchronously");
+            client.create_from_slice(copy.block.as_slice())
+        }
+    };
+    let cube = CubeTensor::new(client, handle, copy.meta.clone(), copy.device.clone(), copy.dtype);
+    if copy.fusion {
+        Loaded::Fusion(register_in_fusion(cube))
+    } else {
+        Loaded::Cube(cube)
+    }
+}
+
+/// Loads a copy now (no prefetch was issued or it was not collected).
+pub(crate) fn load(copy: CudaCopy) -> Loaded {
+    match prefetch(copy) {
+        Ok(pending) => finish(pending),
+        Err(back) => back,
+    }
+}
+
+/// Hands a CubeCL tensor to fusion, as burn-fusion's `float_from_data` does:
+/// the handle (with its strides) is registered and an init op made for it.
+fn register_in_fusion(tensor: CubePrimitive) -> FusionPrimitive {
+    let client = burn_fusion::get_client::<Inner>(&tensor.device);
+    let shape = tensor.shape();
+    let dtype = tensor.dtype;
+    let handle = <Inner as BackendIr>::float_tensor_handle(tensor);
+    let desc = InitOperationIr::create(shape, dtype, || client.register_tensor_handle(handle));
+    client.register(OperationStreams::default(), OperationIr::Init(desc), NoOp::<Inner>::new()).output()
+}
+
+fn is_float(dtype: DType) -> bool {
+    matches!(dtype, DType::F64 | DType::F32 | DType::Flex32 | DType::F16 | DType::BF16)
+}
+
+/// Device memory in use as CubeCL reports it, over the streams burn-swap
+/// uses: the calling (compute) thread's and the upload thread's.
+pub(crate) fn device_usage(device: &CudaDevice) -> Option<DeviceUsage> {
+    let usage = CudaRuntime::client(device).memory_usage().ok()?;
+    let mut out = DeviceUsage { in_use: usage.bytes_in_use, reserved: usage.bytes_reserved, driver_used: None };
+    if let Some(engine) = existing(device) {
+        out.in_use += engine.upload_usage.in_use.load(Ordering::Relaxed);
+        out.reserved += engine.upload_usage.reserved.load(Ordering::Relaxed);
+    }
+    if make_current(device).is_ok() {
+        if let Ok((free, total)) = result::mem_get_info() {
+            out.driver_used = Some((total - free) as u64);
+        }
+    }
+    Some(out)
+}
+
+/// The pinned pool's counters for a device, if its engine was made.
+pub fn pinned_stats(device: &CudaDevice) -> Option<PoolStats> {
+    existing(device).map(|e| e.pool.stats())
+}

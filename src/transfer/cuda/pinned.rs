@@ -1,0 +1,229 @@
+//! A bounded pool of page-locked host memory.
+//!
+//! Allocating pinned memory costs about half a second per GiB and stalls the
+//! driver, so the pool takes it in chunks, once, and never gives it back
+//! while the process runs; blocks are carved out of the chunks first-fit and
+//! returned on drop. The pool never grows past its limit, and a chunk is only
+//! taken while the host keeps `host_reserve_bytes` available: when a block
+//! does not fit, the caller falls back (the tensor stays on the device).
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use cudarc::driver::sys;
+
+use super::CudaError;
+
+/// Alignment of every block (the copy engines prefer 256 B or more).
+const ALIGN: usize = 256;
+
+/// Why a block could not be had.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum PoolError {
+    /// The pool is at its limit.
+    #[error("pinned pool exhausted: need {need} B, {in_use} B of {limit} B in use")]
+    Exhausted {
+        /// Bytes asked for.
+        need: u64,
+        /// Bytes in blocks now.
+        in_use: u64,
+        /// The pool's limit.
+        limit: u64,
+    },
+    /// Growing the pool would leave the host with less available RAM than the reserve.
+    #[error("host RAM guard: growing the pinned pool by {grow} B would leave {available} B - {grow} B, under the reserve of {reserve} B")]
+    HostRam {
+        /// Bytes the pool would grow by.
+        grow: u64,
+        /// MemAvailable now.
+        available: u64,
+        /// The configured reserve.
+        reserve: u64,
+    },
+    /// The driver refused the allocation.
+    #[error("cuMemHostAlloc of {0} B failed: {1}")]
+    Driver(u64, CudaError),
+}
+
+/// Pool counters.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct PoolStats {
+    /// Pinned bytes taken from the driver (never shrinks).
+    pub reserved: u64,
+    /// Bytes in live blocks.
+    pub in_use: u64,
+    /// Highest `in_use` so far.
+    pub peak_in_use: u64,
+    /// The limit.
+    pub limit: u64,
+    /// Blocks refused (exhausted or host guard).
+    pub refusals: u64,
+}
+
+struct Chunk {
+    ptr: *mut u8,
+    len: usize,
+    /// Free ranges: offset -> length, coalesced.
+    free: BTreeMap<usize, usize>,
+}
+
+struct State {
+    chunks: Vec<Chunk>,
+    stats: PoolStats,
+}
+
+// The raw pointers are owned by the pool and only handed out as disjoint blocks.
+unsafe impl Send for State {}
+
+pub(crate) struct PinnedPool {
+    state: Mutex<State>,
+    chunk_bytes: usize,
+    host_reserve: u64,
+}
+
+/// A block of pinned memory; returned to its pool on drop.
+pub(crate) struct PinnedBlock {
+    pool: Arc<PinnedPool>,
+    chunk: usize,
+    offset: usize,
+    /// Rounded length held in the pool.
+    held: usize,
+    /// Bytes the caller asked for.
+    len: usize,
+    ptr: *mut u8,
+}
+
+// A block is exclusively owned; the copy engine reads or writes it while it
+// holds an `Arc` to it.
+unsafe impl Send for PinnedBlock {}
+unsafe impl Sync for PinnedBlock {}
+
+impl PinnedPool {
+    pub(crate) fn new(limit: u64, chunk_bytes: u64, host_reserve: u64) -> Arc<Self> {
+        Arc::new(Self {
+            state: Mutex::new(State { chunks: Vec::new(), stats: PoolStats { limit, ..Default::default() } }),
+            chunk_bytes: chunk_bytes.max(ALIGN as u64) as usize,
+            host_reserve,
+        })
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    pub(crate) fn stats(&self) -> PoolStats {
+        self.lock().stats
+    }
+
+    /// A block of `len` bytes, from a free range or a new chunk.
+    /// The driver must be current on this thread when a chunk is taken.
+    pub(crate) fn alloc(self: &Arc<Self>, len: usize) -> Result<PinnedBlock, PoolError> {
+        let held = len.max(1).div_ceil(ALIGN) * ALIGN;
+        let mut state = self.lock();
+        let found = state.chunks.iter().enumerate().find_map(|(c, chunk)| {
+            chunk.free.iter().find(|(_, &l)| l >= held).map(|(&off, &l)| (c, off, l))
+        });
+        let (chunk, offset) = match found {
+            Some((c, off, l)) => {
+                let free = &mut state.chunks[c].free;
+                free.remove(&off);
+                if l > held {
+                    free.insert(off + held, l - held);
+                }
+                (c, off)
+            }
+            None => {
+                let grow = held.max(self.chunk_bytes.min(state.stats.limit.saturating_sub(state.stats.reserved) as usize));
+                if state.stats.reserved + grow as u64 > state.stats.limit {
+                    state.stats.refusals += 1;
+                    return Err(PoolError::Exhausted {
+                        need: len as u64,
+                        in_use: state.stats.in_use,
+                        limit: state.stats.limit,
+                    });
+                }
+                if let Some(available) = mem_available() {
+                    if available.saturating_sub(grow as u64) < self.host_reserve {
+                        state.stats.refusals += 1;
+                        return Err(PoolError::HostRam { grow: grow as u64, available, reserve: self.host_reserve });
+                    }
+                }
+                let _span = tracing::info_span!("pinned_chunk", bytes = grow).entered();
+                // SAFETY: a plain allocation; the memory is only read after a copy wrote it.
+                let ptr = unsafe { cudarc::driver::result::malloc_host(grow, sys::CU_MEMHOSTALLOC_PORTABLE) }
+                    .map_err(|e| PoolError::Driver(grow as u64, CudaError(e)))? as *mut u8;
+                let mut free = BTreeMap::new();
+                if grow > held {
+                    free.insert(held, grow - held);
+                }
+                state.chunks.push(Chunk { ptr, len: grow, free });
+                state.stats.reserved += grow as u64;
+                tracing::debug!(chunk = grow, reserved = state.stats.reserved, "pinned pool grew");
+                (state.chunks.len() - 1, 0)
+            }
+        };
+        state.stats.in_use += held as u64;
+        state.stats.peak_in_use = state.stats.peak_in_use.max(state.stats.in_use);
+        // SAFETY: offset + held is inside the chunk.
+        let ptr = unsafe { state.chunks[chunk].ptr.add(offset) };
+        Ok(PinnedBlock { pool: self.clone(), chunk, offset, held, len, ptr })
+    }
+
+    fn release(&self, chunk: usize, offset: usize, held: usize) {
+        let mut state = self.lock();
+        state.stats.in_use -= held as u64;
+        let free = &mut state.chunks[chunk].free;
+        let (mut start, mut len) = (offset, held);
+        if let Some((&prev, &plen)) = free.range(..offset).next_back() {
+            if prev + plen == offset {
+                free.remove(&prev);
+                start = prev;
+                len += plen;
+            }
+        }
+        if let Some(&next_len) = free.get(&(offset + held)) {
+            free.remove(&(offset + held));
+            len += next_len;
+        }
+        free.insert(start, len);
+    }
+}
+
+impl Drop for PinnedPool {
+    fn drop(&mut self) {
+        let state = self.state.get_mut().unwrap_or_else(|p| p.into_inner());
+        for chunk in state.chunks.drain(..) {
+            // SAFETY: every block holds an Arc to the pool, so none is alive.
+            let _ = unsafe { cudarc::driver::result::free_host(chunk.ptr as *mut _) };
+            let _ = chunk.len;
+        }
+    }
+}
+
+impl PinnedBlock {
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+    pub(crate) fn ptr(&self) -> *mut u8 {
+        self.ptr
+    }
+    /// The bytes, once a completed copy has written them.
+    pub(crate) fn as_slice(&self) -> &[u8] {
+        // SAFETY: the block is `len` bytes of the pool's memory, owned by self.
+        unsafe { std::slice::from_raw_parts(self.ptr, self.len) }
+    }
+}
+
+impl Drop for PinnedBlock {
+    fn drop(&mut self) {
+        self.pool.release(self.chunk, self.offset, self.held);
+    }
+}
+
+/// `MemAvailable` from `/proc/meminfo`, in bytes (Linux only).
+pub(crate) fn mem_available() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
