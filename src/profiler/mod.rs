@@ -161,10 +161,6 @@ pub struct Profile {
     pub swapped_in_bytes: u64,
     /// Per-op signature hashes (name and float input shapes).
     pub op_signatures: Vec<u64>,
-    /// Device memory the runtime reported during the iteration (CUDA; `None`
-    /// where the backend does not say).
-    #[serde(default)]
-    pub device: Option<crate::transfer::DeviceReport>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -325,7 +321,6 @@ impl Recorder {
             tensors,
             timeline,
             op_signatures: self.signatures,
-            device: None,
         }
     }
 }
