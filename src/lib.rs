@@ -31,6 +31,13 @@ pub mod transfer;
 
 use std::sync::Arc;
 
+#[cfg(feature = "recompute")]
+compile_error!("burn-swap: the `recompute` feature is declared, but recomputation is not built yet; build without it");
+
+/// The GPU compression codecs (feature `compression`).
+#[cfg(feature = "compression")]
+pub use cube_kernels as codecs;
+
 pub use autodiff::SwapAutodiff;
 pub use config::{OnBudgetError, SwapConfig, SwapConfigBuilder};
 pub use decorator::Swapping;

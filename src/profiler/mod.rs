@@ -15,6 +15,10 @@ use std::path::Path;
 use burn_backend::DType;
 use serde::{Deserialize, Serialize};
 
+mod svg;
+
+pub use svg::timeline_svg;
+
 use crate::handle::TensorId;
 use crate::policy::Plan;
 
@@ -161,6 +165,10 @@ pub struct Profile {
     pub swapped_in_bytes: u64,
     /// Per-op signature hashes (name and float input shapes).
     pub op_signatures: Vec<u64>,
+    /// Device memory the runtime reported during the iteration (CUDA; `None`
+    /// where the backend does not say).
+    #[serde(default)]
+    pub device: Option<crate::transfer::DeviceReport>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -321,6 +329,7 @@ impl Recorder {
             tensors,
             timeline,
             op_signatures: self.signatures,
+            device: None,
         }
     }
 }
@@ -328,28 +337,7 @@ impl Recorder {
 /// Saved bytes resident during each op: from production to offload, and from
 /// load to release.
 fn saved_timeline(ops: &[OpProfile], tensors: &[TensorProfile], op_count: u32) -> Vec<TimelinePoint> {
-    let mut intervals = Vec::new();
-    for t in tensors.iter().filter(|t| t.saved) {
-        let end = t.released_at.unwrap_or(op_count);
-        let mut resident_from = Some(t.key.op);
-        let mut moves: Vec<(u32, bool)> = t.offloaded_at.iter().map(|&o| (o, false)).collect();
-        moves.extend(t.loaded_at.iter().map(|&l| (l, true)));
-        moves.sort();
-        for (at, is_load) in moves {
-            match (is_load, resident_from) {
-                (false, Some(from)) => {
-                    intervals.push((from, at, t.bytes));
-                    resident_from = None;
-                }
-                (true, None) => resident_from = Some(at),
-                _ => {}
-            }
-        }
-        if let Some(from) = resident_from {
-            intervals.push((from, end, t.bytes));
-        }
-    }
-    let resident = sweep(op_count, intervals);
+    let resident = svg::resident_saved(tensors, op_count);
     ops.iter()
         .zip(resident)
         .map(|(op, bytes)| TimelinePoint { op: op.index, live_bytes: op.live_bytes, resident_saved_bytes: bytes })

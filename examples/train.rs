@@ -1,0 +1,164 @@
+//! Train a model for a few steps with its saved activations managed by
+//! burn-swap, then show what it did.
+//!
+//! ```text
+//! cargo run --release --example train                       # Flex (CPU)
+//! cargo run --release --features cuda --example train -- --model vgg16 --batch 512 --budget 2GiB
+//! ```
+//!
+//! Options: `--model NAME` (plain20; any of burn_swap_models::ModelKind),
+//! `--image cifar|imagenet`, `--batch N`, `--steps N`, `--policy keep-all|swap-all`,
+//! `--budget BYTES` (e.g. 64MiB), `--min-swap BYTES`, `--out DIR`, `--compare`
+//! (also time plain `Autodiff<B>` on the same steps).
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use burn::backend::Autodiff;
+use burn::tensor::backend::{AutodiffBackend, Backend};
+use burn_swap::config::{parse_bytes, policy_by_name};
+use burn_swap::profiler::{human_bytes, timeline_svg, write_json};
+use burn_swap::{SwapAutodiff, SwapConfig};
+use burn_swap_models::{ImageShape, ModelKind, ModelSpec, Trainer};
+
+#[cfg(feature = "cuda")]
+type Device = burn::backend::Cuda;
+#[cfg(all(feature = "wgpu", not(feature = "cuda")))]
+type Device = burn::backend::Wgpu;
+#[cfg(not(any(feature = "cuda", feature = "wgpu")))]
+type Device = burn::backend::Flex;
+
+struct Args {
+    model: ModelKind,
+    image: ImageShape,
+    batch: usize,
+    steps: usize,
+    policy: String,
+    budget: Option<u64>,
+    min_swap: u64,
+    out: PathBuf,
+    compare: bool,
+}
+
+fn parse_args() -> Result<Args, String> {
+    let mut args = Args {
+        model: ModelKind::Plain20,
+        image: ImageShape::Cifar,
+        batch: 16,
+        steps: 6,
+        policy: "swap-all".into(),
+        budget: None,
+        min_swap: 64 << 10,
+        out: PathBuf::from("burn-swap-out"),
+        compare: false,
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(flag) = it.next() {
+        let mut value = || it.next().ok_or_else(|| format!("{flag} needs a value"));
+        match flag.as_str() {
+            "--model" => args.model = value()?.parse().map_err(|e| format!("{e}"))?,
+            "--image" => args.image = value()?.parse().map_err(|e| format!("{e}"))?,
+            "--batch" => args.batch = value()?.parse().map_err(|_| "--batch takes a number")?,
+            "--steps" => args.steps = value()?.parse().map_err(|_| "--steps takes a number")?,
+            "--policy" => args.policy = value()?,
+            "--budget" => args.budget = Some(parse_bytes(&value()?).map_err(|e| e.to_string())?),
+            "--min-swap" => args.min_swap = parse_bytes(&value()?).map_err(|e| e.to_string())?,
+            "--out" => args.out = PathBuf::from(value()?),
+            "--compare" => args.compare = true,
+            "--help" | "-h" => return Err(String::new()),
+            other => return Err(format!("unknown option {other}")),
+        }
+    }
+    if args.steps < 3 {
+        return Err("--steps must be at least 3 (profile, plan, then planned steps)".into());
+    }
+    Ok(args)
+}
+
+/// Runs `steps` training steps; returns the seconds each took.
+fn train<B: AutodiffBackend>(args: &Args, label: &str) -> Vec<f64> {
+    let device = B::Device::default();
+    B::seed(&device, 42);
+    let spec = ModelSpec::new(args.model).with_image(args.image);
+    let mut trainer = Trainer::new(spec.init::<B>(&device), 1e-3);
+    let mut times = Vec::new();
+    for step in 0..args.steps {
+        let batch = spec.synthetic_batch::<B>(args.batch, step as u64, &device);
+        let start = Instant::now();
+        let loss: f32 = trainer.step(&batch).into_scalar().elem();
+        let _ = B::sync(&device);
+        let secs = start.elapsed().as_secs_f64();
+        times.push(secs);
+        println!(
+            "  [{label}] step {}/{}  loss {loss:.4}  {:.1} samples/s",
+            step + 1,
+            args.steps,
+            args.batch as f64 / secs
+        );
+    }
+    times
+}
+
+use burn::tensor::ElementConversion;
+
+/// Mean samples per second over the steps after the first two (profiling
+/// and planning; on CUDA also autotuning).
+fn throughput(times: &[f64], batch: usize) -> f64 {
+    let tail = &times[2.min(times.len() - 1)..];
+    batch as f64 * tail.len() as f64 / tail.iter().sum::<f64>()
+}
+
+fn main() {
+    let args = match parse_args() {
+        Ok(a) => a,
+        Err(msg) => {
+            if !msg.is_empty() {
+                eprintln!("error: {msg}\n");
+            }
+            eprintln!("usage: train [--model NAME] [--image cifar|imagenet] [--batch N] [--steps N] [--policy keep-all|swap-all] [--budget BYTES] [--min-swap BYTES] [--out DIR] [--compare]");
+            std::process::exit(2);
+        }
+    };
+    let policy = policy_by_name(&args.policy).unwrap_or_else(|e| {
+        eprintln!("{e}");
+        std::process::exit(2)
+    });
+    let mut config = SwapConfig::builder().min_swap_bytes(args.min_swap).build();
+    config.policy = policy;
+    config.budget_bytes = args.budget;
+    burn_swap::configure(config);
+
+    let backend = <Device as Backend>::name(&Default::default());
+    println!(
+        "burn-swap: {} ({}) batch {} on {backend}, policy {}, budget {}",
+        args.model,
+        args.image,
+        args.batch,
+        args.policy,
+        args.budget.map_or("none".into(), human_bytes)
+    );
+    let times = train::<SwapAutodiff<Device>>(&args, "swap");
+    let swap_tput = throughput(&times, args.batch);
+
+    let profile = burn_swap::last_profile().expect("at least one backward ran");
+    let plan = burn_swap::current_plan();
+    println!();
+    print!("{profile}");
+    match &plan {
+        Some(plan) => println!("{plan}"),
+        None => println!("no plan in force: {:?}", burn_swap::status()),
+    }
+    println!("throughput: {swap_tput:.1} samples/s");
+    if args.compare {
+        let plain = train::<Autodiff<Device>>(&args, "plain autodiff");
+        let plain_tput = throughput(&plain, args.batch);
+        println!("plain Autodiff: {plain_tput:.1} samples/s; burn-swap runs at {:.1}% of it", 100.0 * swap_tput / plain_tput);
+    }
+
+    std::fs::create_dir_all(&args.out).expect("create the output directory");
+    let json = args.out.join("profile.json");
+    let svg = args.out.join("memory-timeline.svg");
+    write_json(&json, &profile, plan.as_deref()).expect("write profile.json");
+    std::fs::write(&svg, timeline_svg(&profile, args.budget)).expect("write the SVG");
+    println!("wrote {} and {}", json.display(), svg.display());
+}

@@ -1,0 +1,163 @@
+//! A picture of one iteration's memory: resident bytes over the op sequence.
+//!
+//! Stacked areas show the saved activations on the device, split by what
+//! happened to them (kept, or swapped out and back); a line shows all live
+//! float tensors; markers show where backward starts and the budget.
+
+use std::fmt::Write;
+
+use super::{human_bytes, sweep, Profile, TensorProfile};
+
+const WIDTH: f64 = 960.0;
+const HEIGHT: f64 = 420.0;
+const LEFT: f64 = 80.0;
+const RIGHT: f64 = 20.0;
+const TOP: f64 = 40.0;
+const BOTTOM: f64 = 50.0;
+
+/// Resident intervals of a saved tensor, as `(first op, last op, bytes)`.
+fn intervals(t: &TensorProfile, op_count: u32) -> Vec<(u32, u32, u64)> {
+    let end = t.released_at.unwrap_or(op_count);
+    let mut out = Vec::new();
+    let mut from = Some(t.key.op);
+    let mut moves: Vec<(u32, bool)> = t.offloaded_at.iter().map(|&o| (o, false)).collect();
+    moves.extend(t.loaded_at.iter().map(|&l| (l, true)));
+    moves.sort();
+    for (at, is_load) in moves {
+        match (is_load, from) {
+            (false, Some(f)) => {
+                out.push((f, at, t.bytes));
+                from = None;
+            }
+            (true, None) => from = Some(at),
+            _ => {}
+        }
+    }
+    if let Some(f) = from {
+        out.push((f, end, t.bytes));
+    }
+    out
+}
+
+/// The profile's saved bytes on the device during each op (as recorded).
+pub(crate) fn resident_saved(profile_tensors: &[TensorProfile], op_count: u32) -> Vec<u64> {
+    sweep(op_count, profile_tensors.iter().filter(|t| t.saved).flat_map(|t| intervals(t, op_count)))
+}
+
+/// An SVG of `profile`'s memory timeline; `budget` draws a line.
+pub fn timeline_svg(profile: &Profile, budget: Option<u64>) -> String {
+    let n = profile.op_count.max(1);
+    let saved = profile.tensors.iter().filter(|t| t.saved);
+    let (swapped, kept): (Vec<&TensorProfile>, Vec<&TensorProfile>) = saved.partition(|t| !t.offloaded_at.is_empty());
+    let kept_bytes = sweep(n, kept.iter().flat_map(|t| intervals(t, n)));
+    let swapped_bytes = sweep(n, swapped.iter().flat_map(|t| intervals(t, n)));
+    let live: Vec<u64> = profile.ops.iter().map(|o| o.live_bytes).collect();
+    let max = live
+        .iter()
+        .copied()
+        .chain(kept_bytes.iter().zip(&swapped_bytes).map(|(a, b)| a + b))
+        .chain(budget)
+        .max()
+        .unwrap_or(1)
+        .max(1) as f64;
+    let plot_w = WIDTH - LEFT - RIGHT;
+    let plot_h = HEIGHT - TOP - BOTTOM;
+    let x = |op: usize| LEFT + plot_w * op as f64 / n as f64;
+    let y = |bytes: f64| TOP + plot_h * (1.0 - bytes / max);
+
+    let mut svg = String::new();
+    let _ = writeln!(
+        svg,
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" font-family="sans-serif" font-size="12">"#
+    );
+    let _ = writeln!(svg, r##"<rect width="100%" height="100%" fill="white"/>"##);
+    let _ = writeln!(
+        svg,
+        r##"<text x="{LEFT}" y="20" font-size="14">burn-swap memory timeline, iteration {} ({} ops)</text>"##,
+        profile.iteration, profile.op_count
+    );
+    // Stacked areas: kept at the bottom, swapped on top of it.
+    let area = |lower: &dyn Fn(usize) -> u64, upper: &dyn Fn(usize) -> u64, color: &str| {
+        let mut points = String::new();
+        for i in 0..n as usize {
+            let _ = write!(points, "{:.1},{:.1} {:.1},{:.1} ", x(i), y(upper(i) as f64), x(i + 1), y(upper(i) as f64));
+        }
+        for i in (0..n as usize).rev() {
+            let _ = write!(points, "{:.1},{:.1} {:.1},{:.1} ", x(i + 1), y(lower(i) as f64), x(i), y(lower(i) as f64));
+        }
+        format!(r##"<polygon points="{points}" fill="{color}" fill-opacity="0.75" stroke="none"/>"##)
+    };
+    let k = |i: usize| kept_bytes.get(i).copied().unwrap_or(0);
+    let s = |i: usize| k(i) + swapped_bytes.get(i).copied().unwrap_or(0);
+    let _ = writeln!(svg, "{}", area(&|_| 0, &k, "#4e79a7"));
+    let _ = writeln!(svg, "{}", area(&k, &s, "#f28e2b"));
+    // All live float tensors.
+    let mut line = String::new();
+    for (i, &b) in live.iter().enumerate() {
+        let _ = write!(line, "{:.1},{:.1} ", x(i) + 0.5 * plot_w / n as f64, y(b as f64));
+    }
+    let _ = writeln!(svg, r##"<polyline points="{line}" fill="none" stroke="#333" stroke-width="1.2"/>"##);
+    if let Some(bwd) = profile.backward_start {
+        let bx = x(bwd as usize);
+        let _ = writeln!(
+            svg,
+            r##"<line x1="{bx:.1}" y1="{TOP}" x2="{bx:.1}" y2="{:.1}" stroke="#888" stroke-dasharray="4 3"/><text x="{:.1}" y="{:.1}" fill="#555">backward</text>"##,
+            TOP + plot_h,
+            bx + 4.0,
+            TOP + 12.0
+        );
+    }
+    if let Some(b) = budget {
+        let by = y(b as f64);
+        let _ = writeln!(
+            svg,
+            r##"<line x1="{LEFT}" y1="{by:.1}" x2="{:.1}" y2="{by:.1}" stroke="#e15759" stroke-dasharray="6 3"/><text x="{:.1}" y="{:.1}" fill="#e15759" text-anchor="end">budget {}</text>"##,
+            WIDTH - RIGHT,
+            WIDTH - RIGHT,
+            by - 4.0,
+            human_bytes(b)
+        );
+    }
+    // Axes and labels.
+    let _ = writeln!(
+        svg,
+        r##"<line x1="{LEFT}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="black"/><line x1="{LEFT}" y1="{TOP}" x2="{LEFT}" y2="{:.1}" stroke="black"/>"##,
+        TOP + plot_h,
+        WIDTH - RIGHT,
+        TOP + plot_h,
+        TOP + plot_h
+    );
+    for tick in 0..=4 {
+        let bytes = max * tick as f64 / 4.0;
+        let _ = writeln!(
+            svg,
+            r##"<text x="{:.1}" y="{:.1}" text-anchor="end">{}</text>"##,
+            LEFT - 6.0,
+            y(bytes) + 4.0,
+            human_bytes(bytes as u64)
+        );
+    }
+    let _ = writeln!(
+        svg,
+        r##"<text x="{:.1}" y="{:.1}" text-anchor="middle">op index</text><text x="{LEFT}" y="{:.1}">0</text><text x="{:.1}" y="{:.1}" text-anchor="end">{}</text>"##,
+        LEFT + plot_w / 2.0,
+        HEIGHT - 12.0,
+        TOP + plot_h + 16.0,
+        WIDTH - RIGHT,
+        TOP + plot_h + 16.0,
+        profile.op_count
+    );
+    let legend = [("#4e79a7", "saved, kept"), ("#f28e2b", "saved, swapped (on device)"), ("#333", "all live float tensors")];
+    for (i, (color, label)) in legend.iter().enumerate() {
+        let lx = LEFT + 10.0 + 230.0 * i as f64;
+        let _ = writeln!(
+            svg,
+            r##"<rect x="{lx:.1}" y="{:.1}" width="12" height="12" fill="{color}"/><text x="{:.1}" y="{:.1}">{label}</text>"##,
+            TOP + 4.0,
+            lx + 16.0,
+            TOP + 14.0
+        );
+    }
+    svg.push_str("</svg>\n");
+    svg
+}
