@@ -166,9 +166,6 @@ impl CudaCopy {
     pub(crate) fn wait(&self) {
         self.offload.wait();
     }
-    pub(crate) fn bytes(&self) -> u64 {
-        self.block.len() as u64
-    }
 }
 
 /// Starts the download of a CUDA tensor. `Err` gives the tensor back.
