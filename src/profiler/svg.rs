@@ -104,7 +104,7 @@ pub fn timeline_svg(profile: &Profile, budget: Option<u64>) -> String {
             r##"<line x1="{bx:.1}" y1="{TOP}" x2="{bx:.1}" y2="{:.1}" stroke="#888" stroke-dasharray="4 3"/><text x="{:.1}" y="{:.1}" fill="#555">backward</text>"##,
             TOP + plot_h,
             bx + 4.0,
-            TOP + 12.0
+            TOP + 34.0
         );
     }
     if let Some(b) = budget {
