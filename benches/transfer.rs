@@ -32,15 +32,24 @@ struct Args {
     json: Option<String>,
     quick: bool,
     iters: usize,
+    /// Sections to run (all when empty): throughput, overlap, gradients, memory.
+    only: Vec<String>,
+}
+
+impl Args {
+    fn runs(&self, section: &str) -> bool {
+        self.only.is_empty() || self.only.iter().any(|s| s == section)
+    }
 }
 
 fn args() -> Args {
-    let mut a = Args { json: None, quick: false, iters: 300 };
+    let mut a = Args { json: None, quick: false, iters: 300, only: Vec::new() };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
         match arg.as_str() {
             "--json" => a.json = it.next(),
             "--quick" => a.quick = true,
+            "--only" => a.only = it.next().map(|v| v.split(',').map(str::to_string).collect()).unwrap_or_default(),
             "--iters" => a.iters = it.next().and_then(|v| v.parse().ok()).unwrap_or(a.iters),
             _ => {} // cargo bench passes `--bench`
         }
@@ -348,15 +357,18 @@ fn memory_flat(iters: usize) -> Value {
 
 fn main() {
     let args = args();
+    // The bench measures the CUDA engine itself, which burn-swap keeps off by
+    // default until its gradients are bit-identical on every model.
+    std::env::set_var("BURN_SWAP_CUDA_ENGINE", "1");
     let name = device_name();
     println!("burn-swap transfer bench on {name}");
     // Room for the 2 GB case (count 1) plus the smaller ones.
     burn_swap::configure(SwapConfig::builder().pinned_pool_bytes(6 << 30).build());
     let t0 = Instant::now();
-    let throughput = throughput(args.quick);
-    let overlap = overlap(args.quick);
-    let gradients = gradient_checks();
-    let memory = memory_flat(if args.quick { args.iters.min(100) } else { args.iters });
+    let throughput = args.runs("throughput").then(|| throughput(args.quick));
+    let overlap = args.runs("overlap").then(|| overlap(args.quick));
+    let gradients = args.runs("gradients").then(gradient_checks);
+    let memory = args.runs("memory").then(|| memory_flat(if args.quick { args.iters.min(100) } else { args.iters }));
     let pinned = pinned_pool_stats(&Default::default()).unwrap_or_default();
     println!("pinned pool: reserved {} MB, peak in use {} MB, refusals {}", pinned.reserved / MB as u64, pinned.peak_in_use / MB as u64, pinned.refusals);
     println!("total {:.1} s", t0.elapsed().as_secs_f64());
