@@ -209,8 +209,9 @@ impl Executor {
 
     /// Applies slot events reported since the last call, at op `at`.
     fn absorb_events(&mut self, at: u32) {
-        self.tracker.drain(&mut self.events);
-        for event in std::mem::take(&mut self.events) {
+        let mut events = std::mem::take(&mut self.events);
+        self.tracker.drain(&mut events);
+        for event in events.drain(..) {
             match event {
                 SlotEvent::Released { id } => {
                     self.offloaded.remove(&id);
@@ -245,6 +246,7 @@ impl Executor {
                 }
             }
         }
+        self.events = events;
     }
 
     /// An op starts: its index and the prefetches due before it.
@@ -329,7 +331,7 @@ impl Executor {
         let followed_plan = self.on_plan
             && self.active.as_ref().is_some_and(|a| a.plan.op_signatures.len() as u32 == end);
         let recorder = std::mem::replace(&mut self.recorder, Recorder::new(self.config.max_recorded_ops));
-        let mut profile = recorder.finish(self.iteration, end, self.live_bytes);
+        let mut profile = recorder.finish(self.iteration, end);
         self.sample_device(end);
         profile.device = DeviceReport::from_samples(std::mem::take(&mut self.device_samples));
         if let (Some(device), Some(budget)) = (&profile.device, self.config.budget_bytes) {

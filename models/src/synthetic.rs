@@ -74,3 +74,17 @@ pub fn classes<B: Backend, const D: usize>(
     let values: Vec<i64> = (0..n).map(|_| rng.below(classes) as i64).collect();
     Tensor::from_data(TensorData::new(values, shape), device)
 }
+
+/// Token ids `[batch, seq]` in `[0, vocab)` and their next-token targets
+/// `[batch, seq]` (the ids shifted left by one, the last target drawn fresh),
+/// from `seed`.
+pub fn next_token_batch<B: Backend>(
+    batch: usize,
+    seq: usize,
+    vocab: usize,
+    seed: u64,
+    device: &B::Device,
+) -> (Tensor<B, 2, Int>, Tensor<B, 2, Int>) {
+    let stream: Tensor<B, 2, Int> = classes([batch, seq + 1], vocab, seed, device);
+    (stream.clone().slice([0..batch, 0..seq]), stream.slice([0..batch, 1..seq + 1]))
+}

@@ -125,7 +125,8 @@ impl<B: Backend> OpScope<B> {
             output_info: self
                 .outputs
                 .iter()
-                .map(|s| OutputInfo { id: s.id, bytes: s.bytes, shape: s.shape.to_vec(), dtype: s.dtype })
+                .enumerate()
+                .map(|(n, s)| OutputInfo { id: s.id, output: n as u16, bytes: s.bytes, shape: s.shape.to_vec(), dtype: s.dtype })
                 .collect(),
         };
         let (index, started, outputs) = (self.index, self.started, &self.outputs);

@@ -52,6 +52,8 @@ pub enum Phase {
 #[derive(Debug, Clone)]
 pub(crate) struct OutputInfo {
     pub id: TensorId,
+    /// Position among the op's outputs.
+    pub output: u16,
     pub bytes: u64,
     pub shape: Vec<usize>,
     pub dtype: DType,
@@ -248,7 +250,7 @@ impl Recorder {
     }
 
     /// The profile of the iteration that ended at op `end`.
-    pub(crate) fn finish(self, iteration: u64, end: u32, _live_bytes: u64) -> Profile {
+    pub(crate) fn finish(self, iteration: u64, end: u32) -> Profile {
         let bwd = self.backward_start.unwrap_or(end);
         let mut uses: HashMap<TensorId, (Vec<u32>, Vec<u32>)> = HashMap::new();
         for op in &self.ops {
@@ -281,7 +283,7 @@ impl Recorder {
                 let (offloaded_at, loaded_at) = moves.remove(id).unwrap_or_default();
                 TensorProfile {
                     id: *id,
-                    key: TensorKey { op: *producer_op, output: 0 },
+                    key: TensorKey { op: *producer_op, output: info.output },
                     bytes: info.bytes,
                     shape: info.shape.clone(),
                     dtype: format!("{:?}", info.dtype),
@@ -297,12 +299,6 @@ impl Recorder {
                 }
             })
             .collect();
-        // Output positions: the order of ids in the producer's output list.
-        for t in tensors.iter_mut() {
-            if let Some(op) = self.ops.get(t.key.op as usize) {
-                t.key.output = op.outputs.iter().position(|id| *id == t.id).unwrap_or(0) as u16;
-            }
-        }
         tensors.sort_by_key(|t| t.key);
 
         let op_count = self.ops.len() as u32;
