@@ -5,8 +5,9 @@
 //!    through cudarc on a stream of its own;
 //! 2. overlap: a compute-bound matmul loop alone, then with swap traffic in
 //!    both directions issued between its matmuls (compute slowdown);
-//! 3. gradients under `SwapAll` on `SwapAutodiff<Cuda>` bit-identical to
-//!    `Autodiff<Cuda>` (SmallCnn, TransformerNet);
+//! 3. gradients under `SwapAll` bit-identical to plain autodiff, on `Cuda`
+//!    (fusion) and on CubeCL's CUDA backend without fusion (`--grad-models
+//!    small-cnn:8,plain20:32,...`);
 //! 4. device and pinned memory over many `SwapAll` iterations (flat or not).
 //!
 //! `cargo bench --features cuda --bench transfer -- [--json PATH] [--quick] [--iters N]`
@@ -34,6 +35,8 @@ struct Args {
     iters: usize,
     /// Sections to run (all when empty): throughput, overlap, gradients, memory.
     only: Vec<String>,
+    /// Models (and batch sizes) for the gradient checks: `name:batch,...`.
+    grad_models: Vec<(ModelKind, usize)>,
 }
 
 impl Args {
@@ -43,13 +46,30 @@ impl Args {
 }
 
 fn args() -> Args {
-    let mut a = Args { json: None, quick: false, iters: 300, only: Vec::new() };
+    let mut a = Args {
+        json: None,
+        quick: false,
+        iters: 300,
+        only: Vec::new(),
+        grad_models: vec![(ModelKind::SmallCnn, 8), (ModelKind::Plain20, 32), (ModelKind::TransformerNet, 8)],
+    };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
         match arg.as_str() {
             "--json" => a.json = it.next(),
             "--quick" => a.quick = true,
             "--only" => a.only = it.next().map(|v| v.split(',').map(str::to_string).collect()).unwrap_or_default(),
+            "--grad-models" => {
+                a.grad_models = it
+                    .next()
+                    .unwrap_or_default()
+                    .split(',')
+                    .map(|m| {
+                        let (name, batch) = m.split_once(':').unwrap_or((m, "8"));
+                        (name.parse().expect("a model name"), batch.parse().expect("a batch size"))
+                    })
+                    .collect()
+            }
             "--iters" => a.iters = it.next().and_then(|v| v.parse().ok()).unwrap_or(a.iters),
             _ => {} // cargo bench passes `--bench`
         }
@@ -270,6 +290,7 @@ impl<AB: AutodiffBackend> ModuleVisitor<AB> for GradBytes<'_, AB> {
     }
 }
 
+/// Per iteration: the loss's bytes, then every parameter gradient's bytes.
 fn gradients<AB: AutodiffBackend>(kind: ModelKind, batch_size: usize, iterations: usize) -> Vec<Vec<Vec<u8>>> {
     let device = AB::Device::default();
     AB::seed(&device, 7);
@@ -289,28 +310,65 @@ fn gradients<AB: AutodiffBackend>(kind: ModelKind, batch_size: usize, iterations
         .collect()
 }
 
+/// Where two gradient runs first differ: (iteration, tensor index, differing
+/// f32 words, largest difference in units in the last place).
+fn first_difference(a: &[Vec<Vec<u8>>], b: &[Vec<Vec<u8>>]) -> Option<(usize, usize, usize, u32)> {
+    for (it, (ia, ib)) in a.iter().zip(b).enumerate() {
+        for (t, (ta, tb)) in ia.iter().zip(ib).enumerate() {
+            if ta != tb {
+                let words = |v: &[u8]| v.chunks_exact(4).map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect::<Vec<_>>();
+                let (wa, wb) = (words(ta), words(tb));
+                let diffs = wa.iter().zip(&wb).filter(|(x, y)| x != y).count();
+                let ulps = wa.iter().zip(&wb).map(|(x, y)| x.abs_diff(*y)).max().unwrap_or(0);
+                return Some((it, t, diffs, ulps));
+            }
+        }
+    }
+    None
+}
+
 fn swap_all() -> SwapConfig {
     SwapConfig::builder().policy(SwapAll).min_swap_bytes(0).pinned_pool_bytes(6 << 30).build()
 }
 
-fn gradient_checks() -> Vec<Value> {
+/// CubeCL's CUDA backend without fusion: the engine copies its tensors too,
+/// and with no fusion stream the op sequence cannot change around a swap.
+type Unfused = burn_cubecl::CubeBackend<cubecl::cuda::CudaRuntime, f32, i32, u8>;
+
+/// Plain autodiff twice (is the reference repeatable?), then SwapAll with
+/// every saved tensor swapped, all in this process (autotune's choices are
+/// shared), on one inner backend.
+fn gradient_check<I: Backend>(backend: &str, kind: ModelKind, batch: usize, iterations: usize) -> Value {
+    let start = Instant::now();
+    let plain = gradients::<Autodiff<I>>(kind, batch, iterations);
+    let plain_again = gradients::<Autodiff<I>>(kind, batch, iterations);
+    burn_swap::configure(swap_all());
+    let swapped = gradients::<SwapAutodiff<I>>(kind, batch, iterations);
+    let swapped_bytes = burn_swap::last_profile().map(|p| p.swapped_out_bytes).unwrap_or(0);
+    let repeatable = first_difference(&plain, &plain_again);
+    let difference = first_difference(&plain, &swapped);
+    let describe = |d: Option<(usize, usize, usize, u32)>| match d {
+        None => "identical".to_string(),
+        Some((it, t, n, ulps)) => format!("differ from iteration {it}, tensor {t} (0 = loss): {n} words, up to {ulps} ulp"),
+    };
+    println!(
+        "gradients {kind} b{batch} on {backend}: SwapAll vs plain: {}; plain vs plain: {}; swapped {} MB per iteration; {:.1} s",
+        describe(difference),
+        describe(repeatable),
+        swapped_bytes / MB as u64,
+        start.elapsed().as_secs_f64()
+    );
+    json!({"model": kind.to_string(), "batch": batch, "backend": backend, "iterations": iterations,
+           "bit_identical": difference.is_none(), "plain_repeatable": repeatable.is_none(),
+           "first_difference": difference.map(|(it, t, n, u)| json!({"iteration": it, "tensor": t, "words": n, "max_ulp": u})),
+           "swapped_out_bytes_last_iteration": swapped_bytes, "seconds": start.elapsed().as_secs_f64()})
+}
+
+fn gradient_checks(models: &[(ModelKind, usize)]) -> Vec<Value> {
     let mut rows = Vec::new();
-    for (kind, batch) in [(ModelKind::SmallCnn, 8), (ModelKind::TransformerNet, 8)] {
-        let iterations = 4;
-        let plain = gradients::<Autodiff<B>>(kind, batch, iterations);
-        let plain_again = gradients::<Autodiff<B>>(kind, batch, iterations);
-        burn_swap::configure(swap_all());
-        let swapped = gradients::<SwapAutodiff<B>>(kind, batch, iterations);
-        let profile = burn_swap::last_profile();
-        let swapped_bytes = profile.as_ref().map(|p| p.swapped_out_bytes).unwrap_or(0);
-        let deterministic = plain == plain_again;
-        let identical = plain == swapped;
-        println!(
-            "gradients {kind}: SwapAll vs Autodiff<Cuda> bit-identical: {identical} (plain run repeatable: {deterministic}; last iteration swapped {} MB)",
-            swapped_bytes / MB as u64
-        );
-        rows.push(json!({"model": kind.to_string(), "bit_identical": identical, "plain_repeatable": deterministic,
-                         "swapped_out_bytes_last_iteration": swapped_bytes}));
+    for &(kind, batch) in models {
+        rows.push(gradient_check::<Unfused>("cube (no fusion)", kind, batch, 4));
+        rows.push(gradient_check::<B>("cuda (fusion)", kind, batch, 4));
     }
     rows
 }
@@ -367,7 +425,7 @@ fn main() {
     let t0 = Instant::now();
     let throughput = args.runs("throughput").then(|| throughput(args.quick));
     let overlap = args.runs("overlap").then(|| overlap(args.quick));
-    let gradients = args.runs("gradients").then(gradient_checks);
+    let gradients = args.runs("gradients").then(|| gradient_checks(&args.grad_models));
     let memory = args.runs("memory").then(|| memory_flat(if args.quick { args.iters.min(100) } else { args.iters }));
     let pinned = pinned_pool_stats(&Default::default()).unwrap_or_default();
     println!("pinned pool: reserved {} MB, peak in use {} MB, refusals {}", pinned.reserved / MB as u64, pinned.peak_in_use / MB as u64, pinned.refusals);

@@ -18,8 +18,10 @@
 //! report to their executor through a [`Tracker`] inbox.
 
 use std::cell::RefCell;
-use std::collections::{BTreeMap, HashMap};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::collections::BTreeMap;
+
+use rustc_hash::FxHashMap as HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Instant;
 
@@ -49,14 +51,19 @@ pub(crate) enum SlotEvent {
 #[derive(Default)]
 pub(crate) struct Tracker {
     events: Mutex<Vec<SlotEvent>>,
+    /// Set with every push, so the per-op path skips the lock when idle.
+    pending: AtomicBool,
 }
 
 impl Tracker {
     pub(crate) fn push(&self, event: SlotEvent) {
         self.events.lock().unwrap_or_else(|p| p.into_inner()).push(event);
+        self.pending.store(true, Ordering::Release);
     }
     pub(crate) fn drain(&self, into: &mut Vec<SlotEvent>) {
-        into.append(&mut self.events.lock().unwrap_or_else(|p| p.into_inner()));
+        if self.pending.swap(false, Ordering::Acquire) {
+            into.append(&mut self.events.lock().unwrap_or_else(|p| p.into_inner()));
+        }
     }
 }
 
@@ -75,6 +82,34 @@ struct Live {
     key: Option<TensorKey>,
 }
 
+/// The last iteration's profile. An iteration that followed the plan is
+/// kept as its raw recording and only turned into a [`Profile`] when asked
+/// for: building one walks every op and tensor, a cost a steady training
+/// loop does not need to pay each step.
+enum LastProfile {
+    None,
+    Recorded { recorder: Box<Recorder>, iteration: u64, end: u32, device: Option<DeviceReport> },
+    Built(Arc<Profile>),
+}
+
+impl LastProfile {
+    fn get(&mut self) -> Option<Arc<Profile>> {
+        if let LastProfile::Recorded { .. } = self {
+            let LastProfile::Recorded { recorder, iteration, end, device } = std::mem::replace(self, LastProfile::None)
+            else {
+                unreachable!()
+            };
+            let mut profile = recorder.finish(iteration, end);
+            profile.device = device;
+            *self = LastProfile::Built(Arc::new(profile));
+        }
+        match self {
+            LastProfile::Built(profile) => Some(profile.clone()),
+            _ => None,
+        }
+    }
+}
+
 /// The plan being applied, indexed for the per-op path.
 struct ActivePlan {
     plan: Arc<Plan>,
@@ -86,7 +121,7 @@ struct ActivePlan {
 
 impl ActivePlan {
     fn new(plan: Arc<Plan>) -> Self {
-        let mut offload_after = HashMap::new();
+        let mut offload_after = HashMap::default();
         let mut prefetch_at: BTreeMap<u32, Vec<TensorKey>> = BTreeMap::new();
         for d in &plan.decisions {
             if d.action == Action::Swap {
@@ -115,7 +150,7 @@ pub(crate) struct Executor {
     /// The current iteration still follows the active plan's op sequence.
     on_plan: bool,
     status: Result<(), SwapError>,
-    last_profile: Option<Arc<Profile>>,
+    last_profile: LastProfile,
     events: Vec<SlotEvent>,
     /// Reads the device's real memory use (installed by the first op).
     probe: Option<Box<dyn DeviceMemory>>,
@@ -142,14 +177,14 @@ impl Executor {
             phase: Phase::Forward,
             next_op: 0,
             recorder,
-            live: HashMap::new(),
+            live: HashMap::default(),
             live_bytes: 0,
-            by_key: HashMap::new(),
-            offloaded: HashMap::new(),
+            by_key: HashMap::default(),
+            offloaded: HashMap::default(),
             active: None,
             on_plan: false,
             status: Ok(()),
-            last_profile: None,
+            last_profile: LastProfile::None,
             events: Vec::new(),
             probe: None,
             device_samples: Vec::new(),
@@ -164,7 +199,7 @@ impl Executor {
         self.active = None;
         self.on_plan = false;
         self.status = Ok(());
-        self.last_profile = None;
+        self.last_profile = LastProfile::None;
     }
 
     pub(crate) fn config(&self) -> &SwapConfig {
@@ -183,8 +218,8 @@ impl Executor {
         self.active.as_ref().map(|a| a.plan.clone())
     }
 
-    pub(crate) fn last_profile(&self) -> Option<Arc<Profile>> {
-        self.last_profile.clone()
+    pub(crate) fn last_profile(&mut self) -> Option<Arc<Profile>> {
+        self.last_profile.get()
     }
 
     pub(crate) fn iteration(&self) -> u64 {
@@ -301,8 +336,11 @@ impl Executor {
                 }
             }
         }
+        // Dense samples while profiling; an iteration that follows the plan
+        // is sampled at its phase boundaries only (each sample is a blocking
+        // round trip to the device's runtime thread).
         let every = self.config.device_sample_ops;
-        if index == 0 || (every > 0 && index % every == 0) {
+        if !self.on_plan && (index == 0 || (every > 0 && index % every == 0)) {
             self.sample_device(index);
         }
         let duration = started.map(|s| s.elapsed().as_nanos() as u64);
@@ -331,10 +369,10 @@ impl Executor {
         let followed_plan = self.on_plan
             && self.active.as_ref().is_some_and(|a| a.plan.op_signatures.len() as u32 == end);
         let recorder = std::mem::replace(&mut self.recorder, Recorder::new(self.config.max_recorded_ops));
-        let mut profile = recorder.finish(self.iteration, end);
+        self.recorder.reserve(end as usize);
         self.sample_device(end);
-        profile.device = DeviceReport::from_samples(std::mem::take(&mut self.device_samples));
-        if let (Some(device), Some(budget)) = (&profile.device, self.config.budget_bytes) {
+        let device = DeviceReport::from_samples(std::mem::take(&mut self.device_samples));
+        if let (Some(device), Some(budget)) = (&device, self.config.budget_bytes) {
             // The budget is held against the runtime's own count too: the
             // growth of device memory in use over the iteration.
             if device.peak_growth() > budget + budget / 10 {
@@ -347,12 +385,19 @@ impl Executor {
                 );
             }
         }
-        let profile = Arc::new(profile);
-        self.last_profile = Some(profile.clone());
 
         let mut result = Ok(());
-        if !followed_plan && profile.complete {
-            result = self.replan(&profile);
+        if followed_plan {
+            self.last_profile =
+                LastProfile::Recorded { recorder: Box::new(recorder), iteration: self.iteration, end, device };
+        } else {
+            let mut profile = recorder.finish(self.iteration, end);
+            profile.device = device;
+            let profile = Arc::new(profile);
+            self.last_profile = LastProfile::Built(profile.clone());
+            if profile.complete {
+                result = self.replan(&profile);
+            }
         }
         self.iteration += 1;
         self.next_op = 0;

@@ -40,7 +40,7 @@ fn profile_of_a_tiny_model_matches_hand_count() {
     }
     // Forward: upload x, matmul, relu, sum.
     let bwd = p.backward_start.expect("backward ran") as usize;
-    let names: Vec<&str> = p.ops[..bwd].iter().map(|o| o.name.as_str()).collect();
+    let names: Vec<&str> = p.ops[..bwd].iter().map(|o| o.name.as_ref()).collect();
     assert_eq!(names, ["float_from_data", "float_matmul", "relu", "float_sum"]);
     // Saved for backward: x (matmul keeps its lhs because w needs a gradient,
     // 4*8*4 = 128 bytes) and h = x@w (relu keeps its input, 4*16*4 = 256

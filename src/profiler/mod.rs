@@ -8,7 +8,10 @@
 //! activation (alive when backward starts, used in backward, released before
 //! backward ends). Policies plan from it; users read its summary or its JSON.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
+
+use rustc_hash::FxHashMap;
 use std::fmt;
 use std::path::Path;
 
@@ -75,8 +78,9 @@ pub(crate) struct OpRecord {
 pub struct OpProfile {
     /// Position in the iteration.
     pub index: u32,
-    /// The backend method, e.g. `float_matmul`.
-    pub name: String,
+    /// The backend method, e.g. `float_matmul` (borrowed while recording:
+    /// no allocation per op).
+    pub name: Cow<'static, str>,
     /// Forward or backward.
     pub phase: Phase,
     /// Float tensors read (ids).
@@ -185,8 +189,8 @@ pub(crate) struct Recorder {
     truncated: bool,
     ops: Vec<OpProfile>,
     signatures: Vec<u64>,
-    produced: HashMap<TensorId, (u32, OutputInfo)>,
-    released: HashMap<TensorId, u32>,
+    produced: FxHashMap<TensorId, (u32, OutputInfo)>,
+    released: FxHashMap<TensorId, u32>,
     events: Vec<(TensorId, u32, Event)>,
     swapped_out: u64,
     swapped_in: u64,
@@ -200,13 +204,22 @@ impl Recorder {
             truncated: false,
             ops: Vec::new(),
             signatures: Vec::new(),
-            produced: HashMap::new(),
-            released: HashMap::new(),
+            produced: FxHashMap::default(),
+            released: FxHashMap::default(),
             events: Vec::new(),
             swapped_out: 0,
             swapped_in: 0,
             backward_start: None,
         }
+    }
+
+    /// Room for an iteration of `ops` ops (the last one's length), so a
+    /// steady loop does not grow the buffers op by op.
+    pub(crate) fn reserve(&mut self, ops: usize) {
+        let ops = ops.min(self.max_ops);
+        self.ops.reserve(ops);
+        self.signatures.reserve(ops);
+        self.produced.reserve(ops);
     }
 
     pub(crate) fn op(&mut self, record: OpRecord, phase: Phase, duration_ns: Option<u64>, live_bytes: u64) {
@@ -220,7 +233,7 @@ impl Recorder {
         self.signatures.push(record.signature);
         self.ops.push(OpProfile {
             index: record.index,
-            name: record.name.to_string(),
+            name: Cow::Borrowed(record.name),
             phase,
             inputs: record.inputs,
             outputs: record.outputs,
@@ -287,7 +300,7 @@ impl Recorder {
                     bytes: info.bytes,
                     shape: info.shape.clone(),
                     dtype: format!("{:?}", info.dtype),
-                    producer: self.ops.get(*producer_op as usize).map(|o| o.name.clone()).unwrap_or_default(),
+                    producer: self.ops.get(*producer_op as usize).map(|o| o.name.to_string()).unwrap_or_default(),
                     last_forward_use: forward_uses.last().copied().unwrap_or(*producer_op).max(*producer_op),
                     forward_uses,
                     backward_uses,
