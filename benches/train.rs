@@ -1,0 +1,972 @@
+//! End-to-end training benchmark: model x policy x batch size, each case in
+//! its own child process.
+//!
+//! ```text
+//! cargo bench --bench train -- --models plain20 --batches 8,32            # Flex (CPU)
+//! cargo bench --features cuda --bench train -- --models vgg16,resnet50@imagenet \
+//!     --batches 512,2048 --policies plain,balanced,keep-all,swap-all --json train.json
+//! cargo bench --features cuda --bench train -- --models vgg16 --search-budget 8GiB
+//! ```
+//!
+//! A policy is either a baseline backend (`plain` = `Autodiff<B>`, `balanced`
+//! = `Autodiff<B, BalancedCheckpointing>`) or any name
+//! `burn_swap::config::policy_by_name` knows, run under `SwapAutodiff<B>`: a
+//! new burn-swap policy is benchmarked by naming it, nothing here changes.
+//!
+//! Every case runs in a child process (this binary re-executed with a hidden
+//! `--case JSON` argument) so that one policy's memory (pools, pinned host
+//! buffers) cannot help or hurt the next, and so that an out-of-memory error,
+//! a panic or a hang becomes a row with a reason instead of ending the run.
+//! The child prints one result line; the parent kills it after
+//! `--case-timeout` seconds. CubeCL's autotune cache on disk is shared by the
+//! children, so each shape is tuned once per machine.
+//!
+//! Options (run with `--help` for the list): `--models`, `--image`,
+//! `--batches`, `--policies`, `--steps`, `--warmup`, `--max-warmup`,
+//! `--budget`, `--min-swap`, `--case-timeout`, `--search-budget`,
+//! `--search-start`, `--search-max`, `--gpt`, `--gpt-layers`, `--gpt-seq`,
+//! `--json`.
+
+use std::collections::VecDeque;
+use std::io::{BufRead, BufReader, Read};
+use std::path::PathBuf;
+use std::process::{Command, ExitStatus, Stdio};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use burn::backend::Autodiff;
+use burn::tensor::backend::{AutodiffBackend, Backend};
+use burn_autodiff::checkpoint::strategy::BalancedCheckpointing;
+use burn_swap::config::{parse_bytes, policy_by_name};
+use burn_swap::transfer::{device_usage, DeviceUsage};
+use burn_swap::{SwapAutodiff, SwapConfig};
+use burn_swap_models::{GptConfig, ImageShape, ModelKind, ModelSpec, Trainer};
+use serde::{Deserialize, Serialize};
+
+#[cfg(feature = "cuda")]
+type Device = burn::backend::Cuda;
+#[cfg(all(feature = "wgpu", not(feature = "cuda")))]
+type Device = burn::backend::Wgpu;
+#[cfg(not(any(feature = "cuda", feature = "wgpu")))]
+type Device = burn::backend::Flex;
+
+/// The device type of `Device` (what every benchmarked backend runs on).
+type DeviceOf = <Device as burn::tensor::backend::BackendTypes>::Device;
+
+/// Marks the child's result line on its stdout.
+const RESULT_TAG: &str = "@@train-bench-result ";
+/// Marks a panic message the child reports on its stdout.
+const PANIC_TAG: &str = "@@train-bench-panic ";
+/// Lines of the child's stderr kept to explain a crash that was not a panic.
+const STDERR_TAIL: usize = 40;
+
+const USAGE: &str = "usage: train [--models NAME[@cifar|@imagenet],...] [--image cifar|imagenet]
+       [--batches N,...] [--policies plain,balanced,keep-all,swap-all,...]
+       [--steps N] [--warmup N] [--max-warmup N] [--budget BYTES] [--min-swap BYTES]
+       [--case-timeout SECS] [--search-budget BYTES [--search-start N] [--search-max N]]
+       [--gpt small|tiny] [--gpt-layers N] [--gpt-seq N] [--json PATH]";
+
+// ---------------------------------------------------------------------------
+// What a case is, and what a child reports back.
+// ---------------------------------------------------------------------------
+
+/// The decoder size, carried to the child (GptConfig itself is not serde).
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+struct GptSize {
+    layers: usize,
+    width: usize,
+    heads: usize,
+    seq: usize,
+    vocab: usize,
+}
+
+impl GptSize {
+    fn from_config(c: GptConfig) -> Self {
+        Self { layers: c.layers, width: c.width, heads: c.heads, seq: c.seq, vocab: c.vocab }
+    }
+
+    fn config(&self) -> GptConfig {
+        GptConfig { layers: self.layers, width: self.width, heads: self.heads, seq: self.seq, vocab: self.vocab, ..GptConfig::small() }
+    }
+}
+
+/// One benchmark case: everything the child needs to run it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Case {
+    model: String,
+    image: String,
+    policy: String,
+    batch: usize,
+    steps: usize,
+    warmup: usize,
+    max_warmup: usize,
+    /// Device budget for saved activations, for burn-swap policies that plan
+    /// against one (all but keep-all).
+    budget: Option<u64>,
+    min_swap: u64,
+    gpt: GptSize,
+}
+
+impl Case {
+    fn kind(&self) -> ModelKind {
+        self.model.parse().expect("the parent checked the model name")
+    }
+
+    fn spec(&self) -> ModelSpec {
+        let image: ImageShape = self.image.parse().expect("the parent checked the image shape");
+        ModelSpec::new(self.kind()).with_image(image).with_gpt(self.gpt.config())
+    }
+
+    /// What the model's input looks like, for the table.
+    fn input_label(&self) -> String {
+        match self.kind() {
+            ModelKind::GptSmall => format!("{}x{} seq{}", self.gpt.layers, self.gpt.width, self.gpt.seq),
+            kind if kind.takes_image_shape() => self.image.clone(),
+            _ => "-".into(),
+        }
+    }
+
+    fn label(&self) -> String {
+        format!("{} ({}) {} b{}", self.model, self.input_label(), self.policy, self.batch)
+    }
+}
+
+/// Peak device memory over the steps, from the runtime.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct MemoryPeak {
+    /// Usage sampled before the model was built (runtime already started).
+    start: DeviceUsage,
+    peak_in_use: u64,
+    peak_reserved: u64,
+    peak_driver_used: Option<u64>,
+    /// The figure a batch must keep within a search budget: growth of the
+    /// driver's used memory since `start` when the driver says, else the
+    /// runtime pools' peak reservation.
+    peak_device_bytes: u64,
+    peak_device_basis: String,
+}
+
+/// The plan burn-swap applied in the timed steps.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct PlanSummary {
+    policy: String,
+    from_iteration: u64,
+    saved_tensors: usize,
+    swapped_count: usize,
+    swapped_bytes: u64,
+    expected_peak_saved_bytes: u64,
+    keep_all_peak_saved_bytes: u64,
+    budget_bytes: Option<u64>,
+}
+
+/// burn-swap's own account of the last timed iteration.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct SwapStats {
+    swapped_out_bytes: u64,
+    swapped_in_bytes: u64,
+    saved_bytes: u64,
+    saved_count: usize,
+    peak_resident_saved_bytes: u64,
+    peak_live_bytes: u64,
+    /// Device memory sampled inside the iteration by burn-swap (catches the
+    /// peak between two steps, which the per-step samples cannot).
+    iteration_peak_in_use: Option<u64>,
+    iteration_peak_reserved: Option<u64>,
+    iteration_peak_driver_used: Option<u64>,
+    plan: Option<PlanSummary>,
+    /// Set when planning failed and burn-swap went on keeping everything.
+    status_error: Option<String>,
+}
+
+/// What a child measured.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Measured {
+    /// `Backend::name` of the device backend (`Device`).
+    device_name: String,
+    /// `Backend::name` of the benchmarked (autodiff) backend.
+    backend_name: String,
+    warmup_secs: Vec<f64>,
+    step_secs: Vec<f64>,
+    median_samples_per_s: f64,
+    /// Samples over the total time of the timed steps.
+    mean_samples_per_s: f64,
+    final_loss: f32,
+    /// Whether warm-up reached the steady state before the timed steps
+    /// (for burn-swap: the last warm-up step followed a plan); false when
+    /// `--max-warmup` ended it first.
+    steady_before_timing: bool,
+    /// `None` where the runtime does not report memory (Flex).
+    memory: Option<MemoryPeak>,
+    /// `None` for the baseline backends.
+    swap: Option<SwapStats>,
+    /// Bytes before compression over bytes that crossed the link. No policy
+    /// compresses yet, so this is 1.0 when anything was swapped and `None`
+    /// otherwise.
+    compression_ratio: Option<f64>,
+}
+
+/// One row of the report: a case and its outcome.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Row {
+    case: Case,
+    input: String,
+    /// Whether this case was a probe of the largest-batch search.
+    search_probe: bool,
+    result: Option<Measured>,
+    /// Why there is no result: "out of memory", "timed out after 300 s", ...
+    why: Option<String>,
+    /// The panic message or stderr lines behind `why`.
+    detail: Option<String>,
+    /// For search probes: whether the batch fits the search budget.
+    fits: Option<bool>,
+    wall_secs: f64,
+}
+
+/// The outcome of one largest-batch search.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Search {
+    model: String,
+    input: String,
+    policy: String,
+    budget: u64,
+    /// (batch, fits) in the order probed.
+    probes: Vec<(usize, bool)>,
+    largest_fitting_batch: Option<usize>,
+    smallest_failing_batch: Option<usize>,
+}
+
+// ---------------------------------------------------------------------------
+// Policies.
+// ---------------------------------------------------------------------------
+
+/// How a policy name is run.
+enum PolicyRun {
+    /// `Autodiff<Device>`.
+    Plain,
+    /// `Autodiff<Device, BalancedCheckpointing>`.
+    Balanced,
+    /// `SwapAutodiff<Device>` with this burn-swap policy name.
+    BurnSwap(String),
+}
+
+impl PolicyRun {
+    fn from_name(name: &str) -> Result<Self, String> {
+        match name {
+            "plain" => Ok(PolicyRun::Plain),
+            "balanced" => Ok(PolicyRun::Balanced),
+            other => policy_by_name(other).map(|_| PolicyRun::BurnSwap(other.to_string())).map_err(|e| e.to_string()),
+        }
+    }
+}
+
+/// Whether a burn-swap policy plans against a budget. keep-all is the
+/// unmanaged reference: given a budget it could only fail, never act on it.
+fn policy_takes_budget(name: &str) -> bool {
+    policy_by_name(name).map(|p| p.name() != "keep-all").unwrap_or(false)
+}
+
+// ---------------------------------------------------------------------------
+// The child: run one case, print one result line.
+// ---------------------------------------------------------------------------
+
+fn run_child(case_json: &str) {
+    install_panic_reporter();
+    let case: Case = serde_json::from_str(case_json).expect("the parent writes a valid case");
+    let measured = match PolicyRun::from_name(&case.policy).expect("the parent checked the policy") {
+        PolicyRun::Plain => measure::<Autodiff<Device>>(&case, &|| true),
+        PolicyRun::Balanced => measure::<Autodiff<Device, BalancedCheckpointing>>(&case, &|| true),
+        PolicyRun::BurnSwap(name) => {
+            let mut config = SwapConfig::builder().min_swap_bytes(case.min_swap).build();
+            config.policy = policy_by_name(&name).expect("checked by the parent");
+            config.budget_bytes = case.budget;
+            burn_swap::configure(config);
+            let mut measured = measure::<SwapAutodiff<Device>>(&case, &last_step_followed_plan);
+            measured.swap = Some(swap_stats());
+            measured.compression_ratio = measured
+                .swap
+                .as_ref()
+                .filter(|s| s.swapped_out_bytes > 0)
+                .map(|_| 1.0);
+            measured
+        }
+    };
+    println!("{RESULT_TAG}{}", serde_json::to_string(&measured).expect("serialisable"));
+}
+
+/// Reports a panic's message on stdout, where the parent looks for it (the
+/// default hook still prints it, with its location, to stderr).
+fn install_panic_reporter() {
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "panic with a non-text payload".into());
+        println!("{PANIC_TAG}{}", serde_json::to_string(&message).unwrap_or_default());
+        default_hook(info);
+    }));
+}
+
+/// Whether the last iteration ran under a plan made from an earlier one.
+/// burn-swap profiles iteration 0, plans, and plans again whenever an
+/// iteration's ops differ from the plan's (iteration 1 has the first Adam
+/// update, iteration 2 the first steady one), so this tells when the timed
+/// steps will measure the plan rather than profiling.
+fn last_step_followed_plan() -> bool {
+    match (burn_swap::last_profile(), burn_swap::current_plan()) {
+        (Some(profile), Some(plan)) => profile.iteration > plan.iteration,
+        _ => false,
+    }
+}
+
+/// Warms up, then times `case.steps` training steps of `B`. Warm-up ends
+/// when two consecutive steps are within 10% of each other, at least
+/// `case.warmup` steps ran and `ready()` says the backend is in its steady
+/// state; or after `case.max_warmup` steps whatever the timings.
+fn measure<B: AutodiffBackend<Device = DeviceOf>>(case: &Case, ready: &dyn Fn() -> bool) -> Measured {
+    let device = DeviceOf::default();
+    let device_name = <Device as Backend>::name(&device);
+    let backend_name = <B as Backend>::name(&device);
+    let start_usage = device_usage::<Device>(&device);
+    B::seed(&device, 42);
+    let spec = case.spec();
+    let mut trainer = Trainer::new(spec.init::<B>(&device), 1e-3);
+    // One batch for every step: the benchmark times training, not data
+    // generation on the host (which at ImageNet sizes would dominate on CPU).
+    let batch = spec.synthetic_batch::<B>(case.batch, 0, &device);
+    let mut peak = start_usage.map(|u| (u, u));
+    let label = case.label();
+
+    let mut step = |phase: &str, n: usize| -> (f64, f32) {
+        let start = Instant::now();
+        let loss = trainer.step(&batch);
+        B::sync(&device).expect("device sync after a step");
+        let secs = start.elapsed().as_secs_f64();
+        let loss: f32 = burn::tensor::ElementConversion::elem(loss.into_scalar());
+        if let (Some((_, max)), Some(now)) = (peak.as_mut(), device_usage::<Device>(&device)) {
+            max.in_use = max.in_use.max(now.in_use);
+            max.reserved = max.reserved.max(now.reserved);
+            max.driver_used = max.driver_used.max(now.driver_used);
+        }
+        eprintln!(
+            "  [{label}] {phase} {n}: {:.3} s, {:.1} samples/s, loss {loss:.4}",
+            secs,
+            case.batch as f64 / secs
+        );
+        (secs, loss)
+    };
+
+    let mut warmup_secs: Vec<f64> = Vec::new();
+    // The previous step's time, if it already ran in the steady state: only
+    // two steady steps are compared (a profiling step is no reference).
+    let mut previous_ready: Option<f64> = None;
+    while warmup_secs.len() < case.max_warmup.max(case.warmup) {
+        let (secs, _) = step("warm-up", warmup_secs.len() + 1);
+        warmup_secs.push(secs);
+        let now_ready = ready();
+        let settled = now_ready && previous_ready.is_some_and(|prev| (secs - prev).abs() <= 0.10 * secs.min(prev));
+        previous_ready = now_ready.then_some(secs);
+        if warmup_secs.len() >= case.warmup && settled {
+            break;
+        }
+    }
+    let ready_when_timed = ready();
+    let mut step_secs = Vec::new();
+    let mut final_loss = f32::NAN;
+    for n in 1..=case.steps {
+        let (secs, loss) = step("step", n);
+        step_secs.push(secs);
+        final_loss = loss;
+    }
+
+    let mut rates: Vec<f64> = step_secs.iter().map(|s| case.batch as f64 / s).collect();
+    rates.sort_by(|a, b| a.total_cmp(b));
+    Measured {
+        device_name,
+        backend_name,
+        median_samples_per_s: median(&rates),
+        mean_samples_per_s: (case.batch * step_secs.len()) as f64 / step_secs.iter().sum::<f64>(),
+        warmup_secs,
+        step_secs,
+        final_loss,
+        memory: peak.map(|(start, max)| memory_peak(start, max)),
+        steady_before_timing: ready_when_timed,
+        swap: None,
+        compression_ratio: None,
+    }
+}
+
+fn memory_peak(start: DeviceUsage, max: DeviceUsage) -> MemoryPeak {
+    let (peak_device_bytes, basis) = match (start.driver_used, max.driver_used) {
+        (Some(before), Some(peak)) => (peak.saturating_sub(before), "driver_used growth"),
+        _ => (max.reserved, "runtime reserved"),
+    };
+    MemoryPeak {
+        start,
+        peak_in_use: max.in_use,
+        peak_reserved: max.reserved,
+        peak_driver_used: max.driver_used,
+        peak_device_bytes,
+        peak_device_basis: basis.into(),
+    }
+}
+
+/// burn-swap's profile of the last iteration and the plan it applied.
+fn swap_stats() -> SwapStats {
+    let profile = burn_swap::last_profile().expect("the timed steps ran backward");
+    let device = profile.device.as_ref();
+    SwapStats {
+        swapped_out_bytes: profile.swapped_out_bytes,
+        swapped_in_bytes: profile.swapped_in_bytes,
+        saved_bytes: profile.saved_bytes,
+        saved_count: profile.saved_count,
+        peak_resident_saved_bytes: profile.peak_resident_saved_bytes,
+        peak_live_bytes: profile.peak_live_bytes,
+        iteration_peak_in_use: device.map(|d| d.peak_in_use),
+        iteration_peak_reserved: device.map(|d| d.peak_reserved),
+        iteration_peak_driver_used: device.and_then(|d| d.peak_driver_used),
+        plan: burn_swap::current_plan().map(|plan| PlanSummary {
+            policy: plan.policy.clone(),
+            from_iteration: plan.iteration,
+            saved_tensors: plan.decisions.len(),
+            swapped_count: plan.swapped_count(),
+            swapped_bytes: plan.swapped_bytes(),
+            expected_peak_saved_bytes: plan.expected_peak_saved_bytes,
+            keep_all_peak_saved_bytes: plan.keep_all_peak_saved_bytes,
+            budget_bytes: plan.budget_bytes,
+        }),
+        status_error: burn_swap::status().err().map(|e| e.to_string()),
+    }
+}
+
+fn median(sorted: &[f64]) -> f64 {
+    match sorted.len() {
+        0 => f64::NAN,
+        n if n % 2 == 1 => sorted[n / 2],
+        n => (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0,
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The parent: run cases in children, collect rows.
+// ---------------------------------------------------------------------------
+
+struct Options {
+    /// (model, image shape) pairs.
+    models: Vec<(ModelKind, ImageShape)>,
+    batches: Vec<usize>,
+    policies: Vec<String>,
+    steps: usize,
+    warmup: usize,
+    max_warmup: usize,
+    budget: Option<u64>,
+    min_swap: u64,
+    case_timeout: u64,
+    search_budget: Option<u64>,
+    search_start: usize,
+    search_max: usize,
+    gpt: GptSize,
+    json: Option<PathBuf>,
+}
+
+/// The default matrix: the issue's GPU matrix on CUDA, a small one on CPU.
+fn default_models_and_batches() -> (&'static str, &'static str) {
+    if cfg!(any(feature = "cuda", feature = "wgpu")) {
+        ("vgg16,resnet50", "512,2048")
+    } else {
+        ("plain20", "8,32")
+    }
+}
+
+fn parse_list<T>(text: &str, what: &str, parse: impl Fn(&str) -> Option<T>) -> Result<Vec<T>, String> {
+    text.split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|s| parse(s).ok_or_else(|| format!("{what}: cannot read `{s}`")))
+        .collect()
+}
+
+fn parse_options(args: &[String]) -> Result<Options, String> {
+    let (default_models, default_batches) = default_models_and_batches();
+    let mut models_text = default_models.to_string();
+    let mut image: Option<ImageShape> = None;
+    let mut batches_text = default_batches.to_string();
+    let mut policies_text = "plain,balanced,keep-all,swap-all".to_string();
+    let mut gpt = GptConfig::small();
+    let mut o = Options {
+        models: Vec::new(),
+        batches: Vec::new(),
+        policies: Vec::new(),
+        steps: 5,
+        warmup: 3,
+        max_warmup: 12,
+        budget: None,
+        min_swap: SwapConfig::default().min_swap_bytes,
+        case_timeout: 300,
+        search_budget: None,
+        search_start: 64,
+        search_max: 16384,
+        gpt: GptSize::from_config(gpt),
+        json: None,
+    };
+    let mut gpt_layers = None;
+    let mut gpt_seq = None;
+    let mut it = args.iter();
+    while let Some(flag) = it.next() {
+        let mut value = || it.next().cloned().ok_or_else(|| format!("{flag} needs a value"));
+        let count = |v: String| v.parse::<usize>().map_err(|_| format!("{flag} takes a number, not `{v}`"));
+        let bytes = |v: String| parse_bytes(&v).map_err(|e| format!("{flag}: {e}"));
+        match flag.as_str() {
+            "--models" | "--model" => models_text = value()?,
+            "--image" => image = Some(value()?.parse().map_err(|e| format!("{e}"))?),
+            "--batches" | "--batch" => batches_text = value()?,
+            "--policies" | "--policy" => policies_text = value()?,
+            "--steps" => o.steps = count(value()?)?,
+            "--warmup" => o.warmup = count(value()?)?,
+            "--max-warmup" => o.max_warmup = count(value()?)?,
+            "--budget" => o.budget = Some(bytes(value()?)?),
+            "--min-swap" => o.min_swap = bytes(value()?)?,
+            "--case-timeout" => o.case_timeout = count(value()?)? as u64,
+            "--search-budget" => o.search_budget = Some(bytes(value()?)?),
+            "--search-start" => o.search_start = count(value()?)?,
+            "--search-max" => o.search_max = count(value()?)?,
+            "--gpt" => {
+                gpt = match value()?.as_str() {
+                    "small" => GptConfig::small(),
+                    "tiny" => GptConfig::tiny(),
+                    other => return Err(format!("--gpt: `{other}` is not small or tiny")),
+                }
+            }
+            "--gpt-layers" => gpt_layers = Some(count(value()?)?),
+            "--gpt-seq" => gpt_seq = Some(count(value()?)?),
+            "--json" => o.json = Some(PathBuf::from(value()?)),
+            // cargo bench passes --bench to harness = false targets.
+            "--bench" => {}
+            "--help" | "-h" => return Err(String::new()),
+            other => return Err(format!("unknown option {other}")),
+        }
+    }
+    gpt.layers = gpt_layers.unwrap_or(gpt.layers);
+    gpt.seq = gpt_seq.unwrap_or(gpt.seq);
+    o.gpt = GptSize::from_config(gpt);
+    o.models = parse_list(&models_text, "--models", |s| parse_model(s, image))?;
+    o.batches = parse_list(&batches_text, "--batches", |s| s.parse().ok().filter(|&b| b > 0))?;
+    o.policies = parse_list(&policies_text, "--policies", |s| Some(s.to_string()))?;
+    for policy in &o.policies {
+        PolicyRun::from_name(policy).map_err(|e| format!("--policies: {e}; or plain, balanced"))?;
+    }
+    if o.steps == 0 || o.search_start == 0 || o.search_max < o.search_start {
+        return Err("--steps and --search-start must be positive, --search-max at least --search-start".into());
+    }
+    Ok(o)
+}
+
+/// `vgg16`, `vgg16@imagenet`: the image shape after `@`, else `--image`, else CIFAR.
+fn parse_model(text: &str, image: Option<ImageShape>) -> Option<(ModelKind, ImageShape)> {
+    let (name, shape) = match text.split_once('@') {
+        Some((name, shape)) => (name, Some(shape.parse().ok()?)),
+        None => (text, None),
+    };
+    Some((name.parse().ok()?, shape.or(image).unwrap_or(ImageShape::Cifar)))
+}
+
+impl Options {
+    fn case(&self, model: ModelKind, image: ImageShape, policy: &str, batch: usize, budget: Option<u64>) -> Case {
+        Case {
+            model: model.name().into(),
+            image: image.to_string(),
+            policy: policy.into(),
+            batch,
+            steps: self.steps,
+            warmup: self.warmup,
+            max_warmup: self.max_warmup,
+            budget: budget.filter(|_| policy_takes_budget(policy)),
+            min_swap: self.min_swap,
+            gpt: self.gpt,
+        }
+    }
+}
+
+/// How a child process ended, as the parent saw it.
+struct ChildOutcome {
+    result: Option<Measured>,
+    panic: Option<String>,
+    status: Option<ExitStatus>,
+    timed_out: bool,
+    stderr_tail: Vec<String>,
+    wall_secs: f64,
+}
+
+/// Runs `case` in a child process, relaying its progress, killing it after `timeout`.
+fn run_case_in_child(case: &Case, timeout: Duration) -> ChildOutcome {
+    let exe = std::env::current_exe().expect("path of this benchmark binary");
+    let case_json = serde_json::to_string(case).expect("serialisable");
+    let start = Instant::now();
+    let spawned = Command::new(exe)
+        .arg("--case")
+        .arg(&case_json)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn();
+    let mut child = match spawned {
+        Ok(child) => child,
+        Err(err) => {
+            return ChildOutcome {
+                result: None,
+                panic: Some(format!("could not start the child process: {err}")),
+                status: None,
+                timed_out: false,
+                stderr_tail: Vec::new(),
+                wall_secs: 0.0,
+            }
+        }
+    };
+
+    // Readers on their own threads, so a full pipe never blocks the child.
+    let stdout = child.stdout.take().expect("piped");
+    let stdout_reader = thread::spawn(move || read_tagged_lines(stdout));
+    let stderr = child.stderr.take().expect("piped");
+    let tail = Arc::new(Mutex::new(VecDeque::new()));
+    let tail_writer = Arc::clone(&tail);
+    let stderr_relay = thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            eprintln!("{line}");
+            let mut tail = tail_writer.lock().unwrap();
+            if tail.len() == STDERR_TAIL {
+                tail.pop_front();
+            }
+            tail.push_back(line);
+        }
+    });
+
+    let mut timed_out = false;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Some(status),
+            Ok(None) if start.elapsed() > timeout => {
+                timed_out = true;
+                let _ = child.kill();
+                break child.wait().ok();
+            }
+            Ok(None) => thread::sleep(Duration::from_millis(100)),
+            Err(_) => break None,
+        }
+    };
+    let (result, panic) = stdout_reader.join().unwrap_or((None, None));
+    let _ = stderr_relay.join();
+    let stderr_tail = tail.lock().unwrap().iter().cloned().collect();
+    ChildOutcome { result, panic, status, timed_out, stderr_tail, wall_secs: start.elapsed().as_secs_f64() }
+}
+
+/// The child's result line and first panic message, from its stdout.
+fn read_tagged_lines(stdout: impl Read) -> (Option<Measured>, Option<String>) {
+    let (mut result, mut panic) = (None, None);
+    for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+        if let Some(json) = line.strip_prefix(RESULT_TAG) {
+            result = serde_json::from_str(json).ok();
+        } else if let Some(json) = line.strip_prefix(PANIC_TAG) {
+            if panic.is_none() {
+                panic = serde_json::from_str::<String>(json).ok();
+            }
+        }
+    }
+    (result, panic)
+}
+
+/// A short reason for a child that gave no result, and the text behind it.
+fn why_failed(outcome: &ChildOutcome, timeout: Duration) -> (String, String) {
+    let detail = outcome.panic.clone().unwrap_or_else(|| outcome.stderr_tail.join("\n"));
+    let text = detail.to_ascii_lowercase();
+    let first_line = detail.lines().next().unwrap_or("").chars().take(160).collect::<String>();
+    let why = if outcome.timed_out {
+        match &outcome.panic {
+            Some(_) => format!("timed out after {} s (after a panic: {first_line})", timeout.as_secs()),
+            None => format!("timed out after {} s", timeout.as_secs()),
+        }
+    } else if text.contains("no plan keeps saved activations under the budget") {
+        format!("budget too small: {}", first_line.trim_start_matches("burn-swap: "))
+    } else if ["out of memory", "out-of-memory", "outofmemory", "memory allocation of"].iter().any(|s| text.contains(s)) {
+        "out of memory".into()
+    } else if let Some(signal) = outcome.status.as_ref().and_then(exit_signal) {
+        match signal {
+            9 => "killed by SIGKILL (host out of memory?)".into(),
+            6 => "aborted (SIGABRT)".into(),
+            other => format!("killed by signal {other}"),
+        }
+    } else if outcome.panic.is_some() {
+        format!("panicked: {first_line}")
+    } else {
+        match outcome.status {
+            Some(status) => format!("no result ({status})"),
+            None => "no result (the child could not be waited for)".into(),
+        }
+    };
+    (why, detail)
+}
+
+#[cfg(unix)]
+fn exit_signal(status: &ExitStatus) -> Option<i32> {
+    std::os::unix::process::ExitStatusExt::signal(status)
+}
+
+#[cfg(not(unix))]
+fn exit_signal(_status: &ExitStatus) -> Option<i32> {
+    None
+}
+
+/// Runs one case in a child and makes its row.
+fn run_row(case: Case, options: &Options, search_probe: bool) -> Row {
+    eprintln!("== {}", case.label());
+    let timeout = Duration::from_secs(options.case_timeout);
+    let outcome = run_case_in_child(&case, timeout);
+    let (why, detail) = match outcome.result {
+        Some(_) => (None, None),
+        None => {
+            let (why, detail) = why_failed(&outcome, timeout);
+            (Some(why), Some(detail))
+        }
+    };
+    if let Some(why) = &why {
+        eprintln!("== {}: {why}", case.label());
+    }
+    Row {
+        input: case.input_label(),
+        case,
+        search_probe,
+        result: outcome.result,
+        why,
+        detail,
+        fits: None,
+        wall_secs: outcome.wall_secs,
+    }
+}
+
+/// Whether a probe fits `budget`: it completed and its peak device memory
+/// stayed within the budget (when the runtime reports memory at all).
+fn fits(row: &Row, budget: u64) -> bool {
+    match &row.result {
+        None => false,
+        Some(m) => m.memory.as_ref().is_none_or(|mem| mem.peak_device_bytes <= budget),
+    }
+}
+
+/// Largest batch of `model` under `policy` that fits `budget`: doubling from
+/// `--search-start` to the first failure (or `--search-max`), then bisection.
+/// Bisection stops when the gap is at most 1/16 of the fitting batch (at least
+/// 1): each probe is a full child run, minutes on a GPU.
+fn search(options: &Options, model: ModelKind, image: ImageShape, policy: &str, budget: u64, rows: &mut Vec<Row>) -> Search {
+    let mut probes = Vec::new();
+    let mut probe = |batch: usize, rows: &mut Vec<Row>| -> bool {
+        let mut row = run_row(options.case(model, image, policy, batch, Some(budget)), options, true);
+        let ok = fits(&row, budget);
+        row.fits = Some(ok);
+        if let (false, None, Some(mem)) = (ok, &row.why, row.result.as_ref().and_then(|m| m.memory.as_ref())) {
+            row.why = Some(format!("peak {} MiB over the budget ({})", mib(mem.peak_device_bytes), mem.peak_device_basis));
+        }
+        eprintln!("== search {model} {policy}: batch {batch} {}", if ok { "fits" } else { "does not fit" });
+        probes.push((batch, ok));
+        rows.push(row);
+        ok
+    };
+    let (mut fit, mut fail): (Option<usize>, Option<usize>) = (None, None);
+    let mut batch = options.search_start;
+    loop {
+        if probe(batch, rows) {
+            fit = Some(batch);
+            if batch >= options.search_max {
+                break;
+            }
+            batch = (batch * 2).min(options.search_max);
+        } else {
+            fail = Some(batch);
+            break;
+        }
+    }
+    if let Some(mut hi) = fail {
+        let mut lo = fit.unwrap_or(0);
+        while hi - lo > (lo / 16).max(1) {
+            let mid = lo + (hi - lo) / 2;
+            if probe(mid, rows) {
+                lo = mid;
+                fit = Some(mid);
+            } else {
+                hi = mid;
+                fail = Some(mid);
+            }
+        }
+    }
+    let input = options.case(model, image, policy, 1, None).input_label();
+    Search {
+        model: model.name().into(),
+        input,
+        policy: policy.into(),
+        budget,
+        probes,
+        largest_fitting_batch: fit,
+        smallest_failing_batch: fail,
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Report.
+// ---------------------------------------------------------------------------
+
+fn mib(bytes: u64) -> String {
+    format!("{:.1}", bytes as f64 / (1u64 << 20) as f64)
+}
+
+/// Median samples/s of the `plain` row for the same model, input and batch.
+fn plain_rate(rows: &[Row], row: &Row) -> Option<f64> {
+    rows.iter()
+        .filter(|r| r.case.policy == "plain" && r.case.model == row.case.model && r.input == row.input && r.case.batch == row.case.batch)
+        .find_map(|r| r.result.as_ref().map(|m| m.median_samples_per_s))
+}
+
+fn print_table(rows: &[Row]) {
+    println!(
+        "{:<14} {:<16} {:<10} {:>6} {:>10} {:>8} {:>10} {:>9} {:>9} {:>5}  why",
+        "model", "input", "policy", "batch", "samples/s", "vs plain", "peak MiB", "out MiB", "in MiB", "compr"
+    );
+    for row in rows {
+        let m = row.result.as_ref();
+        let rate = m.map_or("-".into(), |m| format!("{:.1}", m.median_samples_per_s));
+        let ratio = match (m, plain_rate(rows, row)) {
+            (Some(m), Some(plain)) => format!("{:.2}x", m.median_samples_per_s / plain),
+            _ => "-".into(),
+        };
+        let peak = match m {
+            Some(m) => m.memory.as_ref().map_or("n/a".into(), |mem| mib(mem.peak_device_bytes)),
+            None => "-".into(),
+        };
+        let swap = m.and_then(|m| m.swap.as_ref());
+        let out = swap.map_or("-".into(), |s| mib(s.swapped_out_bytes));
+        let back = swap.map_or("-".into(), |s| mib(s.swapped_in_bytes));
+        let compression = m.and_then(|m| m.compression_ratio).map_or("-".into(), |r| format!("{r:.2}"));
+        let mut why = row.why.clone().unwrap_or_default();
+        if m.is_some_and(|m| !m.steady_before_timing) {
+            why = "timed before the steady state (raise --max-warmup)".into();
+        }
+        match row.fits {
+            Some(true) if m.is_some_and(|m| m.memory.is_none()) => why = format!("fits (completed; no memory probe) {why}"),
+            Some(true) => why = format!("fits {why}"),
+            Some(false) => why = format!("no fit: {why}"),
+            None => {}
+        }
+        println!(
+            "{:<14} {:<16} {:<10} {:>6} {:>10} {:>8} {:>10} {:>9} {:>9} {:>5}  {why}",
+            row.case.model, row.input, row.case.policy, row.case.batch, rate, ratio, peak, out, back, compression
+        );
+    }
+}
+
+fn print_searches(searches: &[Search]) {
+    println!();
+    println!("largest batch within the search budget:");
+    for s in searches {
+        let probes: Vec<String> = s.probes.iter().map(|(b, ok)| format!("{b}{}", if *ok { "+" } else { "-" })).collect();
+        println!(
+            "  {} ({}) {}: {} (budget {} MiB; probes {})",
+            s.model,
+            s.input,
+            s.policy,
+            s.largest_fitting_batch.map_or("none".into(), |b| b.to_string()),
+            mib(s.budget),
+            probes.join(" ")
+        );
+    }
+}
+
+fn write_json(path: &PathBuf, args: &[String], options: &Options, rows: &[Row], searches: &[Search]) -> std::io::Result<()> {
+    let device = rows.iter().find_map(|r| r.result.as_ref().map(|m| m.device_name.clone()));
+    let report = serde_json::json!({
+        "bench": "train",
+        "device": device,
+        "backend_features": if cfg!(feature = "cuda") { "cuda" } else if cfg!(feature = "wgpu") { "wgpu" } else { "flex" },
+        "args": args,
+        "options": {
+            "models": options.models.iter().map(|(m, i)| format!("{m}@{i}")).collect::<Vec<_>>(),
+            "batches": options.batches,
+            "policies": options.policies,
+            "steps": options.steps,
+            "warmup": options.warmup,
+            "max_warmup": options.max_warmup,
+            "budget": options.budget,
+            "min_swap": options.min_swap,
+            "case_timeout_s": options.case_timeout,
+            "search_budget": options.search_budget,
+            "search_start": options.search_start,
+            "search_max": options.search_max,
+            "gpt": options.gpt,
+        },
+        "rows": rows,
+        "searches": searches,
+    });
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)?;
+    }
+    std::fs::write(path, serde_json::to_string_pretty(&report)? + "\n")
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if let Some(i) = args.iter().position(|a| a == "--case") {
+        let case_json = args.get(i + 1).expect("--case takes the case as JSON");
+        run_child(case_json);
+        return;
+    }
+    let options = match parse_options(&args) {
+        Ok(o) => o,
+        Err(msg) => {
+            if !msg.is_empty() {
+                eprintln!("error: {msg}\n");
+            }
+            eprintln!("{USAGE}");
+            std::process::exit(2);
+        }
+    };
+
+    let mut rows = Vec::new();
+    let mut searches = Vec::new();
+    match options.search_budget {
+        // A search replaces the batch matrix: it picks its own batches.
+        Some(budget) => {
+            for &(model, image) in &options.models {
+                for policy in &options.policies {
+                    searches.push(search(&options, model, image, policy, budget, &mut rows));
+                }
+            }
+        }
+        None => {
+            for &(model, image) in &options.models {
+                for &batch in &options.batches {
+                    for policy in &options.policies {
+                        let case = options.case(model, image, policy, batch, options.budget);
+                        rows.push(run_row(case, &options, false));
+                    }
+                }
+            }
+        }
+    }
+
+    println!();
+    if let Some(device) = rows.iter().find_map(|r| r.result.as_ref().map(|m| m.device_name.clone())) {
+        println!("device: {device}");
+    }
+    print_table(&rows);
+    if !searches.is_empty() {
+        print_searches(&searches);
+    }
+    if let Some(path) = &options.json {
+        match write_json(path, &args, &options, &rows, &searches) {
+            Ok(()) => println!("wrote {}", path.display()),
+            Err(err) => {
+                eprintln!("could not write {}: {err}", path.display());
+                std::process::exit(1);
+            }
+        }
+    }
+}
