@@ -328,7 +328,7 @@ fn first_difference(a: &[Vec<Vec<u8>>], b: &[Vec<Vec<u8>>]) -> Option<(usize, us
 }
 
 fn swap_all() -> SwapConfig {
-    SwapConfig::builder().policy(SwapAll).min_swap_bytes(0).pinned_pool_bytes(6 << 30).build()
+    SwapConfig::builder().policy(SwapAll).min_swap_bytes(0).pinned_pool_bytes(6 << 30).swap_under_fusion(true).build()
 }
 
 /// CubeCL's CUDA backend without fusion: the engine copies its tensors too,
@@ -415,13 +415,11 @@ fn memory_flat(iters: usize) -> Value {
 
 fn main() {
     let args = args();
-    // The bench measures the CUDA engine itself, which burn-swap keeps off by
-    // default until its gradients are bit-identical on every model.
-    std::env::set_var("BURN_SWAP_CUDA_ENGINE", "1");
     let name = device_name();
     println!("burn-swap transfer bench on {name}");
     // Room for the 2 GB case (count 1) plus the smaller ones.
-    burn_swap::configure(SwapConfig::builder().pinned_pool_bytes(6 << 30).build());
+    // The engine is measured on `Cuda` (fusion) too, where it is opt-in.
+    burn_swap::configure(SwapConfig::builder().pinned_pool_bytes(6 << 30).swap_under_fusion(true).build());
     let t0 = Instant::now();
     let throughput = args.runs("throughput").then(|| throughput(args.quick));
     let overlap = args.runs("overlap").then(|| overlap(args.quick));

@@ -9,7 +9,8 @@
 //! Options: `--model NAME` (plain20; any of burn_swap_models::ModelKind),
 //! `--image cifar|imagenet`, `--batch N`, `--steps N`, `--policy keep-all|swap-all`,
 //! `--budget BYTES` (e.g. 64MiB), `--min-swap BYTES`, `--out DIR`, `--compare`
-//! (also time plain `Autodiff<B>` on the same steps).
+//! (also time plain `Autodiff<B>` on the same steps), `--swap-under-fusion`
+//! (on `Cuda`, whose fusion makes swapping differ in the last bit, swap anyway).
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -38,6 +39,7 @@ struct Args {
     min_swap: u64,
     out: PathBuf,
     compare: bool,
+    swap_under_fusion: bool,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -51,6 +53,7 @@ fn parse_args() -> Result<Args, String> {
         min_swap: 64 << 10,
         out: PathBuf::from("burn-swap-out"),
         compare: false,
+        swap_under_fusion: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -65,6 +68,7 @@ fn parse_args() -> Result<Args, String> {
             "--min-swap" => args.min_swap = parse_bytes(&value()?).map_err(|e| e.to_string())?,
             "--out" => args.out = PathBuf::from(value()?),
             "--compare" => args.compare = true,
+            "--swap-under-fusion" => args.swap_under_fusion = true,
             "--help" | "-h" => return Err(String::new()),
             other => return Err(format!("unknown option {other}")),
         }
@@ -115,7 +119,7 @@ fn main() {
             if !msg.is_empty() {
                 eprintln!("error: {msg}\n");
             }
-            eprintln!("usage: train [--model NAME] [--image cifar|imagenet] [--batch N] [--steps N] [--policy keep-all|swap-all] [--budget BYTES] [--min-swap BYTES] [--out DIR] [--compare]");
+            eprintln!("usage: train [--model NAME] [--image cifar|imagenet] [--batch N] [--steps N] [--policy keep-all|swap-all] [--budget BYTES] [--min-swap BYTES] [--out DIR] [--compare] [--swap-under-fusion]");
             std::process::exit(2);
         }
     };
@@ -123,7 +127,8 @@ fn main() {
         eprintln!("{e}");
         std::process::exit(2)
     });
-    let mut config = SwapConfig::builder().min_swap_bytes(args.min_swap).build();
+    let mut config =
+        SwapConfig::builder().min_swap_bytes(args.min_swap).swap_under_fusion(args.swap_under_fusion).build();
     config.policy = policy;
     config.budget_bytes = args.budget;
     burn_swap::configure(config);

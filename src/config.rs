@@ -11,7 +11,8 @@
 //! | `BURN_SWAP_ON_BUDGET_ERROR` | `panic` or `keep-all` | `panic` |
 //! | `BURN_SWAP_PINNED_POOL` | most pinned host memory the CUDA engine takes | `8GiB` |
 //! | `BURN_SWAP_HOST_RESERVE` | host RAM the pinned pool always leaves available | `4GiB` |
-//! | `BURN_SWAP_DEVICE_SAMPLE_OPS` | read the device's real memory use every this many ops (0: only at phase boundaries) | `64` |
+//! | `BURN_SWAP_DEVICE_SAMPLE_OPS` | read the device's real memory use every this many ops while profiling (0: only at phase boundaries) | `64` |
+//! | `BURN_SWAP_UNDER_FUSION` | `1`: swap tensors of burn's fusion backend (`Cuda`) too, accepting last-bit differences | off |
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -59,7 +60,15 @@ pub struct SwapConfig {
     pub host_ram_reserve_bytes: u64,
     /// Read the device's real memory use every this many ops (each read is
     /// a round trip to the runtime); 0 reads only at phase boundaries.
+    /// Iterations that follow a plan are read at phase boundaries only.
     pub device_sample_ops: u32,
+    /// Swap tensors of burn's fusion backend (burn-cuda's default `Cuda`).
+    /// Off by default: taking a tensor off the device forces fusion to run
+    /// its queued ops at that point, which moves fusion's kernel boundaries;
+    /// results then differ from `Autodiff<Cuda>` in the last bit (measured:
+    /// Plain20, one loss value 1 ulp apart). Without fusion
+    /// (`CubeBackend<CudaRuntime>`), swapping is bit-identical and always on.
+    pub swap_under_fusion: bool,
 }
 
 impl Default for SwapConfig {
@@ -77,6 +86,7 @@ impl Default for SwapConfig {
             pinned_chunk_bytes: 256 << 20,
             host_ram_reserve_bytes: 4 << 30,
             device_sample_ops: 64,
+            swap_under_fusion: false,
         }
     }
 }
@@ -126,6 +136,9 @@ impl SwapConfig {
                 .trim()
                 .parse()
                 .map_err(|_| SwapError::Config(format!("BURN_SWAP_DEVICE_SAMPLE_OPS={v}: not a count")))?;
+        }
+        if let Some(v) = var("BURN_SWAP_UNDER_FUSION") {
+            config.swap_under_fusion = matches!(v.trim(), "1" | "true" | "on" | "yes");
         }
         if let Some(v) = var("BURN_SWAP_ON_BUDGET_ERROR") {
             config.on_budget_error = match v.trim() {
@@ -208,6 +221,12 @@ impl SwapConfigBuilder {
         self.config.host_ram_reserve_bytes = bytes;
         self
     }
+    /// See [`SwapConfig::swap_under_fusion`].
+    pub fn swap_under_fusion(mut self, allow: bool) -> Self {
+        self.config.swap_under_fusion = allow;
+        self
+    }
+
     /// Read the device's real memory use every this many ops (0: phase boundaries only).
     pub fn device_sample_ops(mut self, ops: u32) -> Self {
         self.config.device_sample_ops = ops;

@@ -149,6 +149,10 @@ impl<B: Backend> OpScope<B> {
                     let weak: Weak<dyn ManagedSlot> = Arc::downgrade(slot) as Weak<dyn ManagedSlot>;
                     executor::with(|e| e.offloaded(id, weak));
                 }
+                // A refusal by design was logged once where it was decided.
+                Err(err @ crate::TransferError::Unsupported(_)) => {
+                    tracing::debug!(tensor = id, %err, "offload refused; the tensor stays on the device")
+                }
                 Err(err) => tracing::warn!(tensor = id, %err, "offload failed; the tensor stays on the device"),
             }
         }

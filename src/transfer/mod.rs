@@ -166,18 +166,29 @@ impl HostCopy {
     }
 }
 
+/// Why a fusion tensor stays on the device by default.
 #[cfg(feature = "cuda")]
-const CUDA_ENGINE_OFF: &str = "the CUDA engine is off by default: on the H100, Plain20 training under \
-swap-all diverged from Autodiff<Cuda> after the first planned step (SmallCnn was bit-identical), so \
-tensors stay on the device until that is fixed; set BURN_SWAP_CUDA_ENGINE=1 to use it anyway";
+const FUSION_OFF: &str = "burn-swap leaves tensors of burn's fusion backend on the device: taking one off \
+forces fusion to run its queued ops early, which moves its kernel boundaries, and results then differ \
+from Autodiff<Cuda> in the last bit (measured on an H100: Plain20, one loss value 1 ulp apart). \
+Use CubeBackend<CudaRuntime> (no fusion) for bit-identical swapping, or set BURN_SWAP_UNDER_FUSION=1 \
+(SwapConfig::swap_under_fusion) to swap anyway";
 
-/// The CUDA engine runs only when `BURN_SWAP_CUDA_ENGINE=1`: until its
-/// gradients are bit-identical on every model measured, keeping tensors on
-/// the device is the safe fallback.
+/// Whether the CUDA engine may take this tensor: always without fusion,
+/// under fusion only when the configuration accepts last-bit differences.
 #[cfg(feature = "cuda")]
-fn cuda_engine_enabled() -> bool {
-    static ENABLED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ENABLED.get_or_init(|| std::env::var("BURN_SWAP_CUDA_ENGINE").is_ok_and(|v| v.trim() == "1"))
+fn cuda_engine_allows(tensor: &cuda::Loaded) -> bool {
+    match tensor {
+        cuda::Loaded::Cube(_) => true,
+        cuda::Loaded::Fusion(_) => {
+            let allowed = crate::config().swap_under_fusion;
+            if !allowed {
+                static LOGGED: std::sync::Once = std::sync::Once::new();
+                LOGGED.call_once(|| tracing::warn!("{FUSION_OFF}"));
+            }
+            allowed
+        }
+    }
 }
 
 /// Copies a primitive to the host (for asynchronous engines: starts the
@@ -190,8 +201,8 @@ pub(crate) fn offload<B: Backend>(
     }
     #[cfg(feature = "cuda")]
     let primitive = match as_cuda(primitive) {
-        Ok(tensor) if !cuda_engine_enabled() => {
-            return Err((TransferError::Unsupported(CUDA_ENGINE_OFF.to_string()), from_cuda(tensor)));
+        Ok(tensor) if !cuda_engine_allows(&tensor) => {
+            return Err((TransferError::Unsupported(FUSION_OFF.to_string()), from_cuda(tensor)));
         }
         Ok(tensor) => {
             return cuda::offload(tensor).map(HostCopy::Cuda).map_err(|(err, back)| (err, from_cuda(back)));
