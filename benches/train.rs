@@ -25,7 +25,9 @@
 //! `--batches`, `--policies`, `--steps`, `--warmup`, `--max-warmup`,
 //! `--budget`, `--min-swap`, `--case-timeout`, `--search-budget`,
 //! `--search-start`, `--search-max`, `--gpt`, `--gpt-layers`, `--gpt-seq`,
-//! `--json`.
+//! `--json`; on CUDA `--unfused` (every policy on CubeCL's backend without
+//! fusion, where swapping is bit-identical) and `--swap-under-fusion` (swap
+//! `Cuda`'s fusion tensors anyway, accepting last-bit differences).
 
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read};
@@ -106,6 +108,10 @@ struct Case {
     budget: Option<u64>,
     min_swap: u64,
     gpt: GptSize,
+    /// Swap fusion tensors too (see `SwapConfig::swap_under_fusion`).
+    swap_under_fusion: bool,
+    /// On CUDA: CubeCL's backend without fusion instead of `Cuda`.
+    unfused: bool,
 }
 
 impl Case {
@@ -270,18 +276,34 @@ fn policy_takes_budget(name: &str) -> bool {
 // The child: run one case, print one result line.
 // ---------------------------------------------------------------------------
 
+/// CubeCL's CUDA backend without fusion (`--unfused`): swapping there is
+/// bit-identical, while under fusion it is opt-in.
+#[cfg(feature = "cuda")]
+type Unfused = burn_cubecl::CubeBackend<cubecl::cuda::CudaRuntime, f32, i32, u8>;
+
 fn run_child(case_json: &str) {
     install_panic_reporter();
     let case: Case = serde_json::from_str(case_json).expect("the parent writes a valid case");
-    let measured = match PolicyRun::from_name(&case.policy).expect("the parent checked the policy") {
-        PolicyRun::Plain => measure::<Autodiff<Device>>(&case, &|| true),
-        PolicyRun::Balanced => measure::<Autodiff<Device, BalancedCheckpointing>>(&case, &|| true),
+    #[cfg(feature = "cuda")]
+    let measured = if case.unfused { run_policy::<Unfused>(&case) } else { run_policy::<Device>(&case) };
+    #[cfg(not(feature = "cuda"))]
+    let measured = run_policy::<Device>(&case);
+    println!("{RESULT_TAG}{}", serde_json::to_string(&measured).expect("serialisable"));
+}
+
+fn run_policy<I: Backend<Device = DeviceOf>>(case: &Case) -> Measured {
+    match PolicyRun::from_name(&case.policy).expect("the parent checked the policy") {
+        PolicyRun::Plain => measure::<Autodiff<I>>(case, &|| true),
+        PolicyRun::Balanced => measure::<Autodiff<I, BalancedCheckpointing>>(case, &|| true),
         PolicyRun::BurnSwap(name) => {
-            let mut config = SwapConfig::builder().min_swap_bytes(case.min_swap).build();
+            let mut config = SwapConfig::builder()
+                .min_swap_bytes(case.min_swap)
+                .swap_under_fusion(case.swap_under_fusion)
+                .build();
             config.policy = policy_by_name(&name).expect("checked by the parent");
             config.budget_bytes = case.budget;
             burn_swap::configure(config);
-            let mut measured = measure::<SwapAutodiff<Device>>(&case, &last_step_followed_plan);
+            let mut measured = measure::<SwapAutodiff<I>>(case, &last_step_followed_plan);
             measured.swap = Some(swap_stats());
             measured.compression_ratio = measured
                 .swap
@@ -290,8 +312,7 @@ fn run_child(case_json: &str) {
                 .map(|_| 1.0);
             measured
         }
-    };
-    println!("{RESULT_TAG}{}", serde_json::to_string(&measured).expect("serialisable"));
+    }
 }
 
 /// Reports a panic's message on stdout, where the parent looks for it (the
@@ -470,6 +491,8 @@ struct Options {
     search_max: usize,
     gpt: GptSize,
     json: Option<PathBuf>,
+    swap_under_fusion: bool,
+    unfused: bool,
 }
 
 /// The default matrix: the GPU matrix on CUDA, a small one on CPU.
@@ -511,6 +534,8 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
         search_max: 16384,
         gpt: GptSize::from_config(gpt),
         json: None,
+        swap_under_fusion: false,
+        unfused: false,
     };
     let mut gpt_layers = None;
     let mut gpt_seq = None;
@@ -543,6 +568,8 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
             "--gpt-layers" => gpt_layers = Some(count(value()?)?),
             "--gpt-seq" => gpt_seq = Some(count(value()?)?),
             "--json" => o.json = Some(PathBuf::from(value()?)),
+            "--swap-under-fusion" => o.swap_under_fusion = true,
+            "--unfused" if cfg!(feature = "cuda") => o.unfused = true,
             // cargo bench passes --bench to harness = false targets.
             "--bench" => {}
             "--help" | "-h" => return Err(String::new()),
@@ -586,6 +613,8 @@ impl Options {
             budget: budget.filter(|_| policy_takes_budget(policy)),
             min_swap: self.min_swap,
             gpt: self.gpt,
+            swap_under_fusion: self.swap_under_fusion,
+            unfused: self.unfused,
         }
     }
 }
