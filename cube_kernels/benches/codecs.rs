@@ -4,7 +4,25 @@
 //! the tuner (Bayesian search) against an exhaustive search.
 //!
 //! `cargo build --release --features cuda --bench codecs`, then on the GPU:
-//! `codecs [--quick] [--json PATH]` (`--quick`: 1 MB and 64 MB only).
+//! `codecs [options] [--json PATH]`. With no options: every codec at 1 MB,
+//! 64 MB and 1 GB (f32; f16 and bf16 ZVC at 64 MB), the single- against
+//! three-pass comparison, and the tuner against exhaustive search for ZVC and
+//! CSR at 64 MB (more than 10 minutes on an H100). Options:
+//!
+//! - `--sizes 1MB,64MB,1GB` sizes of the table rows (KB, MB, GB)
+//! - `--codecs zvc,rle,csr,lz4` codecs of the table rows and pass comparison
+//! - `--dtypes f32,f16,bf16` every listed dtype at every size (default: f32,
+//!   plus f16 and bf16 ZVC at 64 MB)
+//! - `--sparsities 0.2,0.5,0.8,0.95`, `--reps N` (timed calls per row)
+//! - `--tuner-sizes 64MB` and `--tuner-codecs zvc,csr` (tuner against
+//!   exhaustive search; `--tuner-sizes none` skips it)
+//! - `--no-passes` skips the single- against three-pass comparison
+//! - `--quick`: `--sizes 1MB,64MB,1GB --codecs zvc --dtypes f32,f16,bf16
+//!   --tuner-sizes 64MB --tuner-codecs zvc` (meant to fit in 4 minutes; the
+//!   1 MB rows check the GPU bytes against the CPU reference)
+//!
+//! The JSON is written after every section, so a run cut short keeps what
+//! it measured.
 
 #[cfg(not(feature = "cuda"))]
 fn main() {
@@ -161,10 +179,111 @@ mod bench {
             .unwrap_or_else(|| "unknown".into())
     }
 
+    /// Command-line options (see the file's documentation).
+    struct Opts {
+        sizes: Vec<usize>,
+        codecs: Vec<CodecKind>,
+        dtypes: Option<Vec<DType>>,
+        sparsities: Vec<f64>,
+        reps: Option<usize>,
+        tuner_sizes: Vec<usize>,
+        tuner_codecs: Vec<CodecKind>,
+        passes: bool,
+        json: Option<String>,
+    }
+
+    fn parse_size(s: &str) -> usize {
+        let t = s.trim().to_ascii_uppercase();
+        let (num, mul) = if let Some(n) = t.strip_suffix("GB") {
+            (n, 1usize << 30)
+        } else if let Some(n) = t.strip_suffix("MB") {
+            (n, 1 << 20)
+        } else if let Some(n) = t.strip_suffix("KB") {
+            (n, 1 << 10)
+        } else {
+            (t.as_str(), 1)
+        };
+        num.trim().parse::<usize>().unwrap_or_else(|_| panic!("bad size {s:?} (e.g. 64MB)")) * mul
+    }
+
+    fn parse_codec(s: &str) -> CodecKind {
+        *CodecKind::ALL.iter().find(|c| c.name() == s.trim().to_ascii_lowercase()).unwrap_or_else(|| panic!("unknown codec {s:?}"))
+    }
+
+    fn parse_dtype(s: &str) -> DType {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "f32" => DType::F32,
+            "f16" => DType::F16,
+            "bf16" => DType::BF16,
+            _ => panic!("unknown dtype {s:?}"),
+        }
+    }
+
+    fn list<T>(v: &str, f: impl Fn(&str) -> T) -> Vec<T> {
+        if v.trim().eq_ignore_ascii_case("none") {
+            return Vec::new();
+        }
+        v.split(',').filter(|x| !x.trim().is_empty()).map(f).collect()
+    }
+
+    impl Opts {
+        fn parse() -> Self {
+            let args: Vec<String> = std::env::args().skip(1).collect();
+            let mut o = Opts {
+                sizes: vec![1 << 20, 64 << 20, 1 << 30],
+                codecs: CodecKind::ALL.to_vec(),
+                dtypes: None,
+                sparsities: vec![0.2, 0.5, 0.8, 0.95],
+                reps: None,
+                tuner_sizes: vec![64 << 20],
+                tuner_codecs: vec![CodecKind::Zvc, CodecKind::Csr],
+                passes: true,
+                json: None,
+            };
+            let mut i = 0;
+            while i < args.len() {
+                let a = args[i].as_str();
+                let mut val = || {
+                    i += 1;
+                    args.get(i).cloned().unwrap_or_else(|| panic!("{a} needs a value"))
+                };
+                match a {
+                    "--quick" => {
+                        o.sizes = vec![1 << 20, 64 << 20, 1 << 30];
+                        o.codecs = vec![CodecKind::Zvc];
+                        o.dtypes = Some(DType::ALL.to_vec());
+                        o.tuner_sizes = vec![64 << 20];
+                        o.tuner_codecs = vec![CodecKind::Zvc];
+                    }
+                    "--sizes" => o.sizes = list(&val(), parse_size),
+                    "--codecs" => o.codecs = list(&val(), parse_codec),
+                    "--dtypes" => o.dtypes = Some(list(&val(), parse_dtype)),
+                    "--sparsities" => o.sparsities = list(&val(), |x| x.trim().parse::<f64>().expect("bad sparsity")),
+                    "--reps" => o.reps = Some(val().parse().expect("bad --reps")),
+                    "--tuner-sizes" => o.tuner_sizes = list(&val(), parse_size),
+                    "--tuner-codecs" => o.tuner_codecs = list(&val(), parse_codec),
+                    "--no-passes" => o.passes = false,
+                    "--json" => o.json = Some(val()),
+                    "--bench" => {} // passed by `cargo bench`
+                    _ => panic!("unknown option {a:?} (see the top of benches/codecs.rs)"),
+                }
+                i += 1;
+            }
+            o
+        }
+        /// Dtypes of the table rows at `bytes`.
+        fn dtypes_at(&self, bytes: usize) -> Vec<DType> {
+            match &self.dtypes {
+                Some(d) => d.clone(),
+                None if bytes == 64 << 20 => DType::ALL.to_vec(),
+                None => vec![DType::F32],
+            }
+        }
+    }
+
     pub fn main() {
-        let args: Vec<String> = std::env::args().collect();
-        let quick = args.iter().any(|a| a == "--quick");
-        let json_path = args.iter().position(|a| a == "--json").and_then(|i| args.get(i + 1).cloned());
+        let opts = Opts::parse();
+        let started = Instant::now();
         let client = CudaRuntime::client(&CudaDevice::new(0));
         let device = device_name();
         println!("device: {device}");
@@ -173,17 +292,33 @@ mod bench {
         let mut results: Vec<Value> = Vec::new();
         let mut copies: Vec<Value> = Vec::new();
         let mut tuning: Vec<Value> = Vec::new();
+        let mut passes: Vec<Value> = Vec::new();
+        let save = |copies: &Vec<Value>, results: &Vec<Value>, passes: &Vec<Value>, tuning: &Vec<Value>| {
+            let out = json!({
+                "device": device,
+                "cubecl_device_key": tuner::device_key(&client),
+                "args": std::env::args().skip(1).collect::<Vec<_>>(),
+                "copy_reference": copies,
+                "results": results,
+                "single_vs_three_pass": passes,
+                "tuner_vs_exhaustive": tuning,
+                "wall_seconds": started.elapsed().as_secs_f64(),
+                "note": "throughput in uncompressed bytes/s; copy is a cubecl u32 copy kernel, read+write counted; ratio = uncompressed/compressed bytes; ideal ZVC ratio = 1/((1-sp)+1/bits) (a 32-bit mask per 32 elements: 1/32 for f32, 1/16 for f16 and bf16)",
+            });
+            if let Some(p) = &opts.json {
+                std::fs::write(p, serde_json::to_string_pretty(&out).unwrap()).unwrap();
+            }
+        };
 
-        let sizes: Vec<usize> = if quick { vec![1 << 20, 64 << 20] } else { vec![1 << 20, 64 << 20, 1 << 30] };
-        let sparsities = [0.2, 0.5, 0.8, 0.95];
         println!(
             "{:>6} {:>5} {:>8} {:>5} {:>7} {:>10} {:>10} {:>7} {:>7} {:>7} {:>5}  compress cfg / decompress cfg",
             "codec", "dtype", "size", "sp", "ratio", "comp GB/s", "dec GB/s", "c/copy", "d/copy", "ideal", "exact"
         );
-        for &bytes in &sizes {
-            let reps = if bytes >= 1 << 30 { 5 } else { 20 };
-            for dtype in [DType::F32, DType::F16, DType::BF16] {
-                if dtype != DType::F32 && bytes != 64 << 20 {
+        for &bytes in &opts.sizes {
+            let reps = opts.reps.unwrap_or(if bytes >= 1 << 30 { 5 } else { 20 });
+            for dtype in opts.dtypes_at(bytes) {
+                let codecs: Vec<CodecKind> = opts.codecs.iter().copied().filter(|&c| dtype == DType::F32 || c == CodecKind::Zvc || opts.dtypes.is_some()).collect();
+                if codecs.is_empty() {
                     continue;
                 }
                 let words = bytes / 4;
@@ -197,12 +332,9 @@ mod bench {
                 copies.push(json!({"bytes": bytes, "dtype": format!("{dtype:?}"), "seconds": t_copy, "read_plus_write_bytes_per_s": copy_rw, "uncompressed_bytes_per_s": bytes as f64 / t_copy}));
                 println!("copy {dtype:?} {} MB: {:.1} GB/s read+write ({:.3} ms)", bytes >> 20, copy_rw / 1e9, t_copy * 1e3);
                 drop((a, b));
-                for &sp in &sparsities {
+                for &sp in &opts.sparsities {
                     let input = gen(&client, words, sp, 1234 + (sp * 100.0) as u32, half);
-                    for codec in CodecKind::ALL {
-                        if dtype != DType::F32 && codec != CodecKind::Zvc {
-                            continue;
-                        }
+                    for &codec in &codecs {
                         let row = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                             run_one(&client, &mut tuner, codec, dtype, len, &input, sp, reps, copy_rw)
                         }));
@@ -213,15 +345,17 @@ mod bench {
                         }));
                     }
                 }
+                save(&copies, &results, &passes, &tuning);
             }
         }
+        println!("[table rows done at {:.1} s]", started.elapsed().as_secs_f64());
 
         // single pass (look-back) against count/scan/write: same bytes? how fast?
-        let mut passes: Vec<Value> = Vec::new();
-        for &bytes in sizes.iter().filter(|&&b| b >= 64 << 20) {
+        let pass_codecs: Vec<CodecKind> = opts.codecs.iter().copied().filter(|&c| c != CodecKind::Lz4).collect();
+        for &bytes in opts.sizes.iter().filter(|&&b| opts.passes && b >= 64 << 20) {
             let len = bytes / 4;
             let input = gen(&client, len, 0.5, 7, false);
-            for codec in [CodecKind::Zvc, CodecKind::Csr, CodecKind::Rle] {
+            for &codec in &pass_codecs {
                 let base = LaunchConfig::default_for(codec);
                 let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     let three = compress(&client, codec, &input, DType::F32, len, base).unwrap();
@@ -249,36 +383,35 @@ mod bench {
                 }));
                 passes.push(r.unwrap_or_else(|_| json!({"codec": codec.name(), "bytes": bytes, "error": "panicked"})));
             }
+            save(&copies, &results, &passes, &tuning);
         }
+        println!("[pass comparison done at {:.1} s]", started.elapsed().as_secs_f64());
 
-        // tuner against exhaustive search, at 64 MB f32 50% zeros
-        for codec in [CodecKind::Zvc, CodecKind::Csr] {
-            for direction in [Direction::Compress, Direction::Decompress] {
-                let len = (64 << 20) / 4;
-                let input = gen(&client, len, 0.5, 99, false);
-                let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    tuner_vs_exhaustive(&client, codec, DType::F32, len, &input, direction)
-                }));
-                tuning.push(r.unwrap_or_else(|_| json!({"codec": codec.name(), "direction": format!("{direction:?}"), "error": "panicked"})));
+        // tuner against exhaustive search, f32 50% zeros
+        for &bytes in &opts.tuner_sizes {
+            for &codec in &opts.tuner_codecs {
+                for direction in [Direction::Compress, Direction::Decompress] {
+                    let len = bytes / 4;
+                    let input = gen(&client, len, 0.5, 99, false);
+                    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        tuner_vs_exhaustive(&client, codec, DType::F32, len, &input, direction)
+                    }));
+                    tuning.push(r.unwrap_or_else(|_| json!({"codec": codec.name(), "bytes": bytes, "direction": format!("{direction:?}"), "error": "panicked"})));
+                    save(&copies, &results, &passes, &tuning);
+                }
             }
         }
+        println!("[tuner comparison done at {:.1} s]", started.elapsed().as_secs_f64());
 
-        let out = json!({
-            "device": device,
-            "cubecl_device_key": tuner::device_key(&client),
-            "copy_reference": copies,
-            "results": results,
-            "tuner_vs_exhaustive": tuning,
-            "single_vs_three_pass": passes,
-            "note": "throughput in uncompressed bytes/s; copy is a cubecl u32 copy kernel, read+write counted; ratio = uncompressed/compressed bytes; ideal ZVC ratio = 1/((1-sp)+bits/32/32)",
-        });
-        let text = serde_json::to_string_pretty(&out).unwrap();
-        if let Some(p) = json_path {
-            std::fs::write(&p, &text).unwrap();
-            println!("wrote {p}");
-        } else {
-            println!("{text}");
+        save(&copies, &results, &passes, &tuning);
+        match &opts.json {
+            Some(p) => println!("wrote {p}"),
+            None => {
+                let out = json!({"copy_reference": copies, "results": results, "single_vs_three_pass": passes, "tuner_vs_exhaustive": tuning});
+                println!("{}", serde_json::to_string_pretty(&out).unwrap());
+            }
         }
+        println!("wall time {:.1} s", started.elapsed().as_secs_f64());
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -326,7 +459,9 @@ mod bench {
             cpu_identical = json!(c.to_host(client).unwrap() == reference);
         }
         let ratio = bytes as f64 / (cw * 4) as f64;
-        let ideal = 1.0 / ((1.0 - sp) + dtype.bits() as f64 / 32.0 / 32.0);
+        // a 32-bit mask per 32 elements: 1 bit per element, over `bits` bits
+        // per element (1/32 of the input for f32, 1/16 for f16 / bf16)
+        let ideal = 1.0 / ((1.0 - sp) + 1.0 / dtype.bits() as f64);
         let ct = bytes as f64 / t_c;
         let dt = bytes as f64 / t_d;
         let exact = status_ok && mismatches == 0;
@@ -355,7 +490,11 @@ mod bench {
         }
         let measure = |cfg: LaunchConfig, reps: usize| tuner::time_config(client, codec, dtype, len, input, direction, cfg, reps).unwrap_or(f64::INFINITY);
         let t0 = Instant::now();
-        let bo = bayes_opt(&full, SearchBudget::default(), |cfg| measure(cfg, 3));
+        let mut bo_calls = 0usize;
+        let bo = bayes_opt(&full, SearchBudget::default(), |cfg| {
+            bo_calls += 1;
+            measure(cfg, 3)
+        });
         let bo_s = t0.elapsed().as_secs_f64();
         // exhaustive over a subsample of the grids (every 16th, plus powers of two) to fit the device time
         let sub: Vec<LaunchConfig> = full.iter().copied().filter(|c| c.grid % 16 == 1 || c.grid.is_power_of_two() || c.grid == max_grid).collect();
@@ -371,15 +510,24 @@ mod bench {
         // re-measure both winners on equal terms
         let bo_t = measure(bo.config, 15);
         let ex_t = measure(best.1, 15);
+        let ratio = bo_t / ex_t;
+        let within = ratio <= 1.10;
+        let frac = bo.evaluations as f64 / sub.len() as f64;
+        println!("tuner vs exhaustive: {} {:?} f32 {} MB (50% zeros), space {} configs", codec.name(), direction, (len * dtype.size()) >> 20, full.len());
+        println!("  exhaustive: best {:?} {:.1} us, {} evaluations, {:.1} s wall", best.1, ex_t * 1e6, sub.len(), ex_s);
         println!(
-            "tuner {:?} {:?}: bayes {:?} {:.1} us ({} evals, {:.1} s) vs exhaustive {:?} {:.1} us ({} evals, {:.1} s): {:.3}x",
-            codec, direction, bo.config, bo_t * 1e6, bo.evaluations, bo_s, best.1, ex_t * 1e6, sub.len(), ex_s, bo_t / ex_t
+            "  tuner:      chose {:?} {:.1} us, {} evaluations ({} measured), {:.1} s wall",
+            bo.config, bo_t * 1e6, bo.evaluations, bo_calls, bo_s
+        );
+        println!(
+            "  tuner/exhaustive time {:.3}, within 10%: {}; evaluations {:.4} of exhaustive (at most 1/20: {})",
+            ratio, if within { "yes" } else { "no" }, frac, if frac <= 0.05 { "yes" } else { "no" }
         );
         json!({
             "codec": codec.name(), "dtype": format!("{dtype:?}"), "direction": format!("{direction:?}"), "bytes": len * dtype.size(),
             "space_size": full.len(), "bayes_config": bo.config, "bayes_seconds_per_call": bo_t, "bayes_evaluations": bo.evaluations, "bayes_search_seconds": bo_s,
             "exhaustive_config": best.1, "exhaustive_seconds_per_call": ex_t, "exhaustive_evaluations": sub.len(), "exhaustive_search_seconds": ex_s,
-            "bayes_over_exhaustive_time": bo_t / ex_t, "evaluation_fraction": bo.evaluations as f64 / sub.len() as f64,
+            "bayes_over_exhaustive_time": ratio, "within_10_percent": within, "evaluation_fraction": frac, "at_most_one_twentieth": frac <= 0.05,
         })
     }
 }

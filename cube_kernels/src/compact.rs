@@ -1,4 +1,6 @@
-//! The compress kernel shared by ZVC, CSR and RLE: per chunk, a predicate
+//! The compress kernel of CSR and RLE (ZVC has its own, in `zvc.rs`; the
+//! `zvc` variant here writes the same format but is no longer launched):
+//! per chunk, a predicate
 //! per element (non-zero, or starts a run), a mask per 32 elements, a block
 //! scan of the mask popcounts, a decoupled look-back across chunks for the
 //! chunk's output offset (one read of the input, one write of the output),

@@ -1,4 +1,4 @@
-//! Decompress kernels for ZVC, CSR and RLE. Chunks are independent (their
+//! Decompress kernels for CSR and RLE (ZVC's is in `zvc.rs`). Chunks are independent (their
 //! offsets are in the index), so cubes stride over chunks with no
 //! inter-cube communication. Every index read from the compressed buffer is
 //! checked before use; a chunk that fails a check is not written and sets a
@@ -10,114 +10,13 @@
 
 use cubecl::prelude::*;
 
-use crate::compact::block_scan_groups;
-use crate::format::{CHUNK, GROUPS_PER_CHUNK, PAD_INDEX};
+use crate::format::{CHUNK, PAD_INDEX};
 
 /// Status bits set by the decoders.
 pub(crate) const STATUS_BAD_OFFSETS: u32 = 1;
 pub(crate) const STATUS_BAD_MASK: u32 = 2;
 pub(crate) const STATUS_BAD_INDEX: u32 = 4;
 pub(crate) const STATUS_BAD_LZ4: u32 = 8;
-
-#[cube(launch)]
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn zvc_decompress(
-    comp: &Array<u32>,
-    out: &mut Array<u32>,
-    status: &mut Array<Atomic<u32>>,
-    len: u32,
-    out_words: u32,
-    nchunks: u32,
-    iters: u32,
-    masks_base: u32,
-    offs_base: u32,
-    payload_base: u32,
-    total_words: u32,
-    #[comptime] half: bool,
-    #[comptime] block: u32,
-) {
-    let epw = comptime!(if half { 2u32 } else { 1u32 });
-    let wpc = comptime!(CHUNK as u32 / epw);
-    let tid = UNIT_POS;
-    let ngroups = (len + 31) / 32;
-
-    let mut sm_vals = SharedMemory::<u32>::new(comptime!(wpc as usize));
-    let mut sm_cnt = SharedMemory::<u32>::new(GROUPS_PER_CHUNK);
-    let mut sm_mask = SharedMemory::<u32>::new(GROUPS_PER_CHUNK);
-
-    for it in 0..iters {
-        let c = CUBE_POS as u32 + it * CUBE_COUNT as u32;
-        let active = c < nchunks;
-        if tid < GROUPS_PER_CHUNK as u32 {
-            let g = c * GROUPS_PER_CHUNK as u32 + tid;
-            let mut m = 0u32;
-            if active && g < ngroups {
-                m = comp[(masks_base + g) as usize];
-                let valid = len - g * 32;
-                if valid < 32 {
-                    if m >> valid != 0 {
-                        status[0].fetch_or(STATUS_BAD_MASK);
-                    }
-                    m &= (1u32 << valid) - 1;
-                }
-            }
-            sm_mask[tid as usize] = m;
-            sm_cnt[tid as usize] = m.count_ones();
-        }
-        sync_cube();
-        block_scan_groups(&mut sm_cnt);
-        let total = sm_cnt[GROUPS_PER_CHUNK - 1];
-        let padded = (total + epw - 1) / epw * epw;
-        let mut a = 0u32;
-        let mut b = 0u32;
-        if active {
-            a = comp[(offs_base + c) as usize];
-            b = comp[(offs_base + c + 1) as usize];
-        }
-        let ok = active && b >= a && b - a == padded && a % epw == 0 && payload_base + b / epw <= total_words;
-        if active && !ok && tid == 0 {
-            status[0].fetch_or(STATUS_BAD_OFFSETS);
-        }
-        // stage the chunk's packed values
-        if ok {
-            let vw = padded / epw;
-            let src = payload_base + a / epw;
-            let mut k = tid;
-            while k < vw {
-                sm_vals[k as usize] = comp[(src + k) as usize];
-                k += block;
-            }
-        }
-        sync_cube();
-        if ok {
-            #[unroll]
-            for i in 0..comptime!(wpc / block) {
-                let k = i * block + tid;
-                let w = c * wpc + k;
-                if w < out_words {
-                    let mut word = 0u32;
-                    #[unroll]
-                    for h in 0..epw {
-                        let e = k * epw + h;
-                        let g = e / 32;
-                        let bit = e % 32;
-                        let m = sm_mask[g as usize];
-                        if (m >> bit) & 1u32 == 1u32 {
-                            let p = sm_cnt[g as usize] - m.count_ones() + (m & ((1u32 << bit) - 1)).count_ones();
-                            let mut x = sm_vals[p as usize];
-                            if half {
-                                x = (sm_vals[(p / 2) as usize] >> ((p % 2) * 16)) & 0xFFFFu32;
-                            }
-                            word |= x << (h * 16);
-                        }
-                    }
-                    out[w as usize] = word;
-                }
-            }
-        }
-        sync_cube();
-    }
-}
 
 /// CSR (`rle = false`) and RLE (`rle = true`) decompression: each output
 /// element binary-searches the chunk's sorted indices in shared memory.

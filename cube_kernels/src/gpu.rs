@@ -4,9 +4,9 @@ use cubecl::prelude::*;
 use cubecl::server::Handle;
 
 use crate::compact::{compact_compress, scan_offsets, zero_words, PASS_COUNT, PASS_SINGLE, PASS_WRITE};
-use crate::decode::{sparse_decompress, zvc_decompress};
+use crate::decode::sparse_decompress;
 use crate::format::*;
-use crate::{cpu, lz4, CodecError};
+use crate::{cpu, lz4, zvc, CodecError};
 
 /// Launch configuration of a codec kernel; the tuner owns it.
 ///
@@ -18,8 +18,11 @@ use crate::{cpu, lz4, CodecError};
 /// and a write pass (the input is read twice). The look-back needs cubes
 /// that started to make progress and coherent atomics: guaranteed on CUDA;
 /// on lavapipe it produced wrong offsets in testing, so it is refused there.
-/// Values per unit follow from `block`: ZVC, CSR and RLE process one chunk
-/// of [`CHUNK`] elements per cube at a time, so each unit handles
+/// Values per unit follow from `block`: ZVC gives each unit one group of 32
+/// elements, a cube a tile of `32 * min(block, 256)` elements (whole chunks;
+/// fewer when the device has little shared memory, e.g. 128 units on
+/// lavapipe; units past 256 only load and store); CSR and RLE process one
+/// chunk of [`CHUNK`] elements per cube at a time, so each unit handles
 /// `CHUNK / block` elements per chunk; LZ4 gives each unit a whole chunk.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct LaunchConfig {
@@ -42,10 +45,11 @@ impl LaunchConfig {
     }
     /// Largest grid the tuner tries.
     pub const MAX_GRID: u32 = 4096;
-    /// Elements each unit handles per chunk.
+    /// Elements each unit handles per chunk (ZVC: per tile, one group).
     pub fn values_per_thread(&self, codec: CodecKind) -> usize {
         match codec {
             CodecKind::Lz4 => CHUNK,
+            CodecKind::Zvc => GROUP,
             _ => CHUNK / self.block as usize,
         }
     }
@@ -87,6 +91,11 @@ pub fn supports_single_pass<R: Runtime>(client: &ComputeClient<R>) -> bool {
 pub fn shared_bytes(codec: CodecKind, block: u32) -> usize {
     match codec {
         CodecKind::Lz4 => block as usize * crate::lz4::HASH_SLOTS * 4,
+        // ZVC: a tile of 32 elements per computing unit staged (16-bit: plus
+        // the high halves of the compacted words), the scan buffer
+        // (tiles of one chunk; devices with more shared memory get tiles of
+        // up to 4 chunks, see `zvc_compute_units`)
+        CodecKind::Zvc => zvc_shared_words(block, block.min(zvc::MIN_CB)) * 4,
         // compress: padded input staging + compacted staging + scan
         _ => (CHUNK + CHUNK / 32 + CHUNK + 3 * GROUPS_PER_CHUNK + 2) * 4,
     }
@@ -221,6 +230,7 @@ pub fn compress<R: Runtime>(
     let half = dtype.size() == 2;
     match codec {
         CodecKind::Lz4 => lz4::compress_gpu(client, input, in_words, &out, &size, dtype, len, cfg, &layout, w1)?,
+        CodecKind::Zvc => zvc_compress_gpu(client, input, in_words, &out, cap, &size, dtype, len, cfg, &layout, w1)?,
         _ => {
             let grid = cfg.grid.min(nchunks as u32);
             let iters = (nchunks as u32).div_ceil(grid);
@@ -279,6 +289,162 @@ pub fn compress<R: Runtime>(
     Ok(Compressed { handle: out, size, capacity_words: cap, codec, dtype, len })
 }
 
+static WORD_LOADS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Tests only: make the ZVC kernels use 4-byte instead of 16-byte loads and
+/// stores (what they do anyway for an input that is not 16-byte aligned,
+/// which wgpu cannot bind). Both write the same bytes.
+#[doc(hidden)]
+pub fn zvc_force_word_access(on: bool) {
+    WORD_LOADS.store(on, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Units of a ZVC cube that compute (one group of 32 elements each; the
+/// tile is `32 * cb` elements, whole chunks): `min(block, 256)`, halved
+/// while the kernels would need more shared memory than the device has
+/// (down to one chunk per tile).
+pub(crate) fn zvc_compute_units<R: Runtime>(client: &ComputeClient<R>, block: u32) -> u32 {
+    let max = client.properties().hardware.max_shared_memory_size;
+    let mut cb = block.min(zvc::MAX_CB);
+    while cb > zvc::MIN_CB && zvc_shared_words(block, cb) * 4 > max {
+        cb /= 2;
+    }
+    cb
+}
+
+fn zvc_shared_words(block: u32, cb: u32) -> usize {
+    let c = zvc::compress_shared_words(false, block, cb).max(zvc::compress_shared_words(true, block, cb));
+    c.max(zvc::decompress_shared_words(false, block, cb)).max(zvc::decompress_shared_words(true, block, cb))
+}
+
+/// ZVC compress: see `zvc.rs`. Single pass (look-back) or count / scan /
+/// write, one tile of `32 * min(block, 256)` elements per cube at a time.
+#[allow(clippy::too_many_arguments)]
+fn zvc_compress_gpu<R: Runtime>(
+    client: &ComputeClient<R>,
+    input: &Handle,
+    in_words: usize,
+    out: &Handle,
+    cap: usize,
+    size: &Handle,
+    dtype: DType,
+    len: usize,
+    cfg: LaunchConfig,
+    layout: &Layout,
+    w1: u32,
+) -> Result<(), CodecError> {
+    let half = dtype.size() == 2;
+    let cb = zvc_compute_units(client, cfg.block);
+    let tile = 32 * cb as usize;
+    let ntiles = len.div_ceil(tile);
+    let grid = cfg.grid.min(ntiles as u32);
+    let iters = (ntiles as u32).div_ceil(grid);
+    // 16-byte loads when the input starts 16-byte aligned
+    let aligned = input.offset_start.unwrap_or(0).is_multiple_of(16);
+    let vec4 = !WORD_LOADS.load(std::sync::atomic::Ordering::Relaxed) && client.properties().hardware.max_vector_size >= 4;
+    let nv: usize = if aligned && in_words >= 4 && vec4 { 4 } else { 1 };
+    let full_lines = in_words / nv;
+    let launch = |pass: u32, state: &Handle, tiles: &Handle| unsafe {
+        zvc::zvc_compress::launch_unchecked::<R>(
+            client,
+            CubeCount::Static(grid, 1, 1),
+            CubeDim::new_1d(cfg.block),
+            nv,
+            arr(input, full_lines),
+            arr(input, in_words),
+            arr(out, cap),
+            arr(state, ntiles + 1),
+            arr(size, 1),
+            arr(tiles, ntiles),
+            len as u32,
+            in_words as u32,
+            full_lines as u32,
+            chunks(len) as u32,
+            ntiles as u32,
+            iters,
+            layout.masks as u32,
+            layout.offsets as u32,
+            layout.payload as u32,
+            w1,
+            half,
+            nv as u32,
+            cfg.block,
+            cb,
+            pass,
+        )
+    };
+    if cfg.single_pass {
+        let state = zeroed(client, ntiles + 1);
+        launch(PASS_SINGLE, &state, &state);
+    } else {
+        let tiles = client.empty(ntiles * 4);
+        let scan_block = if client.properties().hardware.max_units_per_cube >= 1024 { 1024 } else { 256 };
+        launch(PASS_COUNT, &tiles, &tiles);
+        unsafe {
+            zvc::zvc_scan_tiles::launch_unchecked::<R>(
+                client,
+                CubeCount::Static(1, 1, 1),
+                CubeDim::new_1d(scan_block),
+                arr(&tiles, ntiles),
+                ntiles as u32,
+                scan_block,
+                4,
+            )
+        };
+        launch(PASS_WRITE, &tiles, &tiles);
+    }
+    Ok(())
+}
+
+/// ZVC decompress: see `zvc.rs`. The output is allocated in whole vectors
+/// of 4 words and handed back trimmed to the data.
+fn zvc_decompress_gpu<R: Runtime>(
+    client: &ComputeClient<R>,
+    comp: &Handle,
+    header: &Header,
+    cfg: LaunchConfig,
+    layout: &Layout,
+    status: Handle,
+) -> Result<Decompressed, CodecError> {
+    let len = header.len;
+    let half = header.dtype.size() == 2;
+    let out_words = header.dtype.words(len);
+    let vec4 = !WORD_LOADS.load(std::sync::atomic::Ordering::Relaxed) && client.properties().hardware.max_vector_size >= 4;
+    let nv: usize = if vec4 { 4 } else { 1 };
+    let out_lines = out_words.div_ceil(nv);
+    let out = client.empty(out_lines * nv * 4);
+    let cb = zvc_compute_units(client, cfg.block);
+    let ntiles = len.div_ceil(32 * cb as usize);
+    let grid = cfg.grid.min(ntiles as u32);
+    let iters = (ntiles as u32).div_ceil(grid);
+    unsafe {
+        zvc::zvc_decompress::launch_unchecked::<R>(
+            client,
+            CubeCount::Static(grid, 1, 1),
+            CubeDim::new_1d(cfg.block),
+            nv,
+            arr(comp, header.total_words),
+            arr(&out, out_lines),
+            arr(&status, 1),
+            len as u32,
+            out_lines as u32,
+            chunks(len) as u32,
+            ntiles as u32,
+            iters,
+            layout.masks as u32,
+            layout.offsets as u32,
+            layout.payload as u32,
+            header.total_words as u32,
+            half,
+            nv as u32,
+            cfg.block,
+            cb,
+        )
+    };
+    let handle = out.offset_end(((out_lines * nv - out_words) * 4) as u64);
+    Ok(Decompressed { handle, status, words: out_words })
+}
+
 /// Decompress the buffer `comp` (on the device, at least
 /// `header.total_words` words) whose header the host decoded and validated
 /// with [`Header::decode`]. Returns at once; call
@@ -298,8 +464,11 @@ pub fn decompress<R: Runtime>(
     let len = header.len;
     let dtype = header.dtype;
     let out_words = dtype.words(len);
-    let out = client.empty(out_words.max(1) * 4);
     let status = zeroed(client, 1);
+    if codec == CodecKind::Zvc && len > 0 {
+        return zvc_decompress_gpu(client, comp, header, cfg, &Layout::new(codec, len), status);
+    }
+    let out = client.empty(out_words.max(1) * 4);
     if len == 0 {
         return Ok(Decompressed { handle: out, status, words: 0 });
     }
@@ -312,26 +481,7 @@ pub fn decompress<R: Runtime>(
         _ => {
             let grid = cfg.grid.min(nchunks as u32);
             let iters = (nchunks as u32).div_ceil(grid);
-            if codec == CodecKind::Zvc {
-                zvc_decompress::launch(
-                    client,
-                    CubeCount::Static(grid, 1, 1),
-                    CubeDim::new_1d(cfg.block),
-                    arr(comp, total),
-                    arr(&out, out_words),
-                    arr(&status, 1),
-                    len as u32,
-                    out_words as u32,
-                    nchunks as u32,
-                    iters,
-                    layout.masks as u32,
-                    layout.offsets as u32,
-                    layout.payload as u32,
-                    total as u32,
-                    half,
-                    cfg.block,
-                );
-            } else {
+            {
                 sparse_decompress::launch(
                     client,
                     CubeCount::Static(grid, 1, 1),

@@ -25,8 +25,11 @@ pub mod format;
 mod gpu;
 mod lz4;
 pub mod tuner;
+mod zvc;
 
 pub use format::{CodecKind, DType, Header, CHUNK};
+#[doc(hidden)]
+pub use gpu::zvc_force_word_access;
 pub use gpu::{shared_bytes, supports_single_pass, compress, decompress, Codec, Compressed, Csr, Decompressed, LaunchConfig, Lz4, Rle, Zvc};
 pub use tuner::Tuner;
 

@@ -14,6 +14,10 @@ use crate::format::{chunks, CodecKind, DType};
 use crate::gpu::LaunchConfig;
 use crate::{compress, decompress, CodecError, Header};
 
+/// Version of the kernels in the cache keys: a cache tuned for older
+/// kernels is not reused (2: ZVC tiles of 32 elements per unit).
+pub const KERNELS_VERSION: u32 = 2;
+
 /// Which kernel of a codec.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub enum Direction {
@@ -40,7 +44,7 @@ pub struct TuneKey {
 
 impl TuneKey {
     fn string(&self) -> String {
-        format!("{}|{}|{:?}|{:?}|{}", self.device, self.codec.name(), self.dtype, self.direction, self.bucket)
+        format!("k{KERNELS_VERSION}|{}|{}|{:?}|{:?}|{}", self.device, self.codec.name(), self.dtype, self.direction, self.bucket)
     }
 }
 

@@ -200,3 +200,126 @@ fn many_chunks_with_every_cube_looping_round_trip() {
         check(&client, codec, DType::F16, &e, c, &format!("{codec:?} many chunks"));
     }
 }
+
+/// ZVC tiles are `32 * cb` elements (cb = min(block, 256) units, fewer when
+/// the device has little shared memory: 128 on lavapipe): lengths around
+/// group, chunk and tile boundaries, every block size, grids from one cube
+/// looping over every tile to more cubes than tiles, every dtype.
+#[test]
+fn zvc_tile_boundaries_every_block_and_grid() {
+    let client = client();
+    let lens = [1usize, 31, 32, 33, 2047, 2048, 2049, 4095, 4096, 4097, 8191, 8192, 8193, 3 * 8192 + 4096 + 33];
+    for dtype in DType::ALL {
+        for (i, &len) in lens.iter().enumerate() {
+            let pattern = [Pattern::Scattered(0.5), Pattern::Clustered(0.9), Pattern::Special, Pattern::Scattered(0.0)][i % 4];
+            let e = elements(pattern, dtype, len, 1000 + i as u64);
+            for &block in LaunchConfig::blocks(CodecKind::Zvc) {
+                for grid in [1u32, 2, 5, 4096] {
+                    let c = LaunchConfig { block, grid, single_pass: false };
+                    check(&client, CodecKind::Zvc, dtype, &e, c, &format!("Zvc {dtype:?} {pattern:?} len {len} {c:?}"));
+                }
+            }
+        }
+    }
+}
+
+/// All zero and no zero at a multi-tile length with an odd 16-bit count
+/// (every chunk padded, the last word half junk).
+#[test]
+fn zvc_all_zero_and_no_zero_multi_tile() {
+    let client = client();
+    let len = 5 * CHUNK + 2 * 32 + 7;
+    for dtype in DType::ALL {
+        for sp in [0.0, 1.0] {
+            let e = elements(Pattern::Scattered(sp), dtype, len, 3);
+            for block in [64u32, 256, 1024] {
+                let c = LaunchConfig { block, grid: 3, single_pass: false };
+                check(&client, CodecKind::Zvc, dtype, &e, c, &format!("Zvc {dtype:?} sp {sp} {c:?}"));
+            }
+        }
+    }
+}
+
+/// Word (4-byte) access instead of 16-byte vectors, as for an input handle
+/// that does not start 16-byte aligned (wgpu cannot bind one, so the test
+/// forces it), and an input handle at an aligned offset: same bytes, same
+/// round trip.
+#[test]
+fn zvc_word_access_and_offset_input_handle() {
+    let client = client();
+    for dtype in [DType::F32, DType::BF16] {
+        let len = 3 * CHUNK + 45;
+        let e = elements(Pattern::Special, dtype, len, 8);
+        let words = pack(&e, dtype, 0x1234);
+        // 256 bytes (wgpu's binding alignment) of junk in front
+        let mut shifted = vec![0xdead_beefu32; 64];
+        shifted.extend_from_slice(&words);
+        let input = upload(&client, &shifted).offset_start(256);
+        let reference = cpu::compress(CodecKind::Zvc, dtype, &words, len).unwrap();
+        for block in [64u32, 512] {
+            let c = LaunchConfig { block, grid: 2, single_pass: false };
+            let got = compress(&client, CodecKind::Zvc, &input, dtype, len, c).unwrap().to_host(&client).unwrap();
+            assert!(got == reference, "{dtype:?} block {block} offset handle");
+            cube_kernels::zvc_force_word_access(true);
+            check(&client, CodecKind::Zvc, dtype, &e, c, &format!("{dtype:?} {c:?} word access"));
+            cube_kernels::zvc_force_word_access(false);
+        }
+    }
+}
+
+/// The decoded handle covers exactly the data words (the decoder writes
+/// whole 16-byte vectors into a rounded-up buffer).
+#[test]
+fn zvc_decompressed_handle_is_trimmed_to_the_data() {
+    let client = client();
+    for (dtype, len) in [(DType::F32, 4097usize), (DType::F16, 4097), (DType::BF16, 3)] {
+        let e = elements(Pattern::Scattered(0.3), dtype, len, 4);
+        let words = pack(&e, dtype, 0);
+        let host = cpu::compress(CodecKind::Zvc, dtype, &words, len).unwrap();
+        let header = Header::decode(&host, Some(host.len())).unwrap();
+        let d = decompress(&client, &upload(&client, &host), &header, cfg(CodecKind::Zvc)).unwrap();
+        assert_eq!(d.words, dtype.words(len));
+        assert_eq!(d.handle.size_in_used() as usize, dtype.words(len) * 4);
+        assert_eq!(unpack(&d.to_host(&client).unwrap(), dtype, len), e);
+    }
+}
+
+/// Corruption in a later tile of a multi-tile buffer is caught by every
+/// block size and grid (the decoder checks each tile's chunk offsets against
+/// its masks), and the intact buffer still decodes.
+#[test]
+fn zvc_decoder_rejects_corruption_in_any_tile() {
+    let client = client();
+    let len = 9 * CHUNK + 100;
+    for dtype in [DType::F32, DType::F16] {
+        let e = elements(Pattern::Scattered(0.6), dtype, len, 12);
+        let host = cpu::compress(CodecKind::Zvc, dtype, &pack(&e, dtype, 0), len).unwrap();
+        let layout = Layout::new(CodecKind::Zvc, len);
+        let total_masks = len.div_ceil(32);
+        for block in [64u32, 256, 1024] {
+            for grid in [1u32, 4] {
+                let c = LaunchConfig { block, grid, single_pass: false };
+                let what = format!("{dtype:?} {c:?}");
+                let decode = |b: &Vec<u32>| -> Result<Vec<u32>, CodecError> {
+                    let header = Header::decode(b, Some(b.len()))?;
+                    decompress(&client, &upload(&client, b), &header, c)?.to_host(&client)
+                };
+                assert_eq!(unpack(&decode(&host).unwrap(), dtype, len), e, "{what} intact");
+                let corrupt = |f: &dyn Fn(&mut Vec<u32>)| {
+                    let mut b = host.clone();
+                    f(&mut b);
+                    decode(&b).is_err()
+                };
+                // offsets of chunk 7 (tile 1 or 3) moved by a whole padding unit
+                assert!(corrupt(&|b| b[layout.offsets + 7] += 2), "{what} offset");
+                // a mask in chunk 8 loses its bits
+                let g = (8 * 64..9 * 64).find(|&g| host[layout.masks + g].count_ones() >= 2).unwrap();
+                assert!(corrupt(&|b| b[layout.masks + g] = 0), "{what} mask");
+                // a bit past the end in the last mask
+                assert!(corrupt(&|b| b[layout.masks + total_masks - 1] |= 1 << 31), "{what} tail mask");
+                // the last offset points past the payload
+                assert!(corrupt(&|b| b[layout.offsets + 9] = 0x00ff_ffff), "{what} huge offset");
+            }
+        }
+    }
+}

@@ -1,0 +1,608 @@
+//! ZVC compress: one unit per group of 32 elements, tiles of `32 * cb`
+//! elements (`cb = min(block, 256)` units compute, whole chunks per tile).
+//!
+//! Per tile: vectorized coalesced loads of the input into shared memory;
+//! each unit builds its group's mask from shared memory and writes it
+//! (coalesced: unit `g` writes mask `g`); a block scan of the per-group
+//! counts (with the 16-bit padding of every chunk) gives each group's
+//! position in the tile; the units compact their kept elements into shared
+//! memory; the tile's place in the payload comes from a decoupled look-back
+//! (`PASS_SINGLE`, one plane inspects a window of `PLANE_DIM` predecessors at
+//! a time) or from the scanned tile counts (`PASS_WRITE`); then a coalesced
+//! write of the tile's payload and its chunk offsets.
+//!
+//! Single pass: the input is read once, the output written once, no
+//! inter-cube atomics except one ticket and two state words per tile.
+//! Three passes (portable): `PASS_COUNT` (read the input, write the masks and
+//! one count per tile), [`zvc_scan_tiles`] (one cube), `PASS_WRITE` (read the
+//! input again, write the payload and the offsets).
+
+// #[cube] code: the kernel language has no div_ceil / is_multiple_of, and
+// keeps its own control-flow shape.
+#![allow(clippy::manual_div_ceil, clippy::manual_is_multiple_of, clippy::assign_op_pattern, clippy::collapsible_if, clippy::collapsible_else_if, clippy::too_many_arguments)]
+
+use cubecl::prelude::*;
+
+use crate::compact::{device_header_check, FLAG_AGGREGATE, FLAG_PREFIX, PASS_COUNT, PASS_SINGLE, PASS_WRITE, VALUE_MASK};
+use crate::decode::{STATUS_BAD_MASK, STATUS_BAD_OFFSETS};
+use crate::format::{CHUNK, GROUP, MAGIC};
+
+/// Units per chunk (one unit per group of 32 elements).
+const UNITS_PER_CHUNK: u32 = (CHUNK / GROUP) as u32;
+/// Most units that compute in a tile; a tile is `32 * cb` elements.
+pub(crate) const MAX_CB: u32 = 256;
+/// Fewest (one chunk per tile).
+pub(crate) const MIN_CB: u32 = UNITS_PER_CHUNK;
+
+/// Words of shared memory the compress kernel uses.
+pub(crate) fn compress_shared_words(half: bool, block: u32, cb: u32) -> usize {
+    let tw = (32 * cb / if half { 2 } else { 1 }) as usize;
+    tw + tw / 32 + if half { tw } else { 1 } + 2 * block as usize + 4
+}
+
+/// Inclusive scan of one value per unit over a cube of `n` units (`n` a
+/// power of two) in `sm` (`2 * n` words): one barrier per step. Every unit
+/// must call it (it has barriers). Afterwards the scan is in
+/// `sm[scan_final(n) + t]`.
+#[cube]
+pub(crate) fn block_scan_incl(v: u32, sm: &mut SharedMemory<u32>, #[comptime] n: u32) -> u32 {
+    let t = UNIT_POS;
+    sm[t as usize] = v;
+    sync_cube();
+    let mut acc = v;
+    #[unroll]
+    for step in 0..comptime!(n.trailing_zeros()) {
+        let s = comptime!(1u32 << step);
+        let src = comptime!((step % 2) * n);
+        let dst = comptime!(((step + 1) % 2) * n);
+        if t >= s {
+            acc += sm[(src + t - s) as usize];
+        }
+        sm[(dst + t) as usize] = acc;
+        sync_cube();
+    }
+    acc
+}
+
+/// Where [`block_scan_incl`] leaves its result.
+pub(crate) fn scan_final(n: u32) -> u32 {
+    (n.trailing_zeros() % 2) * n
+}
+
+/// ZVC compress, one tile of `32 * cb` elements per cube at a time.
+///
+/// `input` is the input as vectors of `nv` words (the first `full_lines`
+/// of them), `input_w` the same buffer as words (for the last partial
+/// vector). `state[0]` is the ticket counter, `state[1 + t]` tile `t`'s
+/// look-back word (all zero at launch; `PASS_SINGLE` only). `tiles` holds
+/// one count per tile (`PASS_COUNT` writes them, [`zvc_scan_tiles`] turns
+/// them into exclusive offsets, `PASS_WRITE` reads those).
+#[cube(launch_unchecked)]
+pub(crate) fn zvc_compress<N: Size>(
+    input: &Array<Vector<u32, N>>,
+    input_w: &Array<u32>,
+    out: &mut Array<u32>,
+    state: &mut Array<Atomic<u32>>,
+    size: &mut Array<u32>,
+    tiles: &mut Array<u32>,
+    len: u32,
+    in_words: u32,
+    full_lines: u32,
+    nchunks: u32,
+    ntiles: u32,
+    iters: u32,
+    masks_base: u32,
+    offs_base: u32,
+    payload_base: u32,
+    header_w1: u32,
+    #[comptime] half: bool,
+    #[comptime] nv: u32,
+    #[comptime] block: u32,
+    #[comptime] cb: u32,
+    #[comptime] pass: u32,
+) {
+    let epw = comptime!(if half { 2u32 } else { 1u32 });
+    // words per group, per tile; vectors per tile and per unit
+    let wpg = comptime!(32u32 / epw);
+    let tw = comptime!(32u32 * cb / epw);
+    let tl = comptime!(tw / nv);
+    let lpu = comptime!((tl + block - 1) / block);
+    let wpu = comptime!((tw + block - 1) / block);
+    let cpt = comptime!(cb / UNITS_PER_CHUNK);
+    let fin = comptime!(scan_final(block));
+    let tid = UNIT_POS;
+    let ngroups = (len + 31) / 32;
+
+    let mut sm_in = SharedMemory::<u32>::new(comptime!((tw + tw / 32) as usize));
+    let mut sm_hi = SharedMemory::<u32>::new(comptime!(if half { tw as usize } else { 1usize }));
+    let mut sm_scan = SharedMemory::<u32>::new(comptime!((2 * block) as usize));
+    let mut sm_misc = SharedMemory::<u32>::new(4usize);
+
+    for it in 0..iters {
+        if tid == 0 {
+            if comptime!(pass == PASS_SINGLE) {
+                sm_misc[0] = state[0].fetch_add(1u32);
+            } else {
+                sm_misc[0] = CUBE_POS as u32 + it * CUBE_COUNT as u32;
+            }
+        }
+        sync_cube();
+        let tile = sm_misc[0];
+        let active = tile < ntiles;
+
+        // 1. the tile's input into shared memory (padded: word k at k + k/32)
+        let line0 = tile * tl;
+        if active {
+            if line0 + tl <= full_lines {
+                // whole tile in full vectors: all loads first, then the stores
+                let mut regs = Array::<Vector<u32, N>>::new(comptime!(lpu as usize));
+                #[unroll]
+                for i in 0..lpu {
+                    let l = i * block + tid;
+                    let mut ok = true;
+                    if comptime!(tl % block != 0) {
+                        ok = l < tl;
+                    }
+                    if ok {
+                        regs[i as usize] = input[(line0 + l) as usize];
+                    }
+                }
+                #[unroll]
+                for i in 0..lpu {
+                    let l = i * block + tid;
+                    let mut ok = true;
+                    if comptime!(tl % block != 0) {
+                        ok = l < tl;
+                    }
+                    if ok {
+                        let v = regs[i as usize];
+                        #[unroll]
+                        for j in 0..nv {
+                            let k = l * nv + j;
+                            sm_in[(k + k / 32) as usize] = v[j as usize];
+                        }
+                    }
+                }
+            } else {
+                // last tile: word by word, zero past the end
+                #[unroll]
+                for i in 0..wpu {
+                    let k = i * block + tid;
+                    let mut ok = true;
+                    if comptime!(tw % block != 0) {
+                        ok = k < tw;
+                    }
+                    if ok {
+                        let w = line0 * nv + k;
+                        let mut x = 0u32;
+                        if w < in_words {
+                            x = input_w[w as usize];
+                        }
+                        sm_in[(k + k / 32) as usize] = x;
+                    }
+                }
+            }
+        }
+        sync_cube();
+
+        // 2. one group per unit: its words, its mask, its count
+        let g = tile * cb + tid;
+        let mut vals = Array::<u32>::new(comptime!(wpg as usize));
+        let mut mask = 0u32;
+        if active && tid < cb {
+            #[unroll]
+            for j in 0..wpg {
+                let k = tid * wpg + j;
+                let w = sm_in[(k + k / 32) as usize];
+                vals[j as usize] = w;
+                if comptime!(half) {
+                    if (w & 0xFFFFu32) != 0u32 {
+                        mask |= comptime!(1u32 << (2 * j));
+                    }
+                    if (w >> 16u32) != 0u32 {
+                        mask |= comptime!(1u32 << (2 * j + 1));
+                    }
+                } else if w != 0u32 {
+                    mask |= comptime!(1u32 << j);
+                }
+            }
+            if g >= ngroups {
+                mask = 0u32;
+            } else {
+                let valid = len - g * 32;
+                if valid < 32 {
+                    mask &= (1u32 << valid) - 1u32;
+                }
+            }
+            if comptime!(pass != PASS_WRITE) && g < ngroups {
+                out[(masks_base + g) as usize] = mask;
+            }
+        }
+        let cnt = mask.count_ones();
+
+        // 3. positions in the tile (barriers inside; also orders the reads
+        // of sm_in above before the in-place writes below)
+        let incl = block_scan_incl(cnt, &mut sm_scan, block);
+        let mut pos = incl - cnt;
+        let mut total = sm_scan[(fin + cb - 1) as usize];
+        if comptime!(half) {
+            // every chunk's count is padded to even: one pad after each odd chunk
+            let my_chunk = tid / UNITS_PER_CHUNK;
+            let mut pads = 0u32;
+            let mut before = 0u32;
+            #[unroll]
+            for k in 0..cpt {
+                let hi = sm_scan[(fin + k * UNITS_PER_CHUNK + UNITS_PER_CHUNK - 1) as usize];
+                let mut lo = 0u32;
+                if comptime!(k > 0) {
+                    lo = sm_scan[(fin + k * UNITS_PER_CHUNK - 1) as usize];
+                }
+                let odd = (hi - lo) & 1u32;
+                if k < my_chunk {
+                    before += odd;
+                }
+                pads += odd;
+            }
+            pos += before;
+            total += pads;
+        }
+
+        if comptime!(pass == PASS_COUNT) {
+            if active && tid == 0 {
+                tiles[tile as usize] = total;
+            }
+        } else {
+            // 4. compact the kept elements into shared memory (f32: in place
+            // in sm_in; 16-bit: element p to sm_in[p/2] (even p) or sm_hi[p/2])
+            if active && tid < cb {
+                let mut p = pos;
+                #[unroll]
+                for j in 0..wpg {
+                    let w = vals[j as usize];
+                    if comptime!(half) {
+                        #[unroll]
+                        for h in 0..2u32 {
+                            let bit = comptime!(2 * j + h);
+                            if (mask >> bit) & 1u32 == 1u32 {
+                                let x = (w >> comptime!(16 * h)) & 0xFFFFu32;
+                                if p % 2 == 0 {
+                                    sm_in[(p / 2) as usize] = x;
+                                } else {
+                                    sm_hi[(p / 2) as usize] = x;
+                                }
+                                p += 1;
+                            }
+                        }
+                    } else if (mask >> j) & 1u32 == 1u32 {
+                        sm_in[p as usize] = w;
+                        p += 1;
+                    }
+                }
+                if comptime!(half) {
+                    // the last unit of a chunk writes the chunk's pad
+                    if tid % UNITS_PER_CHUNK == UNITS_PER_CHUNK - 1 && p % 2 == 1 {
+                        sm_hi[(p / 2) as usize] = 0u32;
+                    }
+                }
+            }
+
+            // 5. the tile's offset in the payload
+            if comptime!(pass == PASS_WRITE) {
+                if active && tid == 0 {
+                    sm_misc[1] = tiles[tile as usize];
+                }
+            } else if active && tid < PLANE_DIM {
+                // decoupled look-back by the first plane, a window of
+                // PLANE_DIM predecessors at a time
+                let lane = UNIT_POS_PLANE;
+                if tile == 0 {
+                    if lane == 0 {
+                        state[1].store(FLAG_PREFIX | total);
+                        sm_misc[1] = 0u32;
+                    }
+                } else {
+                    if lane == 0 {
+                        state[(1 + tile) as usize].store(FLAG_AGGREGATE | total);
+                    }
+                    let mut excl = 0u32;
+                    // the window is tiles hi-1-lane; below tile 0 reads as a zero prefix
+                    let mut hi = tile;
+                    let mut done = false;
+                    while !done {
+                        let mut s = u32::new(FLAG_PREFIX as i64);
+                        if hi > lane {
+                            s = state[(hi - lane) as usize].load();
+                        }
+                        while !plane_all(s >= FLAG_AGGREGATE) {
+                            if s < FLAG_AGGREGATE {
+                                s = state[(hi - lane) as usize].load();
+                            }
+                        }
+                        let mut cand = 0xFFFF_FFFFu32;
+                        if s >= FLAG_PREFIX {
+                            cand = lane;
+                        }
+                        let first = plane_min(cand);
+                        let mut v = 0u32;
+                        if lane <= first {
+                            v = s & VALUE_MASK;
+                        }
+                        excl += plane_sum(v);
+                        if first != 0xFFFF_FFFFu32 {
+                            done = true;
+                        } else {
+                            hi -= PLANE_DIM;
+                        }
+                    }
+                    if lane == 0 {
+                        state[(1 + tile) as usize].store(FLAG_PREFIX | (excl + total));
+                        sm_misc[1] = excl;
+                    }
+                }
+            }
+        }
+        sync_cube();
+
+        if comptime!(pass != PASS_COUNT) && active {
+            let excl = sm_misc[1];
+            // 6. chunk offsets, and the header after the last tile
+            if tid < cb && tid % UNITS_PER_CHUNK == 0 {
+                let c = tile * cpt + tid / UNITS_PER_CHUNK;
+                if c < nchunks {
+                    out[(offs_base + c) as usize] = excl + pos;
+                }
+            }
+            if tile == ntiles - 1 && tid == 0 {
+                let end = excl + total;
+                out[(offs_base + nchunks) as usize] = end;
+                let total_words = payload_base + end / epw;
+                size[0] = total_words;
+                out[0] = MAGIC;
+                out[1] = header_w1;
+                out[2] = len;
+                out[3] = 0u32;
+                out[4] = total_words;
+                out[5] = 0u32;
+                out[6] = device_header_check(MAGIC, header_w1, len, 0u32, total_words);
+                out[7] = 0u32;
+            }
+            // 7. coalesced write of the payload
+            let region = payload_base + excl / epw;
+            let words = total / epw;
+            #[unroll]
+            for i in 0..wpu {
+                let k = i * block + tid;
+                if k < words {
+                    if comptime!(half) {
+                        out[(region + k) as usize] = sm_in[k as usize] | (sm_hi[k as usize] << 16u32);
+                    } else {
+                        out[(region + k) as usize] = sm_in[k as usize];
+                    }
+                }
+            }
+        }
+        sync_cube();
+    }
+}
+
+/// Exclusive scan of the `n` per-tile counts in place (one cube of `block`
+/// units, `per` counts per unit per round).
+#[cube(launch_unchecked)]
+pub(crate) fn zvc_scan_tiles(tiles: &mut Array<u32>, n: u32, #[comptime] block: u32, #[comptime] per: u32) {
+    let mut sm = SharedMemory::<u32>::new(comptime!((2 * block) as usize));
+    let fin = comptime!(scan_final(block));
+    let tid = UNIT_POS;
+    let seg = comptime!(block * per);
+    let rounds = (n + seg - 1) / seg;
+    let mut carry = 0u32;
+    for r in 0..rounds {
+        let base = r * seg + tid * per;
+        let mut vals = Array::<u32>::new(comptime!(per as usize));
+        let mut sum = 0u32;
+        #[unroll]
+        for j in 0..per {
+            let i = base + j;
+            let mut x = 0u32;
+            if i < n {
+                x = tiles[i as usize];
+            }
+            vals[j as usize] = x;
+            sum += x;
+        }
+        let incl = block_scan_incl(sum, &mut sm, block);
+        let total = sm[(fin + block - 1) as usize];
+        let mut run = carry + incl - sum;
+        #[unroll]
+        for j in 0..per {
+            let i = base + j;
+            if i < n {
+                tiles[i as usize] = run;
+            }
+            run += vals[j as usize];
+        }
+        carry += total;
+        sync_cube();
+    }
+}
+
+/// Words of shared memory the decompress kernel uses.
+pub(crate) fn decompress_shared_words(half: bool, block: u32, cb: u32) -> usize {
+    let tw = (32 * cb / if half { 2 } else { 1 }) as usize;
+    tw + 2 * cb as usize + 2 * block as usize + (cb / UNITS_PER_CHUNK) as usize + 1 + 2
+}
+
+/// ZVC decompress, one tile of `32 * cb` elements (whole chunks) per cube at
+/// a time: each unit reads one mask (coalesced), a block scan gives each
+/// group's position in the tile's payload, the chunk offsets are checked
+/// against the masks, the tile's payload is staged in shared memory
+/// (coalesced, all loads in flight at once), then every unit expands whole
+/// vectors of `nv` output words and stores them (coalesced, 16 bytes per
+/// unit). `out` holds `out_lines` vectors (the data rounded up to whole
+/// vectors, the padding zero). A tile that fails a check is not written and
+/// sets a bit in `status[0]`.
+#[cube(launch_unchecked)]
+pub(crate) fn zvc_decompress<N: Size>(
+    comp: &Array<u32>,
+    out: &mut Array<Vector<u32, N>>,
+    status: &mut Array<Atomic<u32>>,
+    len: u32,
+    out_lines: u32,
+    nchunks: u32,
+    ntiles: u32,
+    iters: u32,
+    masks_base: u32,
+    offs_base: u32,
+    payload_base: u32,
+    total_words: u32,
+    #[comptime] half: bool,
+    #[comptime] nv: u32,
+    #[comptime] block: u32,
+    #[comptime] cb: u32,
+) {
+    let epw = comptime!(if half { 2u32 } else { 1u32 });
+    let tw = comptime!(32u32 * cb / epw);
+    let tl = comptime!(tw / nv);
+    let lpu = comptime!((tl + block - 1) / block);
+    let wpu = comptime!((tw + block - 1) / block);
+    let cpt = comptime!(cb / UNITS_PER_CHUNK);
+    // elements per output vector (all in one group: nv * epw divides 32)
+    let epl = comptime!(nv * epw);
+    let fin = comptime!(scan_final(block));
+    let tid = UNIT_POS;
+    let ngroups = (len + 31) / 32;
+
+    let mut sm_v = SharedMemory::<u32>::new(comptime!(tw as usize));
+    let mut sm_mask = SharedMemory::<u32>::new(comptime!(cb as usize));
+    let mut sm_pos = SharedMemory::<u32>::new(comptime!(cb as usize));
+    let mut sm_scan = SharedMemory::<u32>::new(comptime!((2 * block) as usize));
+    let mut sm_off = SharedMemory::<u32>::new(comptime!((cpt + 1) as usize));
+    let mut sm_misc = SharedMemory::<u32>::new(2usize);
+
+    for it in 0..iters {
+        let tile = CUBE_POS as u32 + it * CUBE_COUNT as u32;
+        let active = tile < ntiles;
+        let c0 = tile * cpt;
+        // chunks of this tile that exist
+        let mut nch = 0u32;
+        if active {
+            nch = cubecl::prelude::min(nchunks - c0, cpt);
+        }
+
+        // 1. masks (one per unit) and the tile's chunk offsets
+        let g = tile * cb + tid;
+        let mut m = 0u32;
+        if active && tid < cb && g < ngroups {
+            m = comp[(masks_base + g) as usize];
+            let valid = len - g * 32;
+            if valid < 32 {
+                if m >> valid != 0u32 {
+                    status[0].fetch_or(STATUS_BAD_MASK);
+                }
+                m &= (1u32 << valid) - 1u32;
+            }
+        }
+        if active && tid <= nch {
+            sm_off[tid as usize] = comp[(offs_base + c0 + tid) as usize];
+        }
+        if tid == 0 {
+            sm_misc[0] = 0u32;
+        }
+        let cnt = m.count_ones();
+        let incl = block_scan_incl(cnt, &mut sm_scan, block);
+
+        // 2. positions (16-bit: each chunk padded to even) and the checks
+        let mut pos = incl - cnt;
+        if comptime!(half) {
+            let my_chunk = tid / UNITS_PER_CHUNK;
+            #[unroll]
+            for k in 0..cpt {
+                let hi = sm_scan[(fin + k * UNITS_PER_CHUNK + UNITS_PER_CHUNK - 1) as usize];
+                let mut lo = 0u32;
+                if comptime!(k > 0) {
+                    lo = sm_scan[(fin + k * UNITS_PER_CHUNK - 1) as usize];
+                }
+                if k < my_chunk {
+                    pos += (hi - lo) & 1u32;
+                }
+            }
+        }
+        if active && tid < cb {
+            sm_mask[tid as usize] = m;
+            sm_pos[tid as usize] = pos;
+        }
+        if active && tid < nch {
+            // chunk tid: its padded count must be the distance of its offsets
+            let hi = sm_scan[(fin + tid * UNITS_PER_CHUNK + UNITS_PER_CHUNK - 1) as usize];
+            let mut lo = 0u32;
+            if tid > 0 {
+                lo = sm_scan[(fin + tid * UNITS_PER_CHUNK - 1) as usize];
+            }
+            let padded = (hi - lo + epw - 1) / epw * epw;
+            let a = sm_off[tid as usize];
+            let b = sm_off[(tid + 1) as usize];
+            let ok = b >= a && b - a == padded && a % epw == 0 && b / epw <= total_words - payload_base;
+            if !ok {
+                sm_misc[0] = 1u32;
+            }
+        }
+        sync_cube();
+        let good = active && sm_misc[0] == 0u32;
+        if active && !good && tid == 0 {
+            status[0].fetch_or(STATUS_BAD_OFFSETS);
+        }
+
+        // 3. the tile's payload into shared memory
+        if good {
+            let src = payload_base + sm_off[0] / epw;
+            let words = (sm_off[nch as usize] - sm_off[0]) / epw;
+            #[unroll]
+            for i in 0..wpu {
+                let k = i * block + tid;
+                if k < words {
+                    sm_v[k as usize] = comp[(src + k) as usize];
+                }
+            }
+        }
+        sync_cube();
+
+        // 4. expand whole vectors and store them
+        if good {
+            #[unroll]
+            for i in 0..lpu {
+                let l = i * block + tid;
+                let gl = tile * tl + l;
+                let mut ok = gl < out_lines;
+                if comptime!(tl % block != 0) {
+                    ok = ok && l < tl;
+                }
+                if ok {
+                    let e0 = l * epl;
+                    let gg = e0 / 32;
+                    let gm = sm_mask[gg as usize];
+                    let gp = sm_pos[gg as usize];
+                    let b0 = e0 % 32;
+                    let mut v = Vector::<u32, N>::new(0u32);
+                    #[unroll]
+                    for j in 0..nv {
+                        let mut word = 0u32;
+                        #[unroll]
+                        for h in 0..epw {
+                            let bit = b0 + comptime!(j * epw + h);
+                            if (gm >> bit) & 1u32 == 1u32 {
+                                let p = gp + (gm & ((1u32 << bit) - 1u32)).count_ones();
+                                if comptime!(half) {
+                                    word |= ((sm_v[(p / 2) as usize] >> ((p % 2) * 16u32)) & 0xFFFFu32) << comptime!(16 * h);
+                                } else {
+                                    word = sm_v[p as usize];
+                                }
+                            }
+                        }
+                        v[j as usize] = word;
+                    }
+                    out[gl as usize] = v;
+                }
+            }
+        }
+        sync_cube();
+    }
+}
