@@ -67,7 +67,8 @@ const USAGE: &str = "usage: train [--models NAME[@cifar|@imagenet],...] [--image
        [--batches N,...] [--policies plain,balanced,keep-all,swap-all,...]
        [--steps N] [--warmup N] [--max-warmup N] [--budget BYTES] [--min-swap BYTES]
        [--case-timeout SECS] [--search-budget BYTES [--search-start N] [--search-max N]]
-       [--gpt small|tiny] [--gpt-layers N] [--gpt-seq N] [--json PATH]";
+       [--gpt small|tiny] [--gpt-layers N] [--gpt-seq N] [--json PATH]
+       [--swap-under-fusion] [--unfused (CUDA builds)]";
 
 // ---------------------------------------------------------------------------
 // What a case is, and what a child reports back.
@@ -930,6 +931,8 @@ fn write_json(path: &PathBuf, args: &[String], options: &Options, rows: &[Row], 
             "search_start": options.search_start,
             "search_max": options.search_max,
             "gpt": options.gpt,
+            "swap_under_fusion": options.swap_under_fusion,
+            "unfused": options.unfused,
         },
         "rows": rows,
         "searches": searches,
@@ -950,10 +953,11 @@ fn main() {
     let options = match parse_options(&args) {
         Ok(o) => o,
         Err(msg) => {
-            if !msg.is_empty() {
-                eprintln!("error: {msg}\n");
+            if msg.is_empty() {
+                println!("{USAGE}");
+                return;
             }
-            eprintln!("{USAGE}");
+            eprintln!("error: {msg}\n\n{USAGE}");
             std::process::exit(2);
         }
     };
