@@ -105,11 +105,13 @@ fn train<B: AutodiffBackend>(args: &Args, label: &str) -> Vec<f64> {
 
 use burn::tensor::ElementConversion;
 
-/// Mean samples per second over the steps after the first two (profiling
-/// and planning; on CUDA also autotuning).
+/// Median samples per second over the steps after the first two (profiling
+/// and planning; on CUDA also kernel compilation and autotune, which can make
+/// a later step slow too: the median is not moved by one such step).
 fn throughput(times: &[f64], batch: usize) -> f64 {
-    let tail = &times[2.min(times.len() - 1)..];
-    batch as f64 * tail.len() as f64 / tail.iter().sum::<f64>()
+    let mut tail = times[2.min(times.len() - 1)..].to_vec();
+    tail.sort_by(f64::total_cmp);
+    batch as f64 / tail[tail.len() / 2]
 }
 
 fn main() {
