@@ -95,13 +95,9 @@ enum LastProfile {
 impl LastProfile {
     fn get(&mut self) -> Option<Arc<Profile>> {
         if let LastProfile::Recorded { .. } = self {
-            let LastProfile::Recorded { recorder, iteration, end, device } = std::mem::replace(self, LastProfile::None)
-            else {
-                unreachable!()
-            };
-            let mut profile = recorder.finish(iteration, end);
-            profile.device = device;
-            *self = LastProfile::Built(Arc::new(profile));
+            if let LastProfile::Recorded { recorder, iteration, end, device } = std::mem::replace(self, LastProfile::None) {
+                *self = LastProfile::Built(Arc::new(recorder.finish(iteration, end, device)));
+            }
         }
         match self {
             LastProfile::Built(profile) => Some(profile.clone()),
@@ -304,17 +300,20 @@ impl Executor {
     }
 
     /// Registers a tensor an op produced.
-    pub(crate) fn produced(&mut self, id: TensorId, op: u32, output: u16, bytes: u64) {
+    fn produced(&mut self, id: TensorId, op: u32, output: u16, bytes: u64) {
         let key = TensorKey { op, output };
         self.live.insert(id, Live { bytes, resident: true, key: Some(key) });
         self.by_key.insert(key, id);
         self.live_bytes += bytes;
     }
 
-    /// An op finished. Returns which of its tensors (inputs and outputs, as
-    /// ids) the plan offloads now.
+    /// An op finished: registers its outputs and returns which of its
+    /// tensors (inputs and outputs, as ids) the plan offloads now.
     pub(crate) fn finish_op(&mut self, record: OpRecord, started: Option<Instant>) -> Vec<TensorId> {
         let index = record.index;
+        for info in &record.output_info {
+            self.produced(info.id, index, info.output, info.bytes);
+        }
         self.absorb_events(index);
         let mut offload = Vec::new();
         if self.on_plan {
@@ -391,9 +390,7 @@ impl Executor {
             self.last_profile =
                 LastProfile::Recorded { recorder: Box::new(recorder), iteration: self.iteration, end, device };
         } else {
-            let mut profile = recorder.finish(self.iteration, end);
-            profile.device = device;
-            let profile = Arc::new(profile);
+            let profile = Arc::new(recorder.finish(self.iteration, end, device));
             self.last_profile = LastProfile::Built(profile.clone());
             if profile.complete {
                 result = self.replan(&profile);

@@ -1,5 +1,4 @@
-//! The compress kernel of CSR and RLE (ZVC has its own, in `zvc.rs`; the
-//! `zvc` variant here writes the same format but is no longer launched):
+//! The compress kernel of CSR and RLE (ZVC has its own, in `zvc.rs`):
 //! per chunk, a predicate
 //! per element (non-zero, or starts a run), a mask per 32 elements, a block
 //! scan of the mask popcounts, a decoupled look-back across chunks for the
@@ -126,7 +125,7 @@ pub(crate) fn block_scan_groups(counts: &mut SharedMemory<u32>) {
     }
 }
 
-/// Compress kernel for ZVC (`zvc`), CSR (neither) and RLE (`rle`).
+/// Compress kernel for CSR and RLE (`rle`).
 ///
 /// One cube per chunk in turn: a cube takes `iters` tickets from `state[0]`
 /// (tickets past the last chunk do nothing); `state[1 + c]` is chunk `c`'s
@@ -143,11 +142,9 @@ pub(crate) fn compact_compress(
     in_words: u32,
     nchunks: u32,
     iters: u32,
-    masks_base: u32,
     offs_base: u32,
     payload_base: u32,
     header_w1: u32,
-    #[comptime] zvc: bool,
     #[comptime] rle: bool,
     #[comptime] half: bool,
     #[comptime] block: u32,
@@ -156,13 +153,13 @@ pub(crate) fn compact_compress(
     let epw = comptime!(if half { 2u32 } else { 1u32 });
     let wpc = comptime!(CHUNK as u32 / epw);
     let gpw = comptime!(32u32 / epw);
-    let pad_unit = comptime!(if zvc { epw } else { 2u32 });
+    // Values and 16-bit indices are padded to whole words together.
+    let pad_unit = 2u32;
     let tid = UNIT_POS;
 
     // input staging (padded against bank conflicts); CSR/RLE reuse it for
     // the indices, one per element
-    let sm_in_len = comptime!(if zvc { wpc + wpc / 32 } else { CHUNK as u32 + CHUNK as u32 / 32 });
-    let mut sm_in = SharedMemory::<u32>::new(comptime!(sm_in_len as usize));
+    let mut sm_in = SharedMemory::<u32>::new(CHUNK + CHUNK / 32);
     let mut sm_vals = SharedMemory::<u32>::new(CHUNK);
     let mut sm_cnt = SharedMemory::<u32>::new(GROUPS_PER_CHUNK);
     let mut sm_mask = SharedMemory::<u32>::new(GROUPS_PER_CHUNK);
@@ -273,10 +270,7 @@ pub(crate) fn compact_compress(
             if c == nchunks - 1 {
                 let end = excl + padded;
                 out[(offs_base + nchunks) as usize] = end;
-                let mut total_words = payload_base + end / epw;
-                if !zvc {
-                    total_words = payload_base + end / epw + end / 2;
-                }
+                let total_words = payload_base + end / epw + end / 2;
                 size[0] = total_words;
                 let check = device_header_check(MAGIC, header_w1, len, 0u32, total_words);
                 out[0] = MAGIC;
@@ -292,9 +286,6 @@ pub(crate) fn compact_compress(
 
         // 4. compact the kept elements into shared memory
         let writes = active && pass != PASS_COUNT;
-        if zvc && pass != PASS_WRITE && tid < GROUPS_PER_CHUNK as u32 && active && chunk_start + g * 32 < len {
-            out[(masks_base + c * GROUPS_PER_CHUNK as u32 + g) as usize] = sm_mask[g as usize];
-        }
         if tid < GROUPS_PER_CHUNK as u32 && writes {
             let mask = sm_mask[g as usize];
             let mut pos = sm_cnt[g as usize] - mask.count_ones();
@@ -320,33 +311,28 @@ pub(crate) fn compact_compress(
             sm_vals[total as usize] = 0u32;
         }
         sync_cube();
-        if !zvc {
-            // column / run-start indices, into the now free input staging
-            if tid < GROUPS_PER_CHUNK as u32 && writes {
-                let mask = sm_mask[g as usize];
-                let mut pos = sm_cnt[g as usize] - mask.count_ones();
-                #[unroll]
-                for bit in 0..32u32 {
-                    if (mask >> bit) & 1u32 == 1u32 {
-                        sm_in[pos as usize] = g * 32 + bit;
-                        pos += 1;
-                    }
+        // column / run-start indices, into the now free input staging
+        if tid < GROUPS_PER_CHUNK as u32 && writes {
+            let mask = sm_mask[g as usize];
+            let mut pos = sm_cnt[g as usize] - mask.count_ones();
+            #[unroll]
+            for bit in 0..32u32 {
+                if (mask >> bit) & 1u32 == 1u32 {
+                    sm_in[pos as usize] = g * 32 + bit;
+                    pos += 1;
                 }
             }
-            if tid == 0 && total < padded {
-                sm_in[total as usize] = PAD_INDEX;
-            }
-            sync_cube();
         }
+        if tid == 0 && total < padded {
+            sm_in[total as usize] = PAD_INDEX;
+        }
+        sync_cube();
 
         // 5. coalesced write of the chunk's payload
         let excl = sm_misc[1];
         if writes {
             let vw = padded / epw;
-            let mut region = payload_base + excl / epw;
-            if !zvc {
-                region += excl / 2;
-            }
+            let region = payload_base + excl / epw + excl / 2;
             let mut k = tid;
             while k < vw {
                 let mut w = sm_vals[k as usize];
@@ -356,13 +342,11 @@ pub(crate) fn compact_compress(
                 out[(region + k) as usize] = w;
                 k += block;
             }
-            if !zvc {
-                let iw = padded / 2;
-                let mut k = tid;
-                while k < iw {
-                    out[(region + vw + k) as usize] = sm_in[(2 * k) as usize] | (sm_in[(2 * k + 1) as usize] << 16);
-                    k += block;
-                }
+            let iw = padded / 2;
+            let mut k = tid;
+            while k < iw {
+                out[(region + vw + k) as usize] = sm_in[(2 * k) as usize] | (sm_in[(2 * k + 1) as usize] << 16);
+                k += block;
             }
         }
         sync_cube();

@@ -129,15 +129,12 @@ impl<B: Backend> OpScope<B> {
                 .map(|(n, s)| OutputInfo { id: s.id, output: n as u16, bytes: s.bytes, shape: s.shape.to_vec(), dtype: s.dtype })
                 .collect(),
         };
-        let (index, started, outputs) = (self.index, self.started, &self.outputs);
+        let (started, outputs) = (self.started, &self.outputs);
         let offload = executor::with(|e| {
             if e.wants_probe() {
                 if let Some(slot) = outputs.first() {
                     e.install_probe(crate::transfer::memory_probe::<B>(&slot.device));
                 }
-            }
-            for (n, slot) in outputs.iter().enumerate() {
-                e.produced(slot.id, index, n as u16, slot.bytes);
             }
             e.finish_op(record, started)
         });

@@ -262,8 +262,9 @@ impl Recorder {
         self.backward_start.get_or_insert(at);
     }
 
-    /// The profile of the iteration that ended at op `end`.
-    pub(crate) fn finish(self, iteration: u64, end: u32) -> Profile {
+    /// The profile of the iteration that ended at op `end`, with the device
+    /// memory samples taken during it.
+    pub(crate) fn finish(self, iteration: u64, end: u32, device: Option<crate::transfer::DeviceReport>) -> Profile {
         let bwd = self.backward_start.unwrap_or(end);
         let mut uses: HashMap<TensorId, (Vec<u32>, Vec<u32>)> = HashMap::new();
         for op in &self.ops {
@@ -338,7 +339,7 @@ impl Recorder {
             tensors,
             timeline,
             op_signatures: self.signatures,
-            device: None,
+            device,
         }
     }
 }

@@ -181,7 +181,7 @@ fn cuda_engine_allows(tensor: &cuda::Loaded) -> bool {
     match tensor {
         cuda::Loaded::Cube(_) => true,
         cuda::Loaded::Fusion(_) => {
-            let allowed = crate::config().swap_under_fusion;
+            let allowed = crate::executor::with(|e| e.config().swap_under_fusion);
             if !allowed {
                 static LOGGED: std::sync::Once = std::sync::Once::new();
                 LOGGED.call_once(|| tracing::warn!("{FUSION_OFF}"));
