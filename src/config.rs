@@ -40,8 +40,11 @@ pub struct SwapConfig {
     pub budget_bytes: Option<u64>,
     /// Tensors smaller than this are not worth a transfer.
     pub min_swap_bytes: u64,
-    /// How many ops before its first backward use a swapped tensor is brought back.
-    pub prefetch_lookahead_ops: u32,
+    /// How many ops before its first backward use a swapped tensor is
+    /// brought back. `None` (the default): as early as the budget allows
+    /// (without a budget, within the plan's own peak), so that copies have
+    /// the most compute to hide behind.
+    pub prefetch_lookahead_ops: Option<u32>,
     /// Where to write the profile and plan (JSON) whenever a plan is made.
     pub profile_path: Option<PathBuf>,
     /// Synchronise the device around every op to time it (slow; off by default).
@@ -77,7 +80,7 @@ impl Default for SwapConfig {
             policy: Arc::new(KeepAll),
             budget_bytes: None,
             min_swap_bytes: 1 << 20,
-            prefetch_lookahead_ops: 0,
+            prefetch_lookahead_ops: None,
             profile_path: None,
             timing: false,
             on_budget_error: OnBudgetError::Panic,
@@ -116,8 +119,12 @@ impl SwapConfig {
             config.min_swap_bytes = parse_bytes(&v)?;
         }
         if let Some(v) = var("BURN_SWAP_PREFETCH_OPS") {
-            config.prefetch_lookahead_ops =
-                v.trim().parse().map_err(|_| SwapError::Config(format!("BURN_SWAP_PREFETCH_OPS={v}: not a count")))?;
+            config.prefetch_lookahead_ops = match v.trim() {
+                "auto" => None,
+                n => Some(n.parse().map_err(|_| {
+                    SwapError::Config(format!("BURN_SWAP_PREFETCH_OPS={v}: not a count of ops or `auto`"))
+                })?),
+            };
         }
         if let Some(v) = var("BURN_SWAP_PROFILE") {
             config.profile_path = Some(PathBuf::from(v));
@@ -186,9 +193,10 @@ impl SwapConfigBuilder {
         self.config.min_swap_bytes = bytes;
         self
     }
-    /// Bring swapped tensors back this many ops before their first backward use.
+    /// Bring swapped tensors back this many ops before their first backward
+    /// use, instead of as early as the budget allows.
     pub fn prefetch_lookahead_ops(mut self, ops: u32) -> Self {
-        self.config.prefetch_lookahead_ops = ops;
+        self.config.prefetch_lookahead_ops = Some(ops);
         self
     }
     /// Write the profile and plan as JSON here whenever a plan is made.
@@ -299,7 +307,7 @@ mod tests {
         assert_eq!(c.policy.name(), "swap-all");
         assert_eq!(c.budget_bytes, Some(6 << 30));
         assert_eq!(c.min_swap_bytes, 4096);
-        assert_eq!(c.prefetch_lookahead_ops, 8);
+        assert_eq!(c.prefetch_lookahead_ops, Some(8));
         assert_eq!(c.profile_path.as_deref(), Some(std::path::Path::new("out/profile.json")));
         assert!(c.timing);
         assert_eq!(c.on_budget_error, OnBudgetError::KeepAll);
@@ -312,5 +320,8 @@ mod tests {
         let none = SwapConfig::from_vars(|_| None).unwrap();
         assert_eq!(none.policy.name(), "keep-all");
         assert_eq!(none.budget_bytes, None);
+        assert_eq!(none.prefetch_lookahead_ops, None);
+        let auto = SwapConfig::from_vars(|name| (name == "BURN_SWAP_PREFETCH_OPS").then(|| "auto".to_string())).unwrap();
+        assert_eq!(auto.prefetch_lookahead_ops, None);
     }
 }

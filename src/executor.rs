@@ -119,11 +119,12 @@ impl ActivePlan {
     fn new(plan: Arc<Plan>) -> Self {
         let mut offload_after = HashMap::default();
         let mut prefetch_at: BTreeMap<u32, Vec<TensorKey>> = BTreeMap::new();
-        for d in &plan.decisions {
-            if d.action == Action::Swap {
-                offload_after.insert(d.key, d.offload_after);
-                prefetch_at.entry(d.prefetch_at).or_default().push(d.key);
-            }
+        let mut swapped: Vec<_> = plan.decisions.iter().filter(|d| d.action == Action::Swap).collect();
+        // Copies run in the order they are asked for: the one needed first goes first.
+        swapped.sort_by_key(|d| (d.prefetch_at, d.needed_at));
+        for d in swapped {
+            offload_after.insert(d.key, d.offload_after);
+            prefetch_at.entry(d.prefetch_at).or_default().push(d.key);
         }
         Self { plan, offload_after, prefetch_at }
     }

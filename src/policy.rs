@@ -37,6 +37,9 @@ pub struct Decision {
     pub offload_after: u32,
     /// For `Swap`: bring it back before this op runs.
     pub prefetch_at: u32,
+    /// For `Swap`: its first backward use (the op its copy must beat).
+    #[serde(default)]
+    pub needed_at: u32,
 }
 
 /// A per-tensor plan for an iteration whose op sequence matches `op_signatures`.
@@ -128,33 +131,20 @@ impl Policy for SwapAll {
         let backward_start = profile.backward_start.unwrap_or(profile.op_count);
         let mut decisions: Vec<Decision> = saved(profile)
             .map(|t| match t.first_backward_use {
-                Some(first_use) if t.bytes >= config.min_swap_bytes && t.last_forward_use < first_use => {
-                    let prefetch_at =
-                        first_use.saturating_sub(config.prefetch_lookahead_ops).max(backward_start).max(t.last_forward_use + 1);
-                    Decision { key: t.key, bytes: t.bytes, action: Action::Swap, offload_after: t.last_forward_use, prefetch_at }
-                }
+                Some(first_use) if t.bytes >= config.min_swap_bytes && t.last_forward_use < first_use => Decision {
+                    key: t.key,
+                    bytes: t.bytes,
+                    action: Action::Swap,
+                    offload_after: t.last_forward_use,
+                    prefetch_at: first_use,
+                    needed_at: first_use,
+                },
                 _ => keep(t),
             })
             .collect();
-        // Early prefetches cost memory: within a budget, move the ones that
-        // are resident at the peak back to just in time until it fits.
-        if let Some(budget) = config.budget_bytes {
-            loop {
-                let (peak, at) = simulate(profile, &decisions);
-                if peak <= budget {
-                    break;
-                }
-                let first_uses = first_backward_uses(profile);
-                let early = decisions.iter_mut().find(|d| {
-                    d.action == Action::Swap
-                        && d.prefetch_at <= at
-                        && first_uses.get(&d.key).is_some_and(|&first| first > at && d.prefetch_at < first)
-                });
-                match early {
-                    Some(d) => d.prefetch_at = first_uses[&d.key],
-                    None => break,
-                }
-            }
+        match config.prefetch_lookahead_ops {
+            Some(ops) => prefetch_by_lookahead(profile, config, &mut decisions, ops, backward_start),
+            None => prefetch_early(profile, config.budget_bytes, &mut decisions, backward_start),
         }
         let swapped = decisions.iter().filter(|d| d.action == Action::Swap).count();
         let tried = format!(
@@ -170,16 +160,74 @@ fn saved(profile: &Profile) -> impl Iterator<Item = &TensorProfile> {
 }
 
 fn keep(t: &TensorProfile) -> Decision {
-    Decision { key: t.key, bytes: t.bytes, action: Action::Keep, offload_after: 0, prefetch_at: 0 }
+    Decision { key: t.key, bytes: t.bytes, action: Action::Keep, offload_after: 0, prefetch_at: 0, needed_at: 0 }
 }
 
-fn first_backward_uses(profile: &Profile) -> std::collections::HashMap<TensorKey, u32> {
-    saved(profile).filter_map(|t| Some((t.key, t.first_backward_use?))).collect()
+/// The earliest op a swapped tensor can come back at: once backward started
+/// and after its offload.
+fn earliest_prefetch(d: &Decision, backward_start: u32) -> u32 {
+    backward_start.max(d.offload_after + 1).min(d.needed_at)
 }
 
-/// Peak saved bytes on the device, and the op where it occurs, if the
-/// iteration in `profile` ran under `decisions`.
-pub fn simulate(profile: &Profile, decisions: &[Decision]) -> (u64, u32) {
+/// A fixed lookahead: each swapped tensor comes back `ops` ops before its
+/// first backward use. Within a budget, the ones resident at the peak are
+/// moved back to just in time until it fits.
+fn prefetch_by_lookahead(profile: &Profile, config: &SwapConfig, decisions: &mut [Decision], ops: u32, backward_start: u32) {
+    for d in decisions.iter_mut().filter(|d| d.action == Action::Swap) {
+        d.prefetch_at = d.needed_at.saturating_sub(ops).max(earliest_prefetch(d, backward_start));
+    }
+    let Some(budget) = config.budget_bytes else { return };
+    loop {
+        let (peak, at) = simulate(profile, decisions);
+        if peak <= budget {
+            return;
+        }
+        let early = decisions
+            .iter_mut()
+            .find(|d| d.action == Action::Swap && d.prefetch_at <= at && d.needed_at > at);
+        match early {
+            Some(d) => d.prefetch_at = d.needed_at,
+            None => return,
+        }
+    }
+}
+
+/// Brings each swapped tensor back as early as memory allows, so that its
+/// copy has the most compute to hide behind: tensors needed first get the
+/// memory nearest their use first, and each one's prefetch moves earlier op
+/// by op while its bytes still fit under the limit. The limit is the
+/// budget; without one, the peak the plan has anyway with just-in-time
+/// prefetches (early copies then never raise it). If even just in time does
+/// not fit the budget, nothing moves and the plan reports the overflow.
+fn prefetch_early(profile: &Profile, budget: Option<u64>, decisions: &mut [Decision], backward_start: u32) {
+    let (just_in_time_peak, _) = simulate(profile, decisions);
+    let limit = budget.unwrap_or(just_in_time_peak);
+    if just_in_time_peak > limit {
+        return;
+    }
+    let mut resident = resident_timeline(profile, decisions);
+    let mut order: Vec<usize> = (0..decisions.len()).filter(|&i| decisions[i].action == Action::Swap).collect();
+    order.sort_by_key(|&i| (decisions[i].needed_at, decisions[i].key.op));
+    for i in order {
+        let d = &mut decisions[i];
+        // The timeline ends with the profiled ops; a use past it is kept in range.
+        let needed = (d.needed_at as usize).min(resident.len());
+        let earliest = (earliest_prefetch(d, backward_start) as usize).min(needed);
+        let mut at = needed;
+        while at > earliest && resident[at - 1] + d.bytes <= limit {
+            at -= 1;
+        }
+        for bytes in &mut resident[at..needed] {
+            *bytes += d.bytes;
+        }
+        if at < needed {
+            d.prefetch_at = at as u32;
+        }
+    }
+}
+
+/// Saved bytes resident at each op under `decisions`.
+fn resident_timeline(profile: &Profile, decisions: &[Decision]) -> Vec<u64> {
     let releases: std::collections::HashMap<TensorKey, u32> =
         saved(profile).map(|t| (t.key, t.released_at.unwrap_or(profile.op_count))).collect();
     let mut intervals = Vec::with_capacity(decisions.len() * 2);
@@ -193,8 +241,13 @@ pub fn simulate(profile: &Profile, decisions: &[Decision]) -> (u64, u32) {
             }
         }
     }
-    let resident = sweep(profile.op_count, intervals);
-    resident
+    sweep(profile.op_count, intervals)
+}
+
+/// Peak saved bytes on the device, and the op where it occurs, if the
+/// iteration in `profile` ran under `decisions`.
+pub fn simulate(profile: &Profile, decisions: &[Decision]) -> (u64, u32) {
+    resident_timeline(profile, decisions)
         .iter()
         .enumerate()
         .map(|(op, &bytes)| (bytes, op as u32))

@@ -67,7 +67,7 @@ fn profile_of_a_tiny_model_matches_hand_count() {
 #[test]
 fn swap_all_moves_exactly_the_saved_bytes_of_the_tiny_model() {
     let _guard = serial();
-    burn_swap::configure(SwapConfig::builder().policy(SwapAll).min_swap_bytes(0).build());
+    burn_swap::configure(SwapConfig::builder().policy(SwapAll).min_swap_bytes(0).prefetch_lookahead_ops(0).build());
     let w = tiny_weight();
     for _ in 0..3 {
         tiny_iteration(&w);
@@ -78,6 +78,31 @@ fn swap_all_moves_exactly_the_saved_bytes_of_the_tiny_model() {
     let x = &p.tensors[0];
     assert_eq!(x.offloaded_at, [1], "x leaves after its last forward use (the matmul)");
     assert_eq!(x.loaded_at, [x.first_backward_use.unwrap()], "and comes back at its first backward use");
+}
+
+#[test]
+fn swap_all_brings_tensors_back_early_without_raising_the_peak() {
+    let _guard = serial();
+    let peak_and_loads = |config: SwapConfig| {
+        burn_swap::configure(config);
+        let w = tiny_weight();
+        for _ in 0..3 {
+            tiny_iteration(&w);
+        }
+        let p = burn_swap::last_profile().unwrap();
+        let plan = burn_swap::current_plan().unwrap();
+        let loads: Vec<(u32, u32)> =
+            p.tensors.iter().filter(|t| t.saved).map(|t| (t.loaded_at[0], t.first_backward_use.unwrap())).collect();
+        (plan.expected_peak_saved_bytes, p.backward_start.unwrap(), loads)
+    };
+    let base = SwapConfig::builder().policy(SwapAll).min_swap_bytes(0);
+    let (jit_peak, _, jit) = peak_and_loads(base.clone().prefetch_lookahead_ops(0).build());
+    let (early_peak, backward_start, early) = peak_and_loads(base.build());
+    assert_eq!(early_peak, jit_peak, "early prefetches stay within the just-in-time peak");
+    for ((early_at, first_use), (jit_at, _)) in early.iter().zip(&jit) {
+        assert!(*early_at >= backward_start && early_at <= first_use && early_at <= jit_at);
+    }
+    assert!(early.iter().zip(&jit).any(|(e, j)| e.0 < j.0), "some tensor comes back earlier: {early:?} vs {jit:?}");
 }
 
 fn cnn_peak_saved(config: SwapConfig) -> (u64, u64) {
@@ -104,12 +129,19 @@ fn swap_all_holds_the_budget_it_was_given() {
     // A third of keep-all: above the two 64 KiB tensors a batch-norm op
     // needs at once, far below keeping everything.
     let budget = keep_peak / 3;
-    let config = SwapConfig::builder().policy(SwapAll).min_swap_bytes(0).budget_bytes(budget).prefetch_lookahead_ops(50).build();
-    let (peak, _) = cnn_peak_saved(config);
-    burn_swap::status().unwrap();
+    let base = SwapConfig::builder().policy(SwapAll).min_swap_bytes(0).budget_bytes(budget);
+    // A fixed lookahead, and the default: as early as the budget allows.
+    for config in [base.clone().prefetch_lookahead_ops(50).build(), base.build()] {
+        let (peak, _) = cnn_peak_saved(config);
+        burn_swap::status().unwrap();
+        let plan = burn_swap::current_plan().unwrap();
+        assert!(plan.expected_peak_saved_bytes <= budget);
+        assert!(peak <= budget, "measured peak {peak} over budget {budget}");
+    }
+    // Early prefetches use the room the budget leaves.
     let plan = burn_swap::current_plan().unwrap();
-    assert!(plan.expected_peak_saved_bytes <= budget);
-    assert!(peak <= budget, "measured peak {peak} over budget {budget}");
+    let early = plan.decisions.iter().filter(|d| d.prefetch_at < d.needed_at).count();
+    assert!(early > 0 && plan.expected_peak_saved_bytes > budget / 2, "{plan}");
 }
 
 #[test]

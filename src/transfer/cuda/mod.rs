@@ -10,8 +10,9 @@
 //!   left, the tensor stays on the device and the caller logs why. The copy
 //!   is then asynchronous: the buffer returns to CubeCL's pool only after
 //!   the copy has completed (see [`worker`]).
-//! - Prefetch: an upload job; the tensor is collected later, waiting only if
-//!   the copy has not finished.
+//! - Prefetch: an upload job, ordered after the block's download on the
+//!   upload thread (the compute thread never waits for a download); the
+//!   tensor is collected later, waiting only if its copy has not finished.
 //! - Load without a prefetch: the same upload, waited for at once.
 //!
 //! The engine (pool and copy threads) is made once per device, on first use.
@@ -33,13 +34,12 @@ use burn_fusion::{FusionTensor, NoOp};
 use burn_ir::{BackendIr, InitOperationIr, OperationIr, OperationOutput};
 use burn_std::Metadata;
 use cubecl::cuda::{CudaDevice, CudaRuntime};
-use cubecl::stream_id::StreamId;
 use cubecl::Runtime;
 use cudarc::driver::{result, DriverError};
 
 pub use pinned::PoolStats;
 use pinned::{PinnedBlock, PinnedPool};
-use worker::{Download, StreamUsage, Ticket, Upload, Worker};
+use worker::{Download, DownloadResult, StreamUsage, Ticket, Upload, Worker};
 
 use super::{DeviceUsage, TransferError};
 
@@ -142,7 +142,7 @@ pub(crate) struct CudaCopy {
     device: CudaDevice,
     fusion: bool,
     /// Set when the download finished; `Err` hands the device tensor back.
-    offload: Arc<Ticket<Result<(), CubePrimitive>>>,
+    offload: Arc<Ticket<DownloadResult>>,
 }
 
 /// An upload in flight.
@@ -207,30 +207,36 @@ pub(crate) fn offload(tensor: Loaded) -> Result<CudaCopy, (TransferError, Loaded
         fusion,
         offload: Ticket::new(),
     };
-    let job = Download { tensor: cube, block, compute: StreamId::current(), done: copy.offload.clone() };
+    if let Err(err) = engine.down.order_after_compute(&CudaRuntime::client(&cube.device)) {
+        return give_back(TransferError::Engine(format!("ordering the download after compute: {err}")), cube);
+    }
+    let job = Download::new(cube, block, copy.offload.clone());
     if let Err(job) = engine.down.send(job) {
-        return give_back(TransferError::Engine("the download thread stopped".into()), job.tensor);
+        return give_back(TransferError::Engine("the download thread stopped".into()), job.into_tensor());
     }
     Ok(copy)
 }
 
-/// Starts bringing a copy back. If its download failed, the tensor it kept
-/// is returned at once.
+/// Starts bringing a copy back. If its download already failed, the tensor
+/// it kept is returned at once; a download still running is waited for by
+/// the upload thread, not here.
 pub(crate) fn prefetch(copy: CudaCopy) -> Result<PendingLoad, Loaded> {
-    if let Some(back) = take_failed(&copy) {
-        return Err(back);
+    if !copy.in_flight() {
+        if let Some(back) = take_failed(&copy) {
+            return Err(back);
+        }
     }
     let done = Ticket::new();
-    let job = Upload { block: copy.block.clone(), compute: StreamId::current(), done: done.clone() };
-    let sent = existing(&copy.device).map(|e| e.up.send(job).is_ok()).unwrap_or(false);
-    if !sent {
-        done_with_error(&done, "the upload thread is not running");
+    let job = Upload::new(copy.block.clone(), copy.offload.clone(), done.clone());
+    match existing(&copy.device) {
+        Some(engine) => match engine.up.order_after_compute(&CudaRuntime::client(&copy.device)) {
+            // A job that cannot be sent completes with an error when dropped.
+            Ok(()) => drop(engine.up.send(job)),
+            Err(err) => done.set(Err(format!("ordering the upload after compute: {err}"))),
+        },
+        None => done.set(Err("the upload thread is not running".into())),
     }
     Ok(PendingLoad { copy, done })
-}
-
-fn done_with_error(done: &Ticket<Result<cubecl::server::Handle, String>>, message: &str) {
-    done.set(Err(message.to_string()));
 }
 
 /// After the download finished: the tensor it handed back, if it failed.
@@ -258,6 +264,9 @@ pub(crate) fn finish(pending: PendingLoad) -> Loaded {
     let handle = match done.take() {
         Ok(handle) => handle,
         Err(err) => {
+            if let Some(back) = take_failed(&copy) {
+                return back;
+            }
             tracing::warn!(%err, bytes = copy.block.len(), "asynchronous upload failed; uploading synchronously");
             client.create_from_slice(copy.block.as_slice())
         }

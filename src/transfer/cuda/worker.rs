@@ -1,19 +1,24 @@
 //! One copy thread per direction, each with its own CUDA stream.
 //!
 //! A thread retains the device's primary context (the one CubeCL uses), so
-//! CubeCL's device pointers are valid on its stream. It takes jobs in
-//! batches and, per batch:
-//! 1. fences against the compute stream: it allocates a tiny handle on the
-//!    compute stream (so at its current position), asks CubeCL for it from
-//!    its own CubeCL stream (which makes that stream wait on compute) and
-//!    synchronises that stream, blocking only this thread. After it, every
-//!    kernel enqueued before the batch was taken has run: downloads read
-//!    final data, and upload destinations that compute used before they
-//!    were freed are no longer read by queued kernels;
-//! 2. copies each buffer on its own stream (never CubeCL's, which stays tied
-//!    to the compute backlog), records one event and waits for it;
-//! 3. only then completes the jobs: a download's device tensor is dropped
-//!    (its memory goes back to CubeCL's pool) after the copy finished.
+//! CubeCL's device pointers are valid on its stream. Ordering against
+//! compute is set up on the compute thread, when a job is made: CubeCL is
+//! asked for a fresh marker of the compute stream from the lane's own CubeCL
+//! stream, which makes the lane's stream wait (on the GPU) for compute's
+//! position at that moment ([`order_after_compute`]). The copy thread then
+//! takes jobs in batches and, per batch:
+//! 1. synchronises its CubeCL stream, blocking only itself: every kernel
+//!    enqueued on compute before the jobs were made has run, so downloads
+//!    read final data and upload destinations are no longer read by queued
+//!    kernels (their memory may have been freed by compute and reused);
+//! 2. copies each buffer on its own stream (never CubeCL's, which waits on
+//!    the compute backlog), recording one event per copy;
+//! 3. completes each job as soon as its own copy finished: a download's
+//!    device tensor is dropped (its memory goes back to CubeCL's pool), an
+//!    upload's handle is handed over.
+//!
+//! A job that is dropped unfinished (its thread stopped) completes with an
+//! error, and a download gives its tensor back: nobody waits forever.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
@@ -77,20 +82,75 @@ impl<T> Ticket<T> {
     }
 }
 
+/// The result of a download: `Err` hands the device tensor back.
+pub(crate) type DownloadResult = Result<(), CubeTensor<CudaRuntime>>;
+
 /// Device to host: the tensor is held until its bytes are in the block.
-/// On failure the tensor is handed back, so nothing is lost.
 pub(crate) struct Download {
-    pub tensor: CubeTensor<CudaRuntime>,
-    pub block: Arc<PinnedBlock>,
-    pub compute: StreamId,
-    pub done: Arc<Ticket<Result<(), CubeTensor<CudaRuntime>>>>,
+    tensor: Option<CubeTensor<CudaRuntime>>,
+    block: Arc<PinnedBlock>,
+    done: Arc<Ticket<DownloadResult>>,
 }
 
-/// Host to device: a new buffer of the block's size, filled from it.
+impl Download {
+    pub(crate) fn new(tensor: CubeTensor<CudaRuntime>, block: Arc<PinnedBlock>, done: Arc<Ticket<DownloadResult>>) -> Self {
+        Self { tensor: Some(tensor), block, done }
+    }
+    /// The copy finished: the device memory goes back to CubeCL's pool.
+    fn succeed(mut self) {
+        drop(self.tensor.take());
+        self.done.set(Ok(()));
+    }
+    /// The tensor goes back to its owner, untouched.
+    fn fail(mut self) {
+        if let Some(tensor) = self.tensor.take() {
+            self.done.set(Err(tensor));
+        }
+    }
+    /// Gives the tensor back if the thread never sent it (its channel closed).
+    pub(crate) fn into_tensor(mut self) -> CubeTensor<CudaRuntime> {
+        self.tensor.take().expect("a download holds its tensor until completed")
+    }
+}
+
+impl Drop for Download {
+    fn drop(&mut self) {
+        if let Some(tensor) = self.tensor.take() {
+            self.done.set(Err(tensor));
+        }
+    }
+}
+
+/// Host to device: a new buffer of the block's size, filled from it once
+/// the block's own download (`after`) finished.
 pub(crate) struct Upload {
-    pub block: Arc<PinnedBlock>,
-    pub compute: StreamId,
-    pub done: Arc<Ticket<Result<Handle, String>>>,
+    block: Arc<PinnedBlock>,
+    after: Arc<Ticket<DownloadResult>>,
+    /// Taken when completed.
+    done: Option<Arc<Ticket<Result<Handle, String>>>>,
+}
+
+impl Upload {
+    pub(crate) fn new(
+        block: Arc<PinnedBlock>,
+        after: Arc<Ticket<DownloadResult>>,
+        done: Arc<Ticket<Result<Handle, String>>>,
+    ) -> Self {
+        Self { block, after, done: Some(done) }
+    }
+    fn complete(mut self, result: Result<Handle, String>) {
+        if let Some(done) = self.done.take() {
+            done.set(result);
+        }
+    }
+}
+
+impl Drop for Upload {
+    fn drop(&mut self) {
+        if let Some(done) = self.done.take() {
+            done.set(Err("the upload thread stopped before copying".into()));
+        }
+    }
 }
 
 /// Device memory CubeCL reports for the upload thread's own stream.
@@ -102,18 +162,36 @@ pub(crate) struct StreamUsage {
 
 pub(crate) struct Worker<J> {
     tx: Mutex<Sender<J>>,
+    /// The CubeCL stream of the copy thread (the one that waits on compute).
+    stream: StreamId,
 }
 
 impl<J: Send + 'static> Worker<J> {
+    /// Queues a job; it must have been ordered with [`Worker::order_after_compute`]
+    /// on the compute thread first.
     pub(crate) fn send(&self, job: J) -> Result<(), J> {
         self.tx.lock().unwrap_or_else(|p| p.into_inner()).send(job).map_err(|e| e.0)
     }
+
+    /// Makes this worker's CubeCL stream wait, on the GPU, until compute has
+    /// run what the calling (compute) thread enqueued so far. Asking for a
+    /// fresh compute-stream marker from the worker's stream is CubeCL's own
+    /// cross-stream path: it records an event on compute and waits on it.
+    pub(crate) fn order_after_compute(&self, compute: &ComputeClient<CudaRuntime>) -> Result<(), String> {
+        let marker = compute.empty(1);
+        let mut lane = compute.clone();
+        // SAFETY: the client only selects which CubeCL stream the request is
+        // ordered on; the device serialises all access.
+        unsafe { lane.set_stream(self.stream) };
+        lane.get_resource(marker).map(drop).map_err(|e| format!("{e:?}"))
+    }
 }
 
-/// What a copy thread needs to run: its context and stream.
+/// What a copy thread needs to run: its context, stream and events.
 struct Lane {
     stream: sys::CUstream,
-    event: sys::CUevent,
+    /// One event per job of a batch.
+    events: Vec<sys::CUevent>,
     client: ComputeClient<CudaRuntime>,
 }
 
@@ -121,35 +199,27 @@ impl Lane {
     fn open(device: &CudaDevice) -> Result<Self, CudaError> {
         super::make_current(device)?;
         let stream = result::stream::create(result::stream::StreamKind::NonBlocking).map_err(CudaError)?;
-        let event = result::event::create(sys::CUevent_flags::CU_EVENT_DISABLE_TIMING).map_err(CudaError)?;
-        Ok(Self { stream, event, client: CudaRuntime::client(device) })
+        let events = (0..MAX_BATCH)
+            .map(|_| result::event::create(sys::CUevent_flags::CU_EVENT_DISABLE_TIMING).map_err(CudaError))
+            .collect::<Result<_, _>>()?;
+        Ok(Self { stream, events, client: CudaRuntime::client(device) })
     }
 
-    /// Waits until compute has run everything enqueued on `compute` so far.
-    fn fence(&self, compute: StreamId) -> Result<(), String> {
-        let mut on_compute = self.client.clone();
-        // SAFETY: the client only selects which CubeCL stream the allocation
-        // is ordered on; the device thread serialises all access.
-        unsafe { on_compute.set_stream(compute) };
-        let marker = on_compute.empty(1);
-        self.client.get_resource(marker).map_err(|e| format!("{e:?}"))?;
+    /// Waits until compute has passed every position this lane was ordered after.
+    fn wait_for_compute(&self) -> Result<(), String> {
         cubecl::future::block_on(self.client.sync()).map_err(|e| format!("{e:?}"))
     }
 
-    fn finish_copies(&self) -> Result<(), String> {
+    /// Marks the end of copy `index` on the lane's stream.
+    fn record(&self, index: usize) -> Result<(), String> {
         // SAFETY: the event and the stream belong to this lane.
-        unsafe {
-            result::event::record(self.event, self.stream).map_err(|e| CudaError(e).to_string())?;
-            result::event::synchronize(self.event).map_err(|e| CudaError(e).to_string())
-        }
+        unsafe { result::event::record(self.events[index], self.stream).map_err(|e| CudaError(e).to_string()) }
     }
-}
 
-/// A copy's result: its own error, or the batch's.
-fn outcome<T>(batch: &Result<(), String>, copy: Result<T, String>) -> Result<T, String> {
-    match (batch, copy) {
-        (Ok(()), copy) => copy,
-        (Err(err), _) => Err(err.clone()),
+    /// Blocks until copy `index` finished.
+    fn wait_copy(&self, index: usize) -> Result<(), String> {
+        // SAFETY: the event belongs to this lane.
+        unsafe { result::event::synchronize(self.events[index]).map_err(|e| CudaError(e).to_string()) }
     }
 }
 
@@ -165,7 +235,7 @@ fn spawn<J: Send + 'static>(
         .spawn(move || {
             let lane = match Lane::open(&device) {
                 Ok(lane) => {
-                    let _ = ready_tx.send(Ok(()));
+                    let _ = ready_tx.send(Ok(StreamId::current()));
                     lane
                 }
                 Err(e) => {
@@ -185,108 +255,120 @@ fn spawn<J: Send + 'static>(
             }
         })
         .map_err(|e| CudaError::other(format!("spawning {name}: {e}")))?;
-    ready_rx.recv().map_err(|_| CudaError::other(format!("{name} did not start")))??;
-    Ok(Worker { tx: Mutex::new(tx) })
+    let stream = ready_rx.recv().map_err(|_| CudaError::other(format!("{name} did not start")))??;
+    Ok(Worker { tx: Mutex::new(tx), stream })
+}
+
+/// Issues one copy per job on the lane's stream (`copy` returns what must
+/// live until it finished), then hands each job its own outcome as soon as
+/// its copy is done.
+fn copy_each<J, K>(
+    lane: &Lane,
+    jobs: Vec<J>,
+    copy: impl Fn(&J) -> Result<K, String>,
+    complete: impl Fn(J, Result<K, String>),
+) {
+    let issued: Vec<(J, Result<K, String>)> = jobs
+        .into_iter()
+        .enumerate()
+        .map(|(i, job)| {
+            let copied = copy(&job).and_then(|keep| lane.record(i).map(|()| keep));
+            (job, copied)
+        })
+        .collect();
+    for (i, (job, copied)) in issued.into_iter().enumerate() {
+        let outcome = copied.and_then(|keep| lane.wait_copy(i).map(|()| keep));
+        complete(job, outcome);
+    }
 }
 
 pub(crate) fn spawn_download(device: CudaDevice) -> Result<Worker<Download>, CudaError> {
     spawn("burn-swap-d2h", device, |lane, batch: Vec<Download>| {
         let _span = tracing::trace_span!("d2h_batch", jobs = batch.len()).entered();
-        let compute = batch.last().map(|j| j.compute);
-        let fenced = compute.map_or(Ok(()), |c| lane.fence(c));
-        if let Err(err) = fenced {
+        if let Err(err) = lane.wait_for_compute() {
             tracing::warn!(%err, "download fence failed; tensors stay on the device");
-            for job in batch {
-                job.done.set(Err(job.tensor));
-            }
+            batch.into_iter().for_each(Download::fail);
             return;
         }
-        let mut issued = Vec::with_capacity(batch.len());
-        for job in batch {
-            let copied = lane.client.get_resource(job.tensor.handle.clone()).map_err(|e| format!("{e:?}")).and_then(
-                |resource| {
-                    let size = resource.resource().size as usize;
-                    if size != job.block.len() {
-                        return Err(format!("buffer is {size} B, block {} B", job.block.len()));
-                    }
-                    // SAFETY: the resource stays alive until the event below
-                    // completed; the block is held by the job.
-                    unsafe {
-                        sys::cuMemcpyDtoHAsync_v2(
-                            job.block.ptr() as *mut _,
-                            resource.resource().ptr,
-                            size,
-                            lane.stream,
-                        )
+        copy_each(
+            lane,
+            batch,
+            |job| {
+                let tensor = job.tensor.as_ref().expect("a download holds its tensor until completed");
+                let resource = lane.client.get_resource(tensor.handle.clone()).map_err(|e| format!("{e:?}"))?;
+                let size = resource.resource().size as usize;
+                if size != job.block.len() {
+                    return Err(format!("buffer is {size} B, block {} B", job.block.len()));
+                }
+                // SAFETY: the resource is kept until the copy's event
+                // completed; the block is held by the job.
+                unsafe {
+                    sys::cuMemcpyDtoHAsync_v2(job.block.ptr() as *mut _, resource.resource().ptr, size, lane.stream)
                         .result()
                         .map_err(|e| CudaError(e).to_string())?;
-                    }
-                    Ok(resource)
-                },
-            );
-            issued.push((job, copied));
-        }
-        let finished = lane.finish_copies();
-        for (job, copied) in issued {
-            match outcome(&finished, copied) {
+                }
+                Ok(resource)
+            },
+            |job, outcome| match outcome {
                 Ok(resource) => {
                     drop(resource);
-                    drop(job.tensor);
-                    job.done.set(Ok(()));
+                    job.succeed();
                 }
                 Err(err) => {
                     tracing::warn!(%err, "download failed; the tensor stays on the device");
-                    job.done.set(Err(job.tensor));
+                    job.fail();
                 }
-            }
-        }
+            },
+        );
     })
 }
 
 pub(crate) fn spawn_upload(device: CudaDevice, usage: Arc<StreamUsage>) -> Result<Worker<Upload>, CudaError> {
     spawn("burn-swap-h2d", device, move |lane, batch: Vec<Upload>| {
         let _span = tracing::trace_span!("h2d_batch", jobs = batch.len()).entered();
-        // Destinations first, then the fence: compute must have passed every
-        // kernel that used their memory before it was freed.
-        let dsts: Vec<Handle> = batch.iter().map(|j| lane.client.empty(j.block.len())).collect();
-        let compute = batch.last().map(|j| j.compute);
-        if let Err(err) = compute.map_or(Ok(()), |c| lane.fence(c)) {
-            for job in batch {
-                job.done.set(Err(format!("upload fence: {err}")));
+        // A block is read only once its own download finished; a failed
+        // download kept the tensor on the device, so there is nothing to copy.
+        let (ready, failed): (Vec<Upload>, Vec<Upload>) =
+            batch.into_iter().partition(|job| job.after.wait_with(|result| matches!(result, Some(Ok(())))));
+        for job in failed {
+            job.complete(Err("its download failed".into()));
+        }
+        if ready.is_empty() {
+            return;
+        }
+        // Destinations come from this lane's CubeCL pool; the fence makes
+        // sure compute no longer reads memory freed into it.
+        let dsts: Vec<Handle> = ready.iter().map(|j| lane.client.empty(j.block.len())).collect();
+        if let Err(err) = lane.wait_for_compute() {
+            for job in ready {
+                job.complete(Err(format!("upload fence: {err}")));
             }
             return;
         }
-        let mut issued = Vec::with_capacity(batch.len());
-        for (job, dst) in batch.into_iter().zip(dsts) {
-            let copied = lane.client.get_resource(dst.clone()).map_err(|e| format!("{e:?}")).and_then(|resource| {
+        let jobs: Vec<(Upload, Handle)> = ready.into_iter().zip(dsts).collect();
+        copy_each(
+            lane,
+            jobs,
+            |(job, dst)| {
+                let resource = lane.client.get_resource(dst.clone()).map_err(|e| format!("{e:?}"))?;
                 // SAFETY: as for downloads; the block is held by the job.
                 unsafe {
-                    sys::cuMemcpyHtoDAsync_v2(
-                        resource.resource().ptr,
-                        job.block.ptr() as *const _,
-                        job.block.len(),
-                        lane.stream,
-                    )
-                    .result()
-                    .map_err(|e| CudaError(e).to_string())?;
+                    sys::cuMemcpyHtoDAsync_v2(resource.resource().ptr, job.block.ptr() as *const _, job.block.len(), lane.stream)
+                        .result()
+                        .map_err(|e| CudaError(e).to_string())?;
                 }
                 Ok(resource)
-            });
-            issued.push((job, dst, copied));
-        }
-        let finished = lane.finish_copies();
+            },
+            |(job, dst), outcome| {
+                job.complete(outcome.map(|resource| {
+                    drop(resource);
+                    dst
+                }));
+            },
+        );
         if let Ok(u) = lane.client.memory_usage() {
             usage.in_use.store(u.bytes_in_use, Ordering::Relaxed);
             usage.reserved.store(u.bytes_reserved, Ordering::Relaxed);
-        }
-        for (job, dst, copied) in issued {
-            match outcome(&finished, copied) {
-                Ok(resource) => {
-                    drop(resource);
-                    job.done.set(Ok(dst));
-                }
-                Err(err) => job.done.set(Err(err)),
-            }
         }
     })
 }
