@@ -30,7 +30,10 @@ impl<B: AutodiffBackend> Run<B> {
     fn new(case: &Case) -> Self {
         let device = Default::default();
         let (inputs, targets) = case.config.batch(case.batch, 1, &device);
-        Self { trainer: Trainer::new(Model::Mlp(case.config.init(&device)), 1e-3), batch: Batch::Features { inputs, targets } }
+        Self {
+            trainer: Trainer::new(Model::Mlp(case.config.init(&device)), 1e-3),
+            batch: Batch::Features { inputs, targets },
+        }
     }
 
     /// Seconds per step over one round.
@@ -53,10 +56,25 @@ fn main() {
     let json_path = std::env::args().skip_while(|a| a != "--json").nth(1);
     burn_swap::configure(SwapConfig::builder().policy(KeepAll).build());
     let cases = [
-        Case { name: "mlp 512-1024-1024-10, batch 128", config: MlpConfig { input: 512, hidden: 1024, classes: 10 }, batch: 128 },
-        Case { name: "mlp 32-64-64-10 (test size), batch 8", config: MlpConfig::default(), batch: 8 },
+        Case {
+            name: "mlp 512-1024-1024-10, batch 128",
+            config: MlpConfig {
+                input: 512,
+                hidden: 1024,
+                classes: 10,
+            },
+            batch: 128,
+        },
+        Case {
+            name: "mlp 32-64-64-10 (test size), batch 8",
+            config: MlpConfig::default(),
+            batch: 8,
+        },
     ];
-    println!("{:<40} {:>14} {:>14} {:>9}", "case", "Autodiff ms", "KeepAll ms", "overhead");
+    println!(
+        "{:<40} {:>14} {:>14} {:>9}",
+        "case", "Autodiff ms", "KeepAll ms", "overhead"
+    );
     let mut rows = Vec::new();
     for case in &cases {
         let mut plain = Run::<Autodiff<Flex>>::new(case);
@@ -73,13 +91,22 @@ fn main() {
         }
         let (p, s) = (median(p), median(s));
         let overhead = s / p - 1.0;
-        println!("{:<40} {:>14.3} {:>14.3} {:>8.1}%", case.name, p * 1e3, s * 1e3, overhead * 100.0);
+        println!(
+            "{:<40} {:>14.3} {:>14.3} {:>8.1}%",
+            case.name,
+            p * 1e3,
+            s * 1e3,
+            overhead * 100.0
+        );
         rows.push(serde_json::json!({
             "case": case.name, "autodiff_ms": p * 1e3, "keep_all_ms": s * 1e3, "overhead": overhead,
         }));
     }
     let plan = burn_swap::current_plan();
-    println!("plan in force: {}", plan.map_or("none".to_string(), |p| p.policy.clone()));
+    println!(
+        "plan in force: {}",
+        plan.map_or("none".to_string(), |p| p.policy.clone())
+    );
     if let Some(path) = json_path {
         let out = serde_json::json!({
             "bench": "overhead", "backend": "Flex (CPU)", "cpus": std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),

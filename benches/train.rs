@@ -86,11 +86,24 @@ struct GptSize {
 
 impl GptSize {
     fn from_config(c: GptConfig) -> Self {
-        Self { layers: c.layers, width: c.width, heads: c.heads, seq: c.seq, vocab: c.vocab }
+        Self {
+            layers: c.layers,
+            width: c.width,
+            heads: c.heads,
+            seq: c.seq,
+            vocab: c.vocab,
+        }
     }
 
     fn config(&self) -> GptConfig {
-        GptConfig { layers: self.layers, width: self.width, heads: self.heads, seq: self.seq, vocab: self.vocab, ..GptConfig::small() }
+        GptConfig {
+            layers: self.layers,
+            width: self.width,
+            heads: self.heads,
+            seq: self.seq,
+            vocab: self.vocab,
+            ..GptConfig::small()
+        }
     }
 }
 
@@ -117,25 +130,40 @@ struct Case {
 
 impl Case {
     fn kind(&self) -> ModelKind {
-        self.model.parse().expect("the parent checked the model name")
+        self.model
+            .parse()
+            .expect("the parent checked the model name")
     }
 
     fn spec(&self) -> ModelSpec {
-        let image: ImageShape = self.image.parse().expect("the parent checked the image shape");
-        ModelSpec::new(self.kind()).with_image(image).with_gpt(self.gpt.config())
+        let image: ImageShape = self
+            .image
+            .parse()
+            .expect("the parent checked the image shape");
+        ModelSpec::new(self.kind())
+            .with_image(image)
+            .with_gpt(self.gpt.config())
     }
 
     /// What the model's input looks like, for the table.
     fn input_label(&self) -> String {
         match self.kind() {
-            ModelKind::GptSmall => format!("{}x{} seq{}", self.gpt.layers, self.gpt.width, self.gpt.seq),
+            ModelKind::GptSmall => {
+                format!("{}x{} seq{}", self.gpt.layers, self.gpt.width, self.gpt.seq)
+            }
             kind if kind.takes_image_shape() => self.image.clone(),
             _ => "-".into(),
         }
     }
 
     fn label(&self) -> String {
-        format!("{} ({}) {} b{}", self.model, self.input_label(), self.policy, self.batch)
+        format!(
+            "{} ({}) {} b{}",
+            self.model,
+            self.input_label(),
+            self.policy,
+            self.batch
+        )
     }
 }
 
@@ -262,7 +290,9 @@ impl PolicyRun {
         match name {
             "plain" => Ok(PolicyRun::Plain),
             "balanced" => Ok(PolicyRun::Balanced),
-            other => policy_by_name(other).map(|_| PolicyRun::BurnSwap(other.to_string())).map_err(|e| e.to_string()),
+            other => policy_by_name(other)
+                .map(|_| PolicyRun::BurnSwap(other.to_string()))
+                .map_err(|e| e.to_string()),
         }
     }
 }
@@ -270,7 +300,9 @@ impl PolicyRun {
 /// Whether a burn-swap policy plans against a budget. keep-all is the
 /// unmanaged reference: given a budget it could only fail, never act on it.
 fn policy_takes_budget(name: &str) -> bool {
-    policy_by_name(name).map(|p| p.name() != "keep-all").unwrap_or(false)
+    policy_by_name(name)
+        .map(|p| p.name() != "keep-all")
+        .unwrap_or(false)
 }
 
 // ---------------------------------------------------------------------------
@@ -286,10 +318,17 @@ fn run_child(case_json: &str) {
     install_panic_reporter();
     let case: Case = serde_json::from_str(case_json).expect("the parent writes a valid case");
     #[cfg(feature = "cuda")]
-    let measured = if case.unfused { run_policy::<Unfused>(&case) } else { run_policy::<Device>(&case) };
+    let measured = if case.unfused {
+        run_policy::<Unfused>(&case)
+    } else {
+        run_policy::<Device>(&case)
+    };
     #[cfg(not(feature = "cuda"))]
     let measured = run_policy::<Device>(&case);
-    println!("{RESULT_TAG}{}", serde_json::to_string(&measured).expect("serialisable"));
+    println!(
+        "{RESULT_TAG}{}",
+        serde_json::to_string(&measured).expect("serialisable")
+    );
 }
 
 fn run_policy<I: Backend<Device = DeviceOf>>(case: &Case) -> Measured {
@@ -327,7 +366,10 @@ fn install_panic_reporter() {
             .map(|s| s.to_string())
             .or_else(|| payload.downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "panic with a non-text payload".into());
-        println!("{PANIC_TAG}{}", serde_json::to_string(&message).unwrap_or_default());
+        println!(
+            "{PANIC_TAG}{}",
+            serde_json::to_string(&message).unwrap_or_default()
+        );
         default_hook(info);
     }));
 }
@@ -348,7 +390,10 @@ fn last_step_followed_plan() -> bool {
 /// when two consecutive steps are within 10% of each other, at least
 /// `case.warmup` steps ran and `ready()` says the backend is in its steady
 /// state; or after `case.max_warmup` steps whatever the timings.
-fn measure<B: AutodiffBackend<Device = DeviceOf>>(case: &Case, ready: &dyn Fn() -> bool) -> Measured {
+fn measure<B: AutodiffBackend<Device = DeviceOf>>(
+    case: &Case,
+    ready: &dyn Fn() -> bool,
+) -> Measured {
     let device = DeviceOf::default();
     let device_name = <Device as Backend>::name(&device);
     let backend_name = <B as Backend>::name(&device);
@@ -389,7 +434,8 @@ fn measure<B: AutodiffBackend<Device = DeviceOf>>(case: &Case, ready: &dyn Fn() 
         let (secs, _) = step("warm-up", warmup_secs.len() + 1);
         warmup_secs.push(secs);
         let now_ready = ready();
-        let settled = now_ready && previous_ready.is_some_and(|prev| (secs - prev).abs() <= 0.10 * secs.min(prev));
+        let settled = now_ready
+            && previous_ready.is_some_and(|prev| (secs - prev).abs() <= 0.10 * secs.min(prev));
         previous_ready = now_ready.then_some(secs);
         if warmup_secs.len() >= case.warmup && settled {
             break;
@@ -505,7 +551,11 @@ fn default_models_and_batches() -> (&'static str, &'static str) {
     }
 }
 
-fn parse_list<T>(text: &str, what: &str, parse: impl Fn(&str) -> Option<T>) -> Result<Vec<T>, String> {
+fn parse_list<T>(
+    text: &str,
+    what: &str,
+    parse: impl Fn(&str) -> Option<T>,
+) -> Result<Vec<T>, String> {
     text.split(',')
         .map(str::trim)
         .filter(|s| !s.is_empty())
@@ -542,8 +592,15 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
     let mut gpt_seq = None;
     let mut it = args.iter();
     while let Some(flag) = it.next() {
-        let mut value = || it.next().cloned().ok_or_else(|| format!("{flag} needs a value"));
-        let count = |v: String| v.parse::<usize>().map_err(|_| format!("{flag} takes a number, not `{v}`"));
+        let mut value = || {
+            it.next()
+                .cloned()
+                .ok_or_else(|| format!("{flag} needs a value"))
+        };
+        let count = |v: String| {
+            v.parse::<usize>()
+                .map_err(|_| format!("{flag} takes a number, not `{v}`"))
+        };
         let bytes = |v: String| parse_bytes(&v).map_err(|e| format!("{flag}: {e}"));
         match flag.as_str() {
             "--models" | "--model" => models_text = value()?,
@@ -581,13 +638,18 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
     gpt.seq = gpt_seq.unwrap_or(gpt.seq);
     o.gpt = GptSize::from_config(gpt);
     o.models = parse_list(&models_text, "--models", |s| parse_model(s, image))?;
-    o.batches = parse_list(&batches_text, "--batches", |s| s.parse().ok().filter(|&b| b > 0))?;
+    o.batches = parse_list(&batches_text, "--batches", |s| {
+        s.parse().ok().filter(|&b| b > 0)
+    })?;
     o.policies = parse_list(&policies_text, "--policies", |s| Some(s.to_string()))?;
     for policy in &o.policies {
         PolicyRun::from_name(policy).map_err(|e| format!("--policies: {e}; or plain, balanced"))?;
     }
     if o.steps == 0 || o.search_start == 0 || o.search_max < o.search_start {
-        return Err("--steps and --search-start must be positive, --search-max at least --search-start".into());
+        return Err(
+            "--steps and --search-start must be positive, --search-max at least --search-start"
+                .into(),
+        );
     }
     Ok(o)
 }
@@ -598,11 +660,21 @@ fn parse_model(text: &str, image: Option<ImageShape>) -> Option<(ModelKind, Imag
         Some((name, shape)) => (name, Some(shape.parse().ok()?)),
         None => (text, None),
     };
-    Some((name.parse().ok()?, shape.or(image).unwrap_or(ImageShape::Cifar)))
+    Some((
+        name.parse().ok()?,
+        shape.or(image).unwrap_or(ImageShape::Cifar),
+    ))
 }
 
 impl Options {
-    fn case(&self, model: ModelKind, image: ImageShape, policy: &str, batch: usize, budget: Option<u64>) -> Case {
+    fn case(
+        &self,
+        model: ModelKind,
+        image: ImageShape,
+        policy: &str,
+        batch: usize,
+        budget: Option<u64>,
+    ) -> Case {
         Case {
             model: model.name().into(),
             image: image.to_string(),
@@ -689,7 +761,14 @@ fn run_case_in_child(case: &Case, timeout: Duration) -> ChildOutcome {
     let (result, panic) = stdout_reader.join().unwrap_or((None, None));
     let _ = stderr_relay.join();
     let stderr_tail = tail.lock().unwrap().iter().cloned().collect();
-    ChildOutcome { result, panic, status, timed_out, stderr_tail, wall_secs: start.elapsed().as_secs_f64() }
+    ChildOutcome {
+        result,
+        panic,
+        status,
+        timed_out,
+        stderr_tail,
+        wall_secs: start.elapsed().as_secs_f64(),
+    }
 }
 
 /// The child's result line and first panic message, from its stdout.
@@ -709,17 +788,40 @@ fn read_tagged_lines(stdout: impl Read) -> (Option<Measured>, Option<String>) {
 
 /// A short reason for a child that gave no result, and the text behind it.
 fn why_failed(outcome: &ChildOutcome, timeout: Duration) -> (String, String) {
-    let detail = outcome.panic.clone().unwrap_or_else(|| outcome.stderr_tail.join("\n"));
+    let detail = outcome
+        .panic
+        .clone()
+        .unwrap_or_else(|| outcome.stderr_tail.join("\n"));
     let text = detail.to_ascii_lowercase();
-    let first_line = detail.lines().next().unwrap_or("").chars().take(160).collect::<String>();
+    let first_line = detail
+        .lines()
+        .next()
+        .unwrap_or("")
+        .chars()
+        .take(160)
+        .collect::<String>();
     let why = if outcome.timed_out {
         match &outcome.panic {
-            Some(_) => format!("timed out after {} s (after a panic: {first_line})", timeout.as_secs()),
+            Some(_) => format!(
+                "timed out after {} s (after a panic: {first_line})",
+                timeout.as_secs()
+            ),
             None => format!("timed out after {} s", timeout.as_secs()),
         }
     } else if text.contains("no plan keeps saved activations under the budget") {
-        format!("budget too small: {}", first_line.trim_start_matches("burn-swap: "))
-    } else if ["out of memory", "out-of-memory", "outofmemory", "memory allocation of"].iter().any(|s| text.contains(s)) {
+        format!(
+            "budget too small: {}",
+            first_line.trim_start_matches("burn-swap: ")
+        )
+    } else if [
+        "out of memory",
+        "out-of-memory",
+        "outofmemory",
+        "memory allocation of",
+    ]
+    .iter()
+    .any(|s| text.contains(s))
+    {
         "out of memory".into()
     } else if let Some(signal) = outcome.status.as_ref().and_then(exit_signal) {
         match signal {
@@ -780,7 +882,10 @@ fn run_row(case: Case, options: &Options, search_probe: bool) -> Row {
 fn fits(row: &Row, budget: u64) -> bool {
     match &row.result {
         None => false,
-        Some(m) => m.memory.as_ref().is_none_or(|mem| mem.peak_device_bytes <= budget),
+        Some(m) => m
+            .memory
+            .as_ref()
+            .is_none_or(|mem| mem.peak_device_bytes <= budget),
     }
 }
 
@@ -788,16 +893,38 @@ fn fits(row: &Row, budget: u64) -> bool {
 /// `--search-start` to the first failure (or `--search-max`), then bisection.
 /// Bisection stops when the gap is at most 1/16 of the fitting batch (at least
 /// 1): each probe is a full child run, minutes on a GPU.
-fn search(options: &Options, model: ModelKind, image: ImageShape, policy: &str, budget: u64, rows: &mut Vec<Row>) -> Search {
+fn search(
+    options: &Options,
+    model: ModelKind,
+    image: ImageShape,
+    policy: &str,
+    budget: u64,
+    rows: &mut Vec<Row>,
+) -> Search {
     let mut probes = Vec::new();
     let mut probe = |batch: usize, rows: &mut Vec<Row>| -> bool {
-        let mut row = run_row(options.case(model, image, policy, batch, Some(budget)), options, true);
+        let mut row = run_row(
+            options.case(model, image, policy, batch, Some(budget)),
+            options,
+            true,
+        );
         let ok = fits(&row, budget);
         row.fits = Some(ok);
-        if let (false, None, Some(mem)) = (ok, &row.why, row.result.as_ref().and_then(|m| m.memory.as_ref())) {
-            row.why = Some(format!("peak {} MiB over the budget ({})", mib(mem.peak_device_bytes), mem.peak_device_basis));
+        if let (false, None, Some(mem)) = (
+            ok,
+            &row.why,
+            row.result.as_ref().and_then(|m| m.memory.as_ref()),
+        ) {
+            row.why = Some(format!(
+                "peak {} MiB over the budget ({})",
+                mib(mem.peak_device_bytes),
+                mem.peak_device_basis
+            ));
         }
-        eprintln!("== search {model} {policy}: batch {batch} {}", if ok { "fits" } else { "does not fit" });
+        eprintln!(
+            "== search {model} {policy}: batch {batch} {}",
+            if ok { "fits" } else { "does not fit" }
+        );
         probes.push((batch, ok));
         rows.push(row);
         ok
@@ -852,14 +979,28 @@ fn mib(bytes: u64) -> String {
 /// Median samples/s of the `plain` row for the same model, input and batch.
 fn plain_rate(rows: &[Row], row: &Row) -> Option<f64> {
     rows.iter()
-        .filter(|r| r.case.policy == "plain" && r.case.model == row.case.model && r.input == row.input && r.case.batch == row.case.batch)
+        .filter(|r| {
+            r.case.policy == "plain"
+                && r.case.model == row.case.model
+                && r.input == row.input
+                && r.case.batch == row.case.batch
+        })
         .find_map(|r| r.result.as_ref().map(|m| m.median_samples_per_s))
 }
 
 fn print_table(rows: &[Row]) {
     println!(
         "{:<14} {:<16} {:<10} {:>6} {:>10} {:>8} {:>10} {:>9} {:>9} {:>5}  why",
-        "model", "input", "policy", "batch", "samples/s", "vs plain", "peak MiB", "out MiB", "in MiB", "compr"
+        "model",
+        "input",
+        "policy",
+        "batch",
+        "samples/s",
+        "vs plain",
+        "peak MiB",
+        "out MiB",
+        "in MiB",
+        "compr"
     );
     for row in rows {
         let m = row.result.as_ref();
@@ -869,26 +1010,42 @@ fn print_table(rows: &[Row]) {
             _ => "-".into(),
         };
         let peak = match m {
-            Some(m) => m.memory.as_ref().map_or("n/a".into(), |mem| mib(mem.peak_device_bytes)),
+            Some(m) => m
+                .memory
+                .as_ref()
+                .map_or("n/a".into(), |mem| mib(mem.peak_device_bytes)),
             None => "-".into(),
         };
         let swap = m.and_then(|m| m.swap.as_ref());
         let out = swap.map_or("-".into(), |s| mib(s.swapped_out_bytes));
         let back = swap.map_or("-".into(), |s| mib(s.swapped_in_bytes));
-        let compression = m.and_then(|m| m.compression_ratio).map_or("-".into(), |r| format!("{r:.2}"));
+        let compression = m
+            .and_then(|m| m.compression_ratio)
+            .map_or("-".into(), |r| format!("{r:.2}"));
         let mut why = row.why.clone().unwrap_or_default();
         if m.is_some_and(|m| !m.steady_before_timing) {
             why = "timed before the steady state (raise --max-warmup)".into();
         }
         match row.fits {
-            Some(true) if m.is_some_and(|m| m.memory.is_none()) => why = format!("fits (completed; no memory probe) {why}"),
+            Some(true) if m.is_some_and(|m| m.memory.is_none()) => {
+                why = format!("fits (completed; no memory probe) {why}")
+            }
             Some(true) => why = format!("fits {why}"),
             Some(false) => why = format!("no fit: {why}"),
             None => {}
         }
         println!(
             "{:<14} {:<16} {:<10} {:>6} {:>10} {:>8} {:>10} {:>9} {:>9} {:>5}  {why}",
-            row.case.model, row.input, row.case.policy, row.case.batch, rate, ratio, peak, out, back, compression
+            row.case.model,
+            row.input,
+            row.case.policy,
+            row.case.batch,
+            rate,
+            ratio,
+            peak,
+            out,
+            back,
+            compression
         );
     }
 }
@@ -897,21 +1054,34 @@ fn print_searches(searches: &[Search]) {
     println!();
     println!("largest batch within the search budget:");
     for s in searches {
-        let probes: Vec<String> = s.probes.iter().map(|(b, ok)| format!("{b}{}", if *ok { "+" } else { "-" })).collect();
+        let probes: Vec<String> = s
+            .probes
+            .iter()
+            .map(|(b, ok)| format!("{b}{}", if *ok { "+" } else { "-" }))
+            .collect();
         println!(
             "  {} ({}) {}: {} (budget {} MiB; probes {})",
             s.model,
             s.input,
             s.policy,
-            s.largest_fitting_batch.map_or("none".into(), |b| b.to_string()),
+            s.largest_fitting_batch
+                .map_or("none".into(), |b| b.to_string()),
             mib(s.budget),
             probes.join(" ")
         );
     }
 }
 
-fn write_json(path: &PathBuf, args: &[String], options: &Options, rows: &[Row], searches: &[Search]) -> std::io::Result<()> {
-    let device = rows.iter().find_map(|r| r.result.as_ref().map(|m| m.device_name.clone()));
+fn write_json(
+    path: &PathBuf,
+    args: &[String],
+    options: &Options,
+    rows: &[Row],
+    searches: &[Search],
+) -> std::io::Result<()> {
+    let device = rows
+        .iter()
+        .find_map(|r| r.result.as_ref().map(|m| m.device_name.clone()));
     let report = serde_json::json!({
         "bench": "train",
         "device": device,
@@ -986,7 +1156,10 @@ fn main() {
     }
 
     println!();
-    if let Some(device) = rows.iter().find_map(|r| r.result.as_ref().map(|m| m.device_name.clone())) {
+    if let Some(device) = rows
+        .iter()
+        .find_map(|r| r.result.as_ref().map(|m| m.device_name.clone()))
+    {
         println!("device: {device}");
     }
     print_table(&rows);

@@ -51,14 +51,23 @@ fn args() -> Args {
         quick: false,
         iters: 300,
         only: Vec::new(),
-        grad_models: vec![(ModelKind::SmallCnn, 8), (ModelKind::Plain20, 32), (ModelKind::TransformerNet, 8)],
+        grad_models: vec![
+            (ModelKind::SmallCnn, 8),
+            (ModelKind::Plain20, 32),
+            (ModelKind::TransformerNet, 8),
+        ],
     };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
         match arg.as_str() {
             "--json" => a.json = it.next(),
             "--quick" => a.quick = true,
-            "--only" => a.only = it.next().map(|v| v.split(',').map(str::to_string).collect()).unwrap_or_default(),
+            "--only" => {
+                a.only = it
+                    .next()
+                    .map(|v| v.split(',').map(str::to_string).collect())
+                    .unwrap_or_default()
+            }
             "--grad-models" => {
                 a.grad_models = it
                     .next()
@@ -66,7 +75,10 @@ fn args() -> Args {
                     .split(',')
                     .map(|m| {
                         let (name, batch) = m.split_once(':').unwrap_or((m, "8"));
-                        (name.parse().expect("a model name"), batch.parse().expect("a batch size"))
+                        (
+                            name.parse().expect("a model name"),
+                            batch.parse().expect("a batch size"),
+                        )
                     })
                     .collect()
             }
@@ -78,7 +90,9 @@ fn args() -> Args {
 }
 
 fn device_name() -> String {
-    let smi = std::process::Command::new("nvidia-smi").args(["--query-gpu=name", "--format=csv,noheader"]).output();
+    let smi = std::process::Command::new("nvidia-smi")
+        .args(["--query-gpu=name", "--format=csv,noheader"])
+        .output();
     if let Ok(out) = smi {
         let name = String::from_utf8_lossy(&out.stdout).trim().to_string();
         if !name.is_empty() {
@@ -86,7 +100,10 @@ fn device_name() -> String {
         }
     }
     result::init().ok();
-    result::device::get(0).ok().and_then(|d| result::device::get_name(d).ok()).unwrap_or_else(|| "unknown".into())
+    result::device::get(0)
+        .ok()
+        .and_then(|d| result::device::get_name(d).ok())
+        .unwrap_or_else(|| "unknown".into())
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -115,7 +132,8 @@ fn raw_copies(bytes: usize, count: usize, reps: usize) -> (f64, f64) {
     }
     let stream = result::stream::create(result::stream::StreamKind::NonBlocking).unwrap();
     let event = result::event::create(sys::CUevent_flags::CU_EVENT_DISABLE_TIMING).unwrap();
-    let host = unsafe { result::malloc_host(bytes * count, sys::CU_MEMHOSTALLOC_PORTABLE).unwrap() } as *mut u8;
+    let host = unsafe { result::malloc_host(bytes * count, sys::CU_MEMHOSTALLOC_PORTABLE).unwrap() }
+        as *mut u8;
     let dptr = unsafe { result::malloc_sync(bytes * count).unwrap() };
     let run = |d2h: bool| -> f64 {
         let start = Instant::now();
@@ -124,9 +142,13 @@ fn raw_copies(bytes: usize, count: usize, reps: usize) -> (f64, f64) {
                 let h = host.add(i * bytes);
                 let d = dptr + (i * bytes) as u64;
                 if d2h {
-                    sys::cuMemcpyDtoHAsync_v2(h as *mut _, d, bytes, stream).result().unwrap();
+                    sys::cuMemcpyDtoHAsync_v2(h as *mut _, d, bytes, stream)
+                        .result()
+                        .unwrap();
                 } else {
-                    sys::cuMemcpyHtoDAsync_v2(d, h as *const _, bytes, stream).result().unwrap();
+                    sys::cuMemcpyHtoDAsync_v2(d, h as *const _, bytes, stream)
+                        .result()
+                        .unwrap();
                 }
             }
         }
@@ -153,13 +175,15 @@ fn raw_copies(bytes: usize, count: usize, reps: usize) -> (f64, f64) {
 fn engine_copies(bytes: usize, count: usize, reps: usize) -> (f64, f64, bool) {
     let device = Default::default();
     let n = bytes / 4;
-    let mut tensors: Vec<Inner> =
-        (0..count).map(|_| primitive(Tensor::<B, 1>::random([n], Distribution::Default, &device))).collect();
+    let mut tensors: Vec<Inner> = (0..count)
+        .map(|_| primitive(Tensor::<B, 1>::random([n], Distribution::Default, &device)))
+        .collect();
     sync(&device);
-    let expected: Vec<u8> = Tensor::<B, 1>::from_primitive(TensorPrimitive::Float(tensors[0].clone()))
-        .into_data()
-        .as_bytes()
-        .to_vec();
+    let expected: Vec<u8> =
+        Tensor::<B, 1>::from_primitive(TensorPrimitive::Float(tensors[0].clone()))
+            .into_data()
+            .as_bytes()
+            .to_vec();
     let mut offload_s = Vec::new();
     let mut prefetch_s = Vec::new();
     for rep in 0..=reps {
@@ -167,7 +191,10 @@ fn engine_copies(bytes: usize, count: usize, reps: usize) -> (f64, f64, bool) {
         let start = Instant::now();
         let hosts: Vec<HostTensor<B>> = tensors
             .drain(..)
-            .map(|t| HostTensor::<B>::offload(t).unwrap_or_else(|(err, _)| panic!("offload refused: {err}")))
+            .map(|t| {
+                HostTensor::<B>::offload(t)
+                    .unwrap_or_else(|(err, _)| panic!("offload refused: {err}"))
+            })
             .collect();
         for h in &hosts {
             h.wait_offloaded();
@@ -186,16 +213,22 @@ fn engine_copies(bytes: usize, count: usize, reps: usize) -> (f64, f64, bool) {
             prefetch_s.push(pre);
         }
     }
-    let back = Tensor::<B, 1>::from_primitive(TensorPrimitive::Float(tensors[0].clone())).into_data();
+    let back =
+        Tensor::<B, 1>::from_primitive(TensorPrimitive::Float(tensors[0].clone())).into_data();
     let exact = back.as_bytes() == expected.as_slice();
     (median(offload_s), median(prefetch_s), exact)
 }
 
 fn throughput(quick: bool) -> Vec<Value> {
-    let sizes: &[usize] = if quick { &[MB, 4 * MB, 64 * MB, 256 * MB] } else {
+    let sizes: &[usize] = if quick {
+        &[MB, 4 * MB, 64 * MB, 256 * MB]
+    } else {
         &[MB, 4 * MB, 16 * MB, 64 * MB, 256 * MB, 1024 * MB, 2048 * MB]
     };
-    println!("\n{:>9} {:>5} | {:>9} {:>9} {:>6} | {:>9} {:>9} {:>6} | exact", "size", "count", "offload", "raw d2h", "ratio", "prefetch", "raw h2d", "ratio");
+    println!(
+        "\n{:>9} {:>5} | {:>9} {:>9} {:>6} | {:>9} {:>9} {:>6} | exact",
+        "size", "count", "offload", "raw d2h", "ratio", "prefetch", "raw h2d", "ratio"
+    );
     let mut rows = Vec::new();
     for &size in sizes {
         let count = (256 * MB / size).clamp(1, 32);
@@ -237,7 +270,11 @@ fn overlap(quick: bool) -> Value {
             acc = acc.matmul(b.clone()).mul_scalar(1e-3);
             if traffic {
                 // One tensor out and one back per matmul: both directions busy.
-                let t = primitive(Tensor::<B, 1>::random([swap_bytes / 4], Distribution::Default, &device));
+                let t = primitive(Tensor::<B, 1>::random(
+                    [swap_bytes / 4],
+                    Distribution::Default,
+                    &device,
+                ));
                 if let Ok(h) = HostTensor::<B>::offload(t) {
                     parked.push(h);
                     moved += swap_bytes as u64;
@@ -285,13 +322,20 @@ struct GradBytes<'a, AB: AutodiffBackend> {
 
 impl<AB: AutodiffBackend> ModuleVisitor<AB> for GradBytes<'_, AB> {
     fn visit_float<const D: usize>(&mut self, param: &Param<Tensor<AB, D>>) {
-        let bytes = param.val().grad(self.grads).map(|g| g.into_data().as_bytes().to_vec());
+        let bytes = param
+            .val()
+            .grad(self.grads)
+            .map(|g| g.into_data().as_bytes().to_vec());
         self.out.push(bytes.unwrap_or_default());
     }
 }
 
 /// Per iteration: the loss's bytes, then every parameter gradient's bytes.
-fn gradients<AB: AutodiffBackend>(kind: ModelKind, batch_size: usize, iterations: usize) -> Vec<Vec<Vec<u8>>> {
+fn gradients<AB: AutodiffBackend>(
+    kind: ModelKind,
+    batch_size: usize,
+    iterations: usize,
+) -> Vec<Vec<Vec<u8>>> {
     let device = AB::Device::default();
     AB::seed(&device, 7);
     let spec = ModelSpec::new(kind);
@@ -302,7 +346,10 @@ fn gradients<AB: AutodiffBackend>(kind: ModelKind, batch_size: usize, iterations
             let loss = model.loss(&batch);
             let mut out = vec![loss.clone().into_data().as_bytes().to_vec()];
             let grads = loss.backward();
-            let mut v = GradBytes::<AB> { grads: &grads, out: Vec::new() };
+            let mut v = GradBytes::<AB> {
+                grads: &grads,
+                out: Vec::new(),
+            };
             model.visit(&mut v);
             out.extend(v.out);
             out
@@ -316,10 +363,19 @@ fn first_difference(a: &[Vec<Vec<u8>>], b: &[Vec<Vec<u8>>]) -> Option<(usize, us
     for (it, (ia, ib)) in a.iter().zip(b).enumerate() {
         for (t, (ta, tb)) in ia.iter().zip(ib).enumerate() {
             if ta != tb {
-                let words = |v: &[u8]| v.chunks_exact(4).map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect::<Vec<_>>();
+                let words = |v: &[u8]| {
+                    v.chunks_exact(4)
+                        .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                        .collect::<Vec<_>>()
+                };
                 let (wa, wb) = (words(ta), words(tb));
                 let diffs = wa.iter().zip(&wb).filter(|(x, y)| x != y).count();
-                let ulps = wa.iter().zip(&wb).map(|(x, y)| x.abs_diff(*y)).max().unwrap_or(0);
+                let ulps = wa
+                    .iter()
+                    .zip(&wb)
+                    .map(|(x, y)| x.abs_diff(*y))
+                    .max()
+                    .unwrap_or(0);
                 return Some((it, t, diffs, ulps));
             }
         }
@@ -328,7 +384,12 @@ fn first_difference(a: &[Vec<Vec<u8>>], b: &[Vec<Vec<u8>>]) -> Option<(usize, us
 }
 
 fn swap_all() -> SwapConfig {
-    SwapConfig::builder().policy(SwapAll).min_swap_bytes(0).pinned_pool_bytes(6 << 30).swap_under_fusion(true).build()
+    SwapConfig::builder()
+        .policy(SwapAll)
+        .min_swap_bytes(0)
+        .pinned_pool_bytes(6 << 30)
+        .swap_under_fusion(true)
+        .build()
 }
 
 /// CubeCL's CUDA backend without fusion: the engine copies its tensors too,
@@ -338,18 +399,27 @@ type Unfused = burn_cubecl::CubeBackend<cubecl::cuda::CudaRuntime, f32, i32, u8>
 /// Plain autodiff twice (is the reference repeatable?), then SwapAll with
 /// every saved tensor swapped, all in this process (autotune's choices are
 /// shared), on one inner backend.
-fn gradient_check<I: Backend>(backend: &str, kind: ModelKind, batch: usize, iterations: usize) -> Value {
+fn gradient_check<I: Backend>(
+    backend: &str,
+    kind: ModelKind,
+    batch: usize,
+    iterations: usize,
+) -> Value {
     let start = Instant::now();
     let plain = gradients::<Autodiff<I>>(kind, batch, iterations);
     let plain_again = gradients::<Autodiff<I>>(kind, batch, iterations);
     burn_swap::configure(swap_all());
     let swapped = gradients::<SwapAutodiff<I>>(kind, batch, iterations);
-    let swapped_bytes = burn_swap::last_profile().map(|p| p.swapped_out_bytes).unwrap_or(0);
+    let swapped_bytes = burn_swap::last_profile()
+        .map(|p| p.swapped_out_bytes)
+        .unwrap_or(0);
     let repeatable = first_difference(&plain, &plain_again);
     let difference = first_difference(&plain, &swapped);
     let describe = |d: Option<(usize, usize, usize, u32)>| match d {
         None => "identical".to_string(),
-        Some((it, t, n, ulps)) => format!("differ from iteration {it}, tensor {t} (0 = loss): {n} words, up to {ulps} ulp"),
+        Some((it, t, n, ulps)) => format!(
+            "differ from iteration {it}, tensor {t} (0 = loss): {n} words, up to {ulps} ulp"
+        ),
     };
     println!(
         "gradients {kind} b{batch} on {backend}: SwapAll vs plain: {}; plain vs plain: {}; swapped {} MB per iteration; {:.1} s",
@@ -367,7 +437,12 @@ fn gradient_check<I: Backend>(backend: &str, kind: ModelKind, batch: usize, iter
 fn gradient_checks(models: &[(ModelKind, usize)]) -> Vec<Value> {
     let mut rows = Vec::new();
     for &(kind, batch) in models {
-        rows.push(gradient_check::<Unfused>("cube (no fusion)", kind, batch, 4));
+        rows.push(gradient_check::<Unfused>(
+            "cube (no fusion)",
+            kind,
+            batch,
+            4,
+        ));
         rows.push(gradient_check::<B>("cuda (fusion)", kind, batch, 4));
     }
     rows
@@ -391,7 +466,10 @@ fn memory_flat(iters: usize) -> Value {
             sync(&device);
             let usage = device_usage::<B>(&device).unwrap_or_default();
             let pinned = pinned_pool_stats(&device).unwrap_or_default();
-            let peak = burn_swap::last_profile().and_then(|p| p.device.clone()).map(|d| d.peak_in_use).unwrap_or(0);
+            let peak = burn_swap::last_profile()
+                .and_then(|p| p.device.clone())
+                .map(|d| d.peak_in_use)
+                .unwrap_or(0);
             samples.push(json!({"iteration": i, "device_in_use": usage.in_use, "device_reserved": usage.reserved,
                                 "driver_used": usage.driver_used, "iteration_peak_in_use": peak,
                                 "pinned_reserved": pinned.reserved, "pinned_in_use": pinned.in_use}));
@@ -400,7 +478,8 @@ fn memory_flat(iters: usize) -> Value {
     let elapsed = start.elapsed();
     let first = &samples[1.min(samples.len() - 1)];
     let last = samples.last().unwrap();
-    let flat = |k: &str| last[k].as_u64() <= first[k].as_u64().map(|v| v + v / 20 + (16 * MB) as u64);
+    let flat =
+        |k: &str| last[k].as_u64() <= first[k].as_u64().map(|v| v + v / 20 + (16 * MB) as u64);
     let flat_all = flat("device_in_use") && flat("device_reserved") && flat("pinned_reserved");
     println!(
         "memory over {iters} SwapAll iterations ({:.1} s): device in use {} -> {} MB, reserved {} -> {} MB, pinned reserved {} -> {} MB: flat {}",
@@ -419,14 +498,32 @@ fn main() {
     println!("burn-swap transfer bench on {name}");
     // Room for the 2 GB case (count 1) plus the smaller ones.
     // The engine is measured on `Cuda` (fusion) too, where it is opt-in.
-    burn_swap::configure(SwapConfig::builder().pinned_pool_bytes(6 << 30).swap_under_fusion(true).build());
+    burn_swap::configure(
+        SwapConfig::builder()
+            .pinned_pool_bytes(6 << 30)
+            .swap_under_fusion(true)
+            .build(),
+    );
     let t0 = Instant::now();
     let throughput = args.runs("throughput").then(|| throughput(args.quick));
     let overlap = args.runs("overlap").then(|| overlap(args.quick));
-    let gradients = args.runs("gradients").then(|| gradient_checks(&args.grad_models));
-    let memory = args.runs("memory").then(|| memory_flat(if args.quick { args.iters.min(100) } else { args.iters }));
+    let gradients = args
+        .runs("gradients")
+        .then(|| gradient_checks(&args.grad_models));
+    let memory = args.runs("memory").then(|| {
+        memory_flat(if args.quick {
+            args.iters.min(100)
+        } else {
+            args.iters
+        })
+    });
     let pinned = pinned_pool_stats(&Default::default()).unwrap_or_default();
-    println!("pinned pool: reserved {} MB, peak in use {} MB, refusals {}", pinned.reserved / MB as u64, pinned.peak_in_use / MB as u64, pinned.refusals);
+    println!(
+        "pinned pool: reserved {} MB, peak in use {} MB, refusals {}",
+        pinned.reserved / MB as u64,
+        pinned.peak_in_use / MB as u64,
+        pinned.refusals
+    );
     println!("total {:.1} s", t0.elapsed().as_secs_f64());
     let out = json!({
         "device": name,
@@ -438,7 +535,8 @@ fn main() {
         "elapsed_s": t0.elapsed().as_secs_f64(),
     });
     if let Some(path) = args.json {
-        std::fs::write(&path, serde_json::to_string_pretty(&out).unwrap()).expect("writing the JSON");
+        std::fs::write(&path, serde_json::to_string_pretty(&out).unwrap())
+            .expect("writing the JSON");
         println!("wrote {path}");
     }
 }

@@ -129,8 +129,10 @@ fn main() {
         eprintln!("{e}");
         std::process::exit(2)
     });
-    let mut config =
-        SwapConfig::builder().min_swap_bytes(args.min_swap).swap_under_fusion(args.swap_under_fusion).build();
+    let mut config = SwapConfig::builder()
+        .min_swap_bytes(args.min_swap)
+        .swap_under_fusion(args.swap_under_fusion)
+        .build();
     config.policy = policy;
     config.budget_bytes = args.budget;
     burn_swap::configure(config);
@@ -159,7 +161,10 @@ fn main() {
     if args.compare {
         let plain = train::<Autodiff<Device>>(&args, "plain autodiff");
         let plain_tput = throughput(&plain, args.batch);
-        println!("plain Autodiff: {plain_tput:.1} samples/s; burn-swap runs at {:.1}% of it", 100.0 * swap_tput / plain_tput);
+        println!(
+            "plain Autodiff: {plain_tput:.1} samples/s; burn-swap runs at {:.1}% of it",
+            100.0 * swap_tput / plain_tput
+        );
     }
 
     std::fs::create_dir_all(&args.out).expect("create the output directory");

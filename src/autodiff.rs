@@ -37,7 +37,9 @@ impl<B: Backend> BackendTypes for SwapAutodiff<B> {
 
 /// The backward hook: marks the phase change, runs autodiff's backward, and
 /// ends the iteration (profile, plan).
-pub(crate) fn backward<B: Backend>(tensor: FloatTensor<SwapAutodiff<B>>) -> <Inner<B> as AutodiffBackend>::Gradients {
+pub(crate) fn backward<B: Backend>(
+    tensor: FloatTensor<SwapAutodiff<B>>,
+) -> <Inner<B> as AutodiffBackend>::Gradients {
     executor::with(|e| e.begin_backward());
     let grads = {
         let _span = tracing::debug_span!("backward").entered();

@@ -97,7 +97,9 @@ impl Default for SwapConfig {
 impl SwapConfig {
     /// A builder starting from the defaults.
     pub fn builder() -> SwapConfigBuilder {
-        SwapConfigBuilder { config: Self::default() }
+        SwapConfigBuilder {
+            config: Self::default(),
+        }
     }
 
     /// The defaults overridden by `BURN_SWAP_*` variables.
@@ -122,7 +124,9 @@ impl SwapConfig {
             config.prefetch_lookahead_ops = match v.trim() {
                 "auto" => None,
                 n => Some(n.parse().map_err(|_| {
-                    SwapError::Config(format!("BURN_SWAP_PREFETCH_OPS={v}: not a count of ops or `auto`"))
+                    SwapError::Config(format!(
+                        "BURN_SWAP_PREFETCH_OPS={v}: not a count of ops or `auto`"
+                    ))
                 })?),
             };
         }
@@ -139,10 +143,9 @@ impl SwapConfig {
             config.host_ram_reserve_bytes = parse_bytes(&v)?;
         }
         if let Some(v) = var("BURN_SWAP_DEVICE_SAMPLE_OPS") {
-            config.device_sample_ops = v
-                .trim()
-                .parse()
-                .map_err(|_| SwapError::Config(format!("BURN_SWAP_DEVICE_SAMPLE_OPS={v}: not a count")))?;
+            config.device_sample_ops = v.trim().parse().map_err(|_| {
+                SwapError::Config(format!("BURN_SWAP_DEVICE_SAMPLE_OPS={v}: not a count"))
+            })?;
         }
         if let Some(v) = var("BURN_SWAP_UNDER_FUSION") {
             config.swap_under_fusion = matches!(v.trim(), "1" | "true" | "on" | "yes");
@@ -176,7 +179,9 @@ pub struct SwapConfigBuilder {
 impl SwapConfigBuilder {
     /// Starts from the environment instead of the defaults.
     pub fn from_env() -> Self {
-        Self { config: SwapConfig::from_env() }
+        Self {
+            config: SwapConfig::from_env(),
+        }
     }
     /// The policy that makes the plan.
     pub fn policy(mut self, policy: impl Policy + 'static) -> Self {
@@ -251,7 +256,9 @@ pub fn policy_by_name(name: &str) -> Result<Arc<dyn Policy>, SwapError> {
     match name.trim() {
         "keep-all" | "keep" => Ok(Arc::new(KeepAll)),
         "swap-all" | "swap" | "vdnn" => Ok(Arc::new(SwapAll)),
-        other => Err(SwapError::Config(format!("unknown policy `{other}` (expected keep-all or swap-all)"))),
+        other => Err(SwapError::Config(format!(
+            "unknown policy `{other}` (expected keep-all or swap-all)"
+        ))),
     }
 }
 
@@ -259,9 +266,13 @@ pub fn policy_by_name(name: &str) -> Result<Arc<dyn Policy>, SwapError> {
 /// and for bare `K`/`M`/`G`, decimal for `KB`/`MB`/`GB`).
 pub fn parse_bytes(text: &str) -> Result<u64, SwapError> {
     let t = text.trim();
-    let split = t.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(t.len());
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
     let (number, unit) = t.split_at(split);
-    let value: f64 = number.parse().map_err(|_| SwapError::Config(format!("`{text}` is not a byte size")))?;
+    let value: f64 = number
+        .parse()
+        .map_err(|_| SwapError::Config(format!("`{text}` is not a byte size")))?;
     let scale: f64 = match unit.trim().to_ascii_lowercase().as_str() {
         "" | "b" => 1.0,
         "k" | "kib" => 1024.0,
@@ -272,7 +283,11 @@ pub fn parse_bytes(text: &str) -> Result<u64, SwapError> {
         "mb" => 1e6,
         "gb" => 1e9,
         "tb" => 1e12,
-        other => return Err(SwapError::Config(format!("`{text}`: unknown unit `{other}`"))),
+        other => {
+            return Err(SwapError::Config(format!(
+                "`{text}`: unknown unit `{other}`"
+            )))
+        }
     };
     Ok((value * scale).round() as u64)
 }
@@ -303,25 +318,42 @@ mod tests {
             ("BURN_SWAP_TIMING", "1"),
             ("BURN_SWAP_ON_BUDGET_ERROR", "keep-all"),
         ];
-        let c = SwapConfig::from_vars(|name| vars.iter().find(|(k, _)| *k == name).map(|(_, v)| v.to_string())).unwrap();
+        let c = SwapConfig::from_vars(|name| {
+            vars.iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| v.to_string())
+        })
+        .unwrap();
         assert_eq!(c.policy.name(), "swap-all");
         assert_eq!(c.budget_bytes, Some(6 << 30));
         assert_eq!(c.min_swap_bytes, 4096);
         assert_eq!(c.prefetch_lookahead_ops, Some(8));
-        assert_eq!(c.profile_path.as_deref(), Some(std::path::Path::new("out/profile.json")));
+        assert_eq!(
+            c.profile_path.as_deref(),
+            Some(std::path::Path::new("out/profile.json"))
+        );
         assert!(c.timing);
         assert_eq!(c.on_budget_error, OnBudgetError::KeepAll);
     }
 
     #[test]
     fn a_bad_variable_is_a_clear_error() {
-        let err = SwapConfig::from_vars(|name| (name == "BURN_SWAP_POLICY").then(|| "swap-most".to_string())).unwrap_err();
-        assert!(err.to_string().contains("unknown policy `swap-most`"), "{err}");
+        let err = SwapConfig::from_vars(|name| {
+            (name == "BURN_SWAP_POLICY").then(|| "swap-most".to_string())
+        })
+        .unwrap_err();
+        assert!(
+            err.to_string().contains("unknown policy `swap-most`"),
+            "{err}"
+        );
         let none = SwapConfig::from_vars(|_| None).unwrap();
         assert_eq!(none.policy.name(), "keep-all");
         assert_eq!(none.budget_bytes, None);
         assert_eq!(none.prefetch_lookahead_ops, None);
-        let auto = SwapConfig::from_vars(|name| (name == "BURN_SWAP_PREFETCH_OPS").then(|| "auto".to_string())).unwrap();
+        let auto = SwapConfig::from_vars(|name| {
+            (name == "BURN_SWAP_PREFETCH_OPS").then(|| "auto".to_string())
+        })
+        .unwrap();
         assert_eq!(auto.prefetch_lookahead_ops, None);
     }
 }

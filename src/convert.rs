@@ -38,7 +38,8 @@ pub trait MapFloats<From: Backend, To: SamePrimitives<From>> {
     /// The same struct for `To`.
     type Output;
     /// Rebuilds the struct, mapping each float tensor with `map`.
-    fn map_floats(self, map: &mut impl FnMut(FloatTensor<From>) -> FloatTensor<To>) -> Self::Output;
+    fn map_floats(self, map: &mut impl FnMut(FloatTensor<From>) -> FloatTensor<To>)
+        -> Self::Output;
 }
 
 macro_rules! map_struct {
@@ -68,7 +69,10 @@ map_struct!(QuantizationParametersPrimitive { scales } {} {});
 
 impl<From: Backend, To: SamePrimitives<From>> MapFloats<From, To> for TensorPrimitive<From> {
     type Output = TensorPrimitive<To>;
-    fn map_floats(self, map: &mut impl FnMut(FloatTensor<From>) -> FloatTensor<To>) -> TensorPrimitive<To> {
+    fn map_floats(
+        self,
+        map: &mut impl FnMut(FloatTensor<From>) -> FloatTensor<To>,
+    ) -> TensorPrimitive<To> {
         match self {
             TensorPrimitive::Float(t) => TensorPrimitive::Float(map(t)),
             TensorPrimitive::QFloat(q) => TensorPrimitive::QFloat(q),
@@ -78,7 +82,10 @@ impl<From: Backend, To: SamePrimitives<From>> MapFloats<From, To> for TensorPrim
 
 impl<From: Backend, To: SamePrimitives<From>> MapFloats<From, To> for TransactionPrimitive<From> {
     type Output = TransactionPrimitive<To>;
-    fn map_floats(self, map: &mut impl FnMut(FloatTensor<From>) -> FloatTensor<To>) -> TransactionPrimitive<To> {
+    fn map_floats(
+        self,
+        map: &mut impl FnMut(FloatTensor<From>) -> FloatTensor<To>,
+    ) -> TransactionPrimitive<To> {
         // `tr_execute` reads only the four lists; the registration order is
         // kept by the caller (`TransactionPrimitive::execute_async`).
         TransactionPrimitive::new(

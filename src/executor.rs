@@ -57,7 +57,10 @@ pub(crate) struct Tracker {
 
 impl Tracker {
     pub(crate) fn push(&self, event: SlotEvent) {
-        self.events.lock().unwrap_or_else(|p| p.into_inner()).push(event);
+        self.events
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(event);
         self.pending.store(true, Ordering::Release);
     }
     pub(crate) fn drain(&self, into: &mut Vec<SlotEvent>) {
@@ -88,14 +91,25 @@ struct Live {
 /// loop does not need to pay each step.
 enum LastProfile {
     None,
-    Recorded { recorder: Box<Recorder>, iteration: u64, end: u32, device: Option<DeviceReport> },
+    Recorded {
+        recorder: Box<Recorder>,
+        iteration: u64,
+        end: u32,
+        device: Option<DeviceReport>,
+    },
     Built(Arc<Profile>),
 }
 
 impl LastProfile {
     fn get(&mut self) -> Option<Arc<Profile>> {
         if let LastProfile::Recorded { .. } = self {
-            if let LastProfile::Recorded { recorder, iteration, end, device } = std::mem::replace(self, LastProfile::None) {
+            if let LastProfile::Recorded {
+                recorder,
+                iteration,
+                end,
+                device,
+            } = std::mem::replace(self, LastProfile::None)
+            {
                 *self = LastProfile::Built(Arc::new(recorder.finish(iteration, end, device)));
             }
         }
@@ -119,14 +133,22 @@ impl ActivePlan {
     fn new(plan: Arc<Plan>) -> Self {
         let mut offload_after = HashMap::default();
         let mut prefetch_at: BTreeMap<u32, Vec<TensorKey>> = BTreeMap::new();
-        let mut swapped: Vec<_> = plan.decisions.iter().filter(|d| d.action == Action::Swap).collect();
+        let mut swapped: Vec<_> = plan
+            .decisions
+            .iter()
+            .filter(|d| d.action == Action::Swap)
+            .collect();
         // Copies run in the order they are asked for: the one needed first goes first.
         swapped.sort_by_key(|d| (d.prefetch_at, d.needed_at));
         for d in swapped {
             offload_after.insert(d.key, d.offload_after);
             prefetch_at.entry(d.prefetch_at).or_default().push(d.key);
         }
-        Self { plan, offload_after, prefetch_at }
+        Self {
+            plan,
+            offload_after,
+            prefetch_at,
+        }
     }
 }
 
@@ -297,20 +319,35 @@ impl Executor {
                 }
             }
         }
-        OpStart { index, timing: self.config.timing, prefetch }
+        OpStart {
+            index,
+            timing: self.config.timing,
+            prefetch,
+        }
     }
 
     /// Registers a tensor an op produced.
     fn produced(&mut self, id: TensorId, op: u32, output: u16, bytes: u64) {
         let key = TensorKey { op, output };
-        self.live.insert(id, Live { bytes, resident: true, key: Some(key) });
+        self.live.insert(
+            id,
+            Live {
+                bytes,
+                resident: true,
+                key: Some(key),
+            },
+        );
         self.by_key.insert(key, id);
         self.live_bytes += bytes;
     }
 
     /// An op finished: registers its outputs and returns which of its
     /// tensors (inputs and outputs, as ids) the plan offloads now.
-    pub(crate) fn finish_op(&mut self, record: OpRecord, started: Option<Instant>) -> Vec<TensorId> {
+    pub(crate) fn finish_op(
+        &mut self,
+        record: OpRecord,
+        started: Option<Instant>,
+    ) -> Vec<TensorId> {
         let index = record.index;
         for info in &record.output_info {
             self.produced(info.id, index, info.output, info.bytes);
@@ -340,11 +377,12 @@ impl Executor {
         // is sampled at its phase boundaries only (each sample is a blocking
         // round trip to the device's runtime thread).
         let every = self.config.device_sample_ops;
-        if !self.on_plan && (index == 0 || (every > 0 && index % every == 0)) {
+        if !self.on_plan && (index == 0 || (every > 0 && index.is_multiple_of(every))) {
             self.sample_device(index);
         }
         let duration = started.map(|s| s.elapsed().as_nanos() as u64);
-        self.recorder.op(record, self.phase, duration, self.live_bytes);
+        self.recorder
+            .op(record, self.phase, duration, self.live_bytes);
         offload
     }
 
@@ -367,8 +405,14 @@ impl Executor {
         let end = self.next_op;
         self.absorb_events(end.saturating_sub(1));
         let followed_plan = self.on_plan
-            && self.active.as_ref().is_some_and(|a| a.plan.op_signatures.len() as u32 == end);
-        let recorder = std::mem::replace(&mut self.recorder, Recorder::new(self.config.max_recorded_ops));
+            && self
+                .active
+                .as_ref()
+                .is_some_and(|a| a.plan.op_signatures.len() as u32 == end);
+        let recorder = std::mem::replace(
+            &mut self.recorder,
+            Recorder::new(self.config.max_recorded_ops),
+        );
         self.recorder.reserve(end as usize);
         self.sample_device(end);
         let device = DeviceReport::from_samples(std::mem::take(&mut self.device_samples));
@@ -388,8 +432,12 @@ impl Executor {
 
         let mut result = Ok(());
         if followed_plan {
-            self.last_profile =
-                LastProfile::Recorded { recorder: Box::new(recorder), iteration: self.iteration, end, device };
+            self.last_profile = LastProfile::Recorded {
+                recorder: Box::new(recorder),
+                iteration: self.iteration,
+                end,
+                device,
+            };
         } else {
             let profile = Arc::new(recorder.finish(self.iteration, end, device));
             self.last_profile = LastProfile::Built(profile.clone());

@@ -66,7 +66,9 @@ pub struct SwapTensor<B: Backend> {
 
 impl<B: Backend> Clone for SwapTensor<B> {
     fn clone(&self) -> Self {
-        Self { slot: self.slot.clone() }
+        Self {
+            slot: self.slot.clone(),
+        }
     }
 }
 
@@ -95,7 +97,11 @@ impl<B: Backend> TensorMetadata for SwapTensor<B> {
 
 impl<B: Backend> SwapTensor<B> {
     /// Wraps a fresh primitive of `B` in a new handle.
-    pub(crate) fn new(id: TensorId, primitive: B::FloatTensorPrimitive, tracker: Arc<Tracker>) -> Self {
+    pub(crate) fn new(
+        id: TensorId,
+        primitive: B::FloatTensorPrimitive,
+        tracker: Arc<Tracker>,
+    ) -> Self {
         let shape = primitive.shape();
         let dtype = primitive.dtype();
         let bytes = (shape.num_elements() * dtype.size()) as u64;
@@ -156,7 +162,9 @@ impl<B: Backend> Slot<B> {
     fn lock(&self) -> MutexGuard<'_, Storage<B::FloatTensorPrimitive>> {
         // A panic inside an op cannot leave the storage half-written: every
         // transition is a single assignment.
-        self.storage.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.storage
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     pub(crate) fn residency(&self) -> Residency {
@@ -175,7 +183,9 @@ impl<B: Backend> Slot<B> {
             let primitive = match std::mem::replace(&mut *storage, Storage::Consumed) {
                 Storage::OnHost(host) => self.load_from(host),
                 Storage::Loading(incoming) => self.collect(incoming),
-                Storage::Resident(_) | Storage::Consumed => unreachable!("a live slot always holds its data"),
+                Storage::Resident(_) | Storage::Consumed => {
+                    unreachable!("a live slot always holds its data")
+                }
             };
             *storage = Storage::Resident(primitive);
         }
@@ -188,13 +198,17 @@ impl<B: Backend> Slot<B> {
     fn load_from(&self, host: HostCopy) -> B::FloatTensorPrimitive {
         let _span = tracing::trace_span!("swap_in", id = self.id, bytes = self.bytes).entered();
         let primitive = transfer::load::<B>(host, &self.device);
-        self.tracker.push(SlotEvent::Loaded { id: self.id, bytes: self.bytes });
+        self.tracker.push(SlotEvent::Loaded {
+            id: self.id,
+            bytes: self.bytes,
+        });
         primitive
     }
 
     /// A prefetched primitive, waiting for its copy if it has not landed.
     fn collect(&self, incoming: Incoming<B::FloatTensorPrimitive>) -> B::FloatTensorPrimitive {
-        let _span = tracing::trace_span!("swap_in_wait", id = self.id, bytes = self.bytes).entered();
+        let _span =
+            tracing::trace_span!("swap_in_wait", id = self.id, bytes = self.bytes).entered();
         transfer::collect::<B>(incoming)
     }
 }
@@ -210,8 +224,11 @@ pub(crate) trait ManagedSlot: Send + Sync {
 impl<B: Backend> ManagedSlot for Slot<B> {
     fn offload(&self) -> Result<u64, TransferError> {
         let mut storage = self.lock();
-        let Storage::Resident(_) = &*storage else { return Ok(0) };
-        let Storage::Resident(primitive) = std::mem::replace(&mut *storage, Storage::Consumed) else {
+        let Storage::Resident(_) = &*storage else {
+            return Ok(0);
+        };
+        let Storage::Resident(primitive) = std::mem::replace(&mut *storage, Storage::Consumed)
+        else {
             unreachable!()
         };
         let _span = tracing::trace_span!("swap_out", id = self.id, bytes = self.bytes).entered();
@@ -220,7 +237,10 @@ impl<B: Backend> ManagedSlot for Slot<B> {
                 // An asynchronous copy may still hold the device buffer
                 // (`Residency::Offloading`); the plan counts it as gone.
                 *storage = Storage::OnHost(host);
-                self.tracker.push(SlotEvent::Offloaded { id: self.id, bytes: self.bytes });
+                self.tracker.push(SlotEvent::Offloaded {
+                    id: self.id,
+                    bytes: self.bytes,
+                });
                 Ok(self.bytes)
             }
             Err((err, primitive)) => {
@@ -236,14 +256,19 @@ impl<B: Backend> ManagedSlot for Slot<B> {
         if !matches!(&*storage, Storage::OnHost(_)) {
             return;
         }
-        let Storage::OnHost(host) = std::mem::replace(&mut *storage, Storage::Consumed) else { unreachable!() };
+        let Storage::OnHost(host) = std::mem::replace(&mut *storage, Storage::Consumed) else {
+            unreachable!()
+        };
         let _span = tracing::trace_span!("prefetch", id = self.id, bytes = self.bytes).entered();
         *storage = match transfer::prefetch::<B>(host, &self.device) {
             Incoming::Ready(primitive) => Storage::Resident(primitive),
             #[allow(unreachable_patterns)] // without the `cuda` feature every engine is synchronous
             incoming => Storage::Loading(incoming),
         };
-        self.tracker.push(SlotEvent::Loaded { id: self.id, bytes: self.bytes });
+        self.tracker.push(SlotEvent::Loaded {
+            id: self.id,
+            bytes: self.bytes,
+        });
     }
 }
 
@@ -260,7 +285,10 @@ mod tests {
     use burn_flex::Flex;
 
     fn tensor(tracker: &Arc<Tracker>) -> SwapTensor<Flex> {
-        let data = TensorData::new(vec![1.0f32, -0.0, f32::NAN, 3.5, f32::MIN_POSITIVE / 2.0, 6.0], [2, 3]);
+        let data = TensorData::new(
+            vec![1.0f32, -0.0, f32::NAN, 3.5, f32::MIN_POSITIVE / 2.0, 6.0],
+            [2, 3],
+        );
         let primitive = Flex::float_from_data(data, &Default::default());
         // A transposed view: the layout must survive the round trip too.
         let primitive = Flex::float_swap_dims(primitive, 0, 1);
@@ -289,7 +317,10 @@ mod tests {
         let after = burn_backend::read_sync(Flex::float_into_data(back)).unwrap();
         assert_eq!(before.as_bytes(), after.as_bytes());
         assert_eq!(saved.residency(), Residency::Resident);
-        let kinds: Vec<_> = events(&tracker).iter().map(|e| std::mem::discriminant(e)).collect();
+        let kinds: Vec<_> = events(&tracker)
+            .iter()
+            .map(|e| std::mem::discriminant(e))
+            .collect();
         assert_eq!(kinds.len(), 2, "one offload, one load");
     }
 
@@ -302,9 +333,14 @@ mod tests {
         a.slot.offload().unwrap();
         drop(a);
         drop(b);
-        assert!(events(&tracker).iter().all(|e| !matches!(e, SlotEvent::Released { .. })));
+        assert!(events(&tracker)
+            .iter()
+            .all(|e| !matches!(e, SlotEvent::Released { .. })));
         drop(c);
-        let released: Vec<_> = events(&tracker).into_iter().filter(|e| matches!(e, SlotEvent::Released { id: 7 })).collect();
+        let released: Vec<_> = events(&tracker)
+            .into_iter()
+            .filter(|e| matches!(e, SlotEvent::Released { id: 7 }))
+            .collect();
         assert_eq!(released.len(), 1);
     }
 
@@ -313,6 +349,9 @@ mod tests {
         let tracker = Arc::new(Tracker::default());
         let t = tensor(&tracker);
         let primitive = t.into_primitive();
-        assert!(primitive.is_unique(), "no copy is kept behind the op's back");
+        assert!(
+            primitive.is_unique(),
+            "no copy is kept behind the op's back"
+        );
     }
 }

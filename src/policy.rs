@@ -64,11 +64,18 @@ pub struct Plan {
 impl Plan {
     /// How many tensors are swapped.
     pub fn swapped_count(&self) -> usize {
-        self.decisions.iter().filter(|d| d.action == Action::Swap).count()
+        self.decisions
+            .iter()
+            .filter(|d| d.action == Action::Swap)
+            .count()
     }
     /// Bytes swapped out (and back) per iteration.
     pub fn swapped_bytes(&self) -> u64 {
-        self.decisions.iter().filter(|d| d.action == Action::Swap).map(|d| d.bytes).sum()
+        self.decisions
+            .iter()
+            .filter(|d| d.action == Action::Swap)
+            .map(|d| d.bytes)
+            .sum()
     }
 }
 
@@ -117,8 +124,14 @@ impl Policy for KeepAll {
     }
 
     fn plan(&self, profile: &Profile, config: &SwapConfig) -> Result<Plan, SwapError> {
-        let decisions = saved(profile).map(|t| keep(t)).collect();
-        finish_plan(self.name(), profile, config, decisions, "keeping every saved tensor on the device")
+        let decisions = saved(profile).map(keep).collect();
+        finish_plan(
+            self.name(),
+            profile,
+            config,
+            decisions,
+            "keeping every saved tensor on the device",
+        )
     }
 }
 
@@ -131,22 +144,31 @@ impl Policy for SwapAll {
         let backward_start = profile.backward_start.unwrap_or(profile.op_count);
         let mut decisions: Vec<Decision> = saved(profile)
             .map(|t| match t.first_backward_use {
-                Some(first_use) if t.bytes >= config.min_swap_bytes && t.last_forward_use < first_use => Decision {
-                    key: t.key,
-                    bytes: t.bytes,
-                    action: Action::Swap,
-                    offload_after: t.last_forward_use,
-                    prefetch_at: first_use,
-                    needed_at: first_use,
-                },
+                Some(first_use)
+                    if t.bytes >= config.min_swap_bytes && t.last_forward_use < first_use =>
+                {
+                    Decision {
+                        key: t.key,
+                        bytes: t.bytes,
+                        action: Action::Swap,
+                        offload_after: t.last_forward_use,
+                        prefetch_at: first_use,
+                        needed_at: first_use,
+                    }
+                }
                 _ => keep(t),
             })
             .collect();
         match config.prefetch_lookahead_ops {
-            Some(ops) => prefetch_by_lookahead(profile, config, &mut decisions, ops, backward_start),
+            Some(ops) => {
+                prefetch_by_lookahead(profile, config, &mut decisions, ops, backward_start)
+            }
             None => prefetch_early(profile, config.budget_bytes, &mut decisions, backward_start),
         }
-        let swapped = decisions.iter().filter(|d| d.action == Action::Swap).count();
+        let swapped = decisions
+            .iter()
+            .filter(|d| d.action == Action::Swap)
+            .count();
         let tried = format!(
             "offloading all {swapped} saved tensors of at least {} after their last forward use, each brought back just before its first backward use",
             human_bytes(config.min_swap_bytes)
@@ -160,7 +182,14 @@ fn saved(profile: &Profile) -> impl Iterator<Item = &TensorProfile> {
 }
 
 fn keep(t: &TensorProfile) -> Decision {
-    Decision { key: t.key, bytes: t.bytes, action: Action::Keep, offload_after: 0, prefetch_at: 0, needed_at: 0 }
+    Decision {
+        key: t.key,
+        bytes: t.bytes,
+        action: Action::Keep,
+        offload_after: 0,
+        prefetch_at: 0,
+        needed_at: 0,
+    }
 }
 
 /// The earliest op a swapped tensor can come back at: once backward started
@@ -172,11 +201,22 @@ fn earliest_prefetch(d: &Decision, backward_start: u32) -> u32 {
 /// A fixed lookahead: each swapped tensor comes back `ops` ops before its
 /// first backward use. Within a budget, the ones resident at the peak are
 /// moved back to just in time until it fits.
-fn prefetch_by_lookahead(profile: &Profile, config: &SwapConfig, decisions: &mut [Decision], ops: u32, backward_start: u32) {
+fn prefetch_by_lookahead(
+    profile: &Profile,
+    config: &SwapConfig,
+    decisions: &mut [Decision],
+    ops: u32,
+    backward_start: u32,
+) {
     for d in decisions.iter_mut().filter(|d| d.action == Action::Swap) {
-        d.prefetch_at = d.needed_at.saturating_sub(ops).max(earliest_prefetch(d, backward_start));
+        d.prefetch_at = d
+            .needed_at
+            .saturating_sub(ops)
+            .max(earliest_prefetch(d, backward_start));
     }
-    let Some(budget) = config.budget_bytes else { return };
+    let Some(budget) = config.budget_bytes else {
+        return;
+    };
     loop {
         let (peak, at) = simulate(profile, decisions);
         if peak <= budget {
@@ -199,14 +239,21 @@ fn prefetch_by_lookahead(profile: &Profile, config: &SwapConfig, decisions: &mut
 /// budget; without one, the peak the plan has anyway with just-in-time
 /// prefetches (early copies then never raise it). If even just in time does
 /// not fit the budget, nothing moves and the plan reports the overflow.
-fn prefetch_early(profile: &Profile, budget: Option<u64>, decisions: &mut [Decision], backward_start: u32) {
+fn prefetch_early(
+    profile: &Profile,
+    budget: Option<u64>,
+    decisions: &mut [Decision],
+    backward_start: u32,
+) {
     let (just_in_time_peak, _) = simulate(profile, decisions);
     let limit = budget.unwrap_or(just_in_time_peak);
     if just_in_time_peak > limit {
         return;
     }
     let mut resident = resident_timeline(profile, decisions);
-    let mut order: Vec<usize> = (0..decisions.len()).filter(|&i| decisions[i].action == Action::Swap).collect();
+    let mut order: Vec<usize> = (0..decisions.len())
+        .filter(|&i| decisions[i].action == Action::Swap)
+        .collect();
     order.sort_by_key(|&i| (decisions[i].needed_at, decisions[i].key.op));
     for i in order {
         let d = &mut decisions[i];
@@ -228,8 +275,9 @@ fn prefetch_early(profile: &Profile, budget: Option<u64>, decisions: &mut [Decis
 
 /// Saved bytes resident at each op under `decisions`.
 fn resident_timeline(profile: &Profile, decisions: &[Decision]) -> Vec<u64> {
-    let releases: std::collections::HashMap<TensorKey, u32> =
-        saved(profile).map(|t| (t.key, t.released_at.unwrap_or(profile.op_count))).collect();
+    let releases: std::collections::HashMap<TensorKey, u32> = saved(profile)
+        .map(|t| (t.key, t.released_at.unwrap_or(profile.op_count)))
+        .collect();
     let mut intervals = Vec::with_capacity(decisions.len() * 2);
     for d in decisions {
         let release = releases.get(&d.key).copied().unwrap_or(profile.op_count);

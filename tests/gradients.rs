@@ -19,7 +19,10 @@ fn keep_all() -> SwapConfig {
 
 /// Swap every saved tensor, however small, so the swap path runs on every one.
 fn swap_all() -> SwapConfig {
-    SwapConfig::builder().policy(SwapAll).min_swap_bytes(0).build()
+    SwapConfig::builder()
+        .policy(SwapAll)
+        .min_swap_bytes(0)
+        .build()
 }
 
 fn assert_same_gradients(kind: ModelKind, config: SwapConfig, batch: usize) {
@@ -31,7 +34,10 @@ fn assert_same_gradients(kind: ModelKind, config: SwapConfig, batch: usize) {
     for (i, (e, a)) in expected.iter().zip(&actual).enumerate() {
         assert_eq!(e.len(), a.len(), "{kind}: parameter count differs");
         for (p, (eb, ab)) in e.iter().zip(a).enumerate() {
-            assert!(eb == ab, "{kind}: iteration {i}, entry {p} (0 is the loss) differs");
+            assert!(
+                eb == ab,
+                "{kind}: iteration {i}, entry {p} (0 is the loss) differs"
+            );
         }
     }
     burn_swap::status().expect("planning succeeded");
@@ -42,8 +48,15 @@ fn assert_swapped_last_iteration() {
     let profile = burn_swap::last_profile().expect("a profile");
     let plan = burn_swap::current_plan().expect("a plan");
     assert!(plan.swapped_count() > 0, "the plan swaps nothing");
-    assert!(profile.swapped_out_bytes > 0, "nothing was offloaded in iteration {}", profile.iteration);
-    assert_eq!(profile.swapped_out_bytes, profile.swapped_in_bytes, "every offloaded byte came back");
+    assert!(
+        profile.swapped_out_bytes > 0,
+        "nothing was offloaded in iteration {}",
+        profile.iteration
+    );
+    assert_eq!(
+        profile.swapped_out_bytes, profile.swapped_in_bytes,
+        "every offloaded byte came back"
+    );
 }
 
 #[test]
@@ -97,7 +110,10 @@ fn adam_training_under_swap_all_gives_identical_parameters() {
         let expected = params_after_training::<Plain>(kind, 6, 11);
         burn_swap::configure(swap_all());
         let actual = params_after_training::<Swap>(kind, 6, 11);
-        assert!(expected == actual, "{kind}: parameters differ after 6 Adam steps");
+        assert!(
+            expected == actual,
+            "{kind}: parameters differ after 6 Adam steps"
+        );
         assert_swapped_last_iteration();
     }
 }

@@ -16,7 +16,10 @@ type Swap = SwapAutodiff<Flex>;
 /// iteration after w exists.
 fn tiny_iteration(w: &Tensor<Swap, 2>) {
     let device = Default::default();
-    let x = Tensor::<Swap, 2>::from_data(TensorData::new((0..32).map(|v| v as f32 - 16.0).collect(), [4, 8]), &device);
+    let x = Tensor::<Swap, 2>::from_data(
+        TensorData::new((0..32).map(|v| v as f32 - 16.0).collect(), [4, 8]),
+        &device,
+    );
     let loss = relu(x.matmul(w.clone())).sum();
     let _grads = loss.backward();
 }
@@ -36,22 +39,38 @@ fn profile_of_a_tiny_model_matches_hand_count() {
     let p = burn_swap::last_profile().expect("profile");
     println!("{p}");
     for op in &p.ops {
-        println!("{:>3} {:?} {} in={:?} out={:?}", op.index, op.phase, op.name, op.inputs, op.outputs);
+        println!(
+            "{:>3} {:?} {} in={:?} out={:?}",
+            op.index, op.phase, op.name, op.inputs, op.outputs
+        );
     }
     // Forward: upload x, matmul, relu, sum.
     let bwd = p.backward_start.expect("backward ran") as usize;
     let names: Vec<&str> = p.ops[..bwd].iter().map(|o| o.name.as_ref()).collect();
-    assert_eq!(names, ["float_from_data", "float_matmul", "relu", "float_sum"]);
+    assert_eq!(
+        names,
+        ["float_from_data", "float_matmul", "relu", "float_sum"]
+    );
     // Saved for backward: x (matmul keeps its lhs because w needs a gradient,
     // 4*8*4 = 128 bytes) and h = x@w (relu keeps its input, 4*16*4 = 256
     // bytes). relu's output is only summed; sum keeps only a shape.
-    let saved: Vec<(u32, u64, &str)> =
-        p.tensors.iter().filter(|t| t.saved).map(|t| (t.key.op, t.bytes, t.producer.as_str())).collect();
-    assert_eq!(saved, [(0, 128, "float_from_data"), (1, 256, "float_matmul")]);
+    let saved: Vec<(u32, u64, &str)> = p
+        .tensors
+        .iter()
+        .filter(|t| t.saved)
+        .map(|t| (t.key.op, t.bytes, t.producer.as_str()))
+        .collect();
+    assert_eq!(
+        saved,
+        [(0, 128, "float_from_data"), (1, 256, "float_matmul")]
+    );
     assert_eq!(p.saved_count, 2);
     assert_eq!(p.saved_bytes, 384);
     let x = &p.tensors[0];
-    assert_eq!((x.last_forward_use, x.forward_uses.as_slice()), (1, &[1u32][..]));
+    assert_eq!(
+        (x.last_forward_use, x.forward_uses.as_slice()),
+        (1, &[1u32][..])
+    );
     assert!(x.first_backward_use.unwrap() >= bwd as u32);
     let h = p.tensors.iter().find(|t| t.key.op == 1).unwrap();
     assert_eq!(h.last_forward_use, 2);
@@ -67,7 +86,13 @@ fn profile_of_a_tiny_model_matches_hand_count() {
 #[test]
 fn swap_all_moves_exactly_the_saved_bytes_of_the_tiny_model() {
     let _guard = serial();
-    burn_swap::configure(SwapConfig::builder().policy(SwapAll).min_swap_bytes(0).prefetch_lookahead_ops(0).build());
+    burn_swap::configure(
+        SwapConfig::builder()
+            .policy(SwapAll)
+            .min_swap_bytes(0)
+            .prefetch_lookahead_ops(0)
+            .build(),
+    );
     let w = tiny_weight();
     for _ in 0..3 {
         tiny_iteration(&w);
@@ -76,8 +101,16 @@ fn swap_all_moves_exactly_the_saved_bytes_of_the_tiny_model() {
     assert_eq!(p.swapped_out_bytes, 384);
     assert_eq!(p.swapped_in_bytes, 384);
     let x = &p.tensors[0];
-    assert_eq!(x.offloaded_at, [1], "x leaves after its last forward use (the matmul)");
-    assert_eq!(x.loaded_at, [x.first_backward_use.unwrap()], "and comes back at its first backward use");
+    assert_eq!(
+        x.offloaded_at,
+        [1],
+        "x leaves after its last forward use (the matmul)"
+    );
+    assert_eq!(
+        x.loaded_at,
+        [x.first_backward_use.unwrap()],
+        "and comes back at its first backward use"
+    );
 }
 
 #[test]
@@ -91,18 +124,32 @@ fn swap_all_brings_tensors_back_early_without_raising_the_peak() {
         }
         let p = burn_swap::last_profile().unwrap();
         let plan = burn_swap::current_plan().unwrap();
-        let loads: Vec<(u32, u32)> =
-            p.tensors.iter().filter(|t| t.saved).map(|t| (t.loaded_at[0], t.first_backward_use.unwrap())).collect();
-        (plan.expected_peak_saved_bytes, p.backward_start.unwrap(), loads)
+        let loads: Vec<(u32, u32)> = p
+            .tensors
+            .iter()
+            .filter(|t| t.saved)
+            .map(|t| (t.loaded_at[0], t.first_backward_use.unwrap()))
+            .collect();
+        (
+            plan.expected_peak_saved_bytes,
+            p.backward_start.unwrap(),
+            loads,
+        )
     };
     let base = SwapConfig::builder().policy(SwapAll).min_swap_bytes(0);
     let (jit_peak, _, jit) = peak_and_loads(base.clone().prefetch_lookahead_ops(0).build());
     let (early_peak, backward_start, early) = peak_and_loads(base.build());
-    assert_eq!(early_peak, jit_peak, "early prefetches stay within the just-in-time peak");
+    assert_eq!(
+        early_peak, jit_peak,
+        "early prefetches stay within the just-in-time peak"
+    );
     for ((early_at, first_use), (jit_at, _)) in early.iter().zip(&jit) {
         assert!(*early_at >= backward_start && early_at <= first_use && early_at <= jit_at);
     }
-    assert!(early.iter().zip(&jit).any(|(e, j)| e.0 < j.0), "some tensor comes back earlier: {early:?} vs {jit:?}");
+    assert!(
+        early.iter().zip(&jit).any(|(e, j)| e.0 < j.0),
+        "some tensor comes back earlier: {early:?} vs {jit:?}"
+    );
 }
 
 fn cnn_peak_saved(config: SwapConfig) -> (u64, u64) {
@@ -116,10 +163,21 @@ fn cnn_peak_saved(config: SwapConfig) -> (u64, u64) {
 fn swap_all_cuts_the_cnn_peak_resident_saved_bytes_by_80_percent() {
     let _guard = serial();
     let (keep_peak, saved) = cnn_peak_saved(SwapConfig::builder().policy(KeepAll).build());
-    let (swap_peak, _) = cnn_peak_saved(SwapConfig::builder().policy(SwapAll).min_swap_bytes(0).build());
+    let (swap_peak, _) = cnn_peak_saved(
+        SwapConfig::builder()
+            .policy(SwapAll)
+            .min_swap_bytes(0)
+            .build(),
+    );
     println!("keep-all peak {keep_peak} B, swap-all peak {swap_peak} B, saved {saved} B");
-    assert_eq!(keep_peak, saved, "with keep-all every saved tensor is resident at the start of backward");
-    assert!(swap_peak * 5 <= keep_peak, "swap-all peak {swap_peak} is not 80% below keep-all {keep_peak}");
+    assert_eq!(
+        keep_peak, saved,
+        "with keep-all every saved tensor is resident at the start of backward"
+    );
+    assert!(
+        swap_peak * 5 <= keep_peak,
+        "swap-all peak {swap_peak} is not 80% below keep-all {keep_peak}"
+    );
 }
 
 #[test]
@@ -129,9 +187,15 @@ fn swap_all_holds_the_budget_it_was_given() {
     // A third of keep-all: above the two 64 KiB tensors a batch-norm op
     // needs at once, far below keeping everything.
     let budget = keep_peak / 3;
-    let base = SwapConfig::builder().policy(SwapAll).min_swap_bytes(0).budget_bytes(budget);
+    let base = SwapConfig::builder()
+        .policy(SwapAll)
+        .min_swap_bytes(0)
+        .budget_bytes(budget);
     // A fixed lookahead, and the default: as early as the budget allows.
-    for config in [base.clone().prefetch_lookahead_ops(50).build(), base.build()] {
+    for config in [
+        base.clone().prefetch_lookahead_ops(50).build(),
+        base.build(),
+    ] {
         let (peak, _) = cnn_peak_saved(config);
         burn_swap::status().unwrap();
         let plan = burn_swap::current_plan().unwrap();
@@ -140,15 +204,28 @@ fn swap_all_holds_the_budget_it_was_given() {
     }
     // Early prefetches use the room the budget leaves.
     let plan = burn_swap::current_plan().unwrap();
-    let early = plan.decisions.iter().filter(|d| d.prefetch_at < d.needed_at).count();
-    assert!(early > 0 && plan.expected_peak_saved_bytes > budget / 2, "{plan}");
+    let early = plan
+        .decisions
+        .iter()
+        .filter(|d| d.prefetch_at < d.needed_at)
+        .count();
+    assert!(
+        early > 0 && plan.expected_peak_saved_bytes > budget / 2,
+        "{plan}"
+    );
 }
 
 #[test]
 #[should_panic(expected = "no plan keeps saved activations under the budget")]
 fn a_budget_too_small_for_any_plan_is_a_clear_error() {
     let _guard = serial();
-    burn_swap::configure(SwapConfig::builder().policy(SwapAll).min_swap_bytes(0).budget_bytes(16).build());
+    burn_swap::configure(
+        SwapConfig::builder()
+            .policy(SwapAll)
+            .min_swap_bytes(0)
+            .budget_bytes(16)
+            .build(),
+    );
     gradients_per_iteration::<Swap>(ModelKind::SmallCnn, 4, 2, 3);
 }
 
@@ -161,12 +238,18 @@ fn a_budget_failure_can_fall_back_to_keeping_everything() {
         .budget_bytes(16)
         .on_budget_error(OnBudgetError::KeepAll)
         .build();
-    let expected = gradients_per_iteration::<burn::backend::Autodiff<Flex>>(ModelKind::SmallCnn, 4, 3, 3);
+    let expected =
+        gradients_per_iteration::<burn::backend::Autodiff<Flex>>(ModelKind::SmallCnn, 4, 3, 3);
     burn_swap::configure(config);
     let actual = gradients_per_iteration::<Swap>(ModelKind::SmallCnn, 4, 3, 3);
     assert!(expected == actual);
     match burn_swap::status() {
-        Err(SwapError::BudgetTooSmall { budget, need, policy, .. }) => {
+        Err(SwapError::BudgetTooSmall {
+            budget,
+            need,
+            policy,
+            ..
+        }) => {
             assert_eq!(budget, 16);
             assert!(need > 16);
             assert_eq!(policy, "swap-all");
@@ -180,17 +263,29 @@ fn a_budget_failure_can_fall_back_to_keeping_everything() {
 #[test]
 fn a_changed_graph_suspends_the_plan_and_replans() {
     let _guard = serial();
-    burn_swap::configure(SwapConfig::builder().policy(SwapAll).min_swap_bytes(0).build());
-    let plain = gradients_per_iteration::<burn::backend::Autodiff<Flex>>(ModelKind::SmallCnn, 6, 1, 5);
+    burn_swap::configure(
+        SwapConfig::builder()
+            .policy(SwapAll)
+            .min_swap_bytes(0)
+            .build(),
+    );
+    let plain =
+        gradients_per_iteration::<burn::backend::Autodiff<Flex>>(ModelKind::SmallCnn, 6, 1, 5);
     gradients_per_iteration::<Swap>(ModelKind::SmallCnn, 4, 3, 5);
     let plan_before = burn_swap::current_plan().unwrap();
     // A new batch size: new shapes from the first op on.
     let changed = gradients_per_iteration::<Swap>(ModelKind::SmallCnn, 6, 1, 5);
-    assert!(plain == changed, "gradients stay exact when the plan no longer fits the graph");
+    assert!(
+        plain == changed,
+        "gradients stay exact when the plan no longer fits the graph"
+    );
     let p = burn_swap::last_profile().unwrap();
     assert_eq!(p.swapped_out_bytes, 0, "a stale plan must not be applied");
     let plan_after = burn_swap::current_plan().unwrap();
-    assert!(plan_after.iteration > plan_before.iteration, "re-planned from the new graph");
+    assert!(
+        plan_after.iteration > plan_before.iteration,
+        "re-planned from the new graph"
+    );
     // The same graph again follows the new plan.
     gradients_per_iteration::<Swap>(ModelKind::SmallCnn, 6, 1, 5);
     assert!(burn_swap::last_profile().unwrap().swapped_out_bytes > 0);
@@ -200,11 +295,17 @@ fn a_changed_graph_suspends_the_plan_and_replans() {
 fn profile_json_is_written_and_reads_back() {
     let _guard = serial();
     let path = std::env::temp_dir().join(format!("burn-swap-profile-{}.json", std::process::id()));
-    burn_swap::configure(SwapConfig::builder().policy(SwapAll).min_swap_bytes(0).profile_json(&path).build());
+    burn_swap::configure(
+        SwapConfig::builder()
+            .policy(SwapAll)
+            .min_swap_bytes(0)
+            .profile_json(&path)
+            .build(),
+    );
     gradients_per_iteration::<Swap>(ModelKind::Mlp, 4, 2, 1);
-    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     assert!(json["profile"]["ops"].as_array().unwrap().len() > 10);
     assert_eq!(json["plan"]["policy"], "swap-all");
     std::fs::remove_file(path).ok();
 }
-

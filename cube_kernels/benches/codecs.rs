@@ -137,12 +137,23 @@ mod bench {
     }
 
     fn grid(c: &Client) -> u32 {
-        c.properties().hardware.num_streaming_multiprocessors.unwrap_or(132) * 16
+        c.properties()
+            .hardware
+            .num_streaming_multiprocessors
+            .unwrap_or(132)
+            * 16
     }
 
     fn copy_time(c: &Client, src: &Handle, dst: &Handle, words: usize, reps: usize) -> f64 {
         time(c, reps, || {
-            copy_words::launch(c, CubeCount::Static(grid(c), 1, 1), CubeDim::new_1d(256), arr(src, words), arr(dst, words), words as u32);
+            copy_words::launch(
+                c,
+                CubeCount::Static(grid(c), 1, 1),
+                CubeDim::new_1d(256),
+                arr(src, words),
+                arr(dst, words),
+                words as u32,
+            );
         })
     }
 
@@ -163,7 +174,15 @@ mod bench {
 
     fn diff(c: &Client, a: &Handle, b: &Handle, words: usize) -> u32 {
         let d = c.create_from_slice(&[0u8; 4]);
-        count_diff::launch(c, CubeCount::Static(grid(c), 1, 1), CubeDim::new_1d(256), arr(a, words), arr(b, words), arr(&d, 1), words as u32);
+        count_diff::launch(
+            c,
+            CubeCount::Static(grid(c), 1, 1),
+            CubeDim::new_1d(256),
+            arr(a, words),
+            arr(b, words),
+            arr(&d, 1),
+            words as u32,
+        );
         let b = c.read_one(d).unwrap();
         u32::from_le_bytes(b[..4].try_into().unwrap())
     }
@@ -203,11 +222,17 @@ mod bench {
         } else {
             (t.as_str(), 1)
         };
-        num.trim().parse::<usize>().unwrap_or_else(|_| panic!("bad size {s:?} (e.g. 64MB)")) * mul
+        num.trim()
+            .parse::<usize>()
+            .unwrap_or_else(|_| panic!("bad size {s:?} (e.g. 64MB)"))
+            * mul
     }
 
     fn parse_codec(s: &str) -> CodecKind {
-        *CodecKind::ALL.iter().find(|c| c.name() == s.trim().to_ascii_lowercase()).unwrap_or_else(|| panic!("unknown codec {s:?}"))
+        *CodecKind::ALL
+            .iter()
+            .find(|c| c.name() == s.trim().to_ascii_lowercase())
+            .unwrap_or_else(|| panic!("unknown codec {s:?}"))
     }
 
     fn parse_dtype(s: &str) -> DType {
@@ -223,7 +248,10 @@ mod bench {
         if v.trim().eq_ignore_ascii_case("none") {
             return Vec::new();
         }
-        v.split(',').filter(|x| !x.trim().is_empty()).map(f).collect()
+        v.split(',')
+            .filter(|x| !x.trim().is_empty())
+            .map(f)
+            .collect()
     }
 
     impl Opts {
@@ -245,7 +273,9 @@ mod bench {
                 let a = args[i].as_str();
                 let mut val = || {
                     i += 1;
-                    args.get(i).cloned().unwrap_or_else(|| panic!("{a} needs a value"))
+                    args.get(i)
+                        .cloned()
+                        .unwrap_or_else(|| panic!("{a} needs a value"))
                 };
                 match a {
                     "--quick" => {
@@ -258,7 +288,10 @@ mod bench {
                     "--sizes" => o.sizes = list(&val(), parse_size),
                     "--codecs" => o.codecs = list(&val(), parse_codec),
                     "--dtypes" => o.dtypes = Some(list(&val(), parse_dtype)),
-                    "--sparsities" => o.sparsities = list(&val(), |x| x.trim().parse::<f64>().expect("bad sparsity")),
+                    "--sparsities" => {
+                        o.sparsities =
+                            list(&val(), |x| x.trim().parse::<f64>().expect("bad sparsity"))
+                    }
                     "--reps" => o.reps = Some(val().parse().expect("bad --reps")),
                     "--tuner-sizes" => o.tuner_sizes = list(&val(), parse_size),
                     "--tuner-codecs" => o.tuner_codecs = list(&val(), parse_codec),
@@ -288,12 +321,17 @@ mod bench {
         let device = device_name();
         println!("device: {device}");
         println!("cubecl device key: {}", tuner::device_key(&client));
-        let mut tuner = Tuner::with_cache_file(std::env::var("TUNE_CACHE").unwrap_or_else(|_| "codecs-tune.json".into()));
+        let mut tuner = Tuner::with_cache_file(
+            std::env::var("TUNE_CACHE").unwrap_or_else(|_| "codecs-tune.json".into()),
+        );
         let mut results: Vec<Value> = Vec::new();
         let mut copies: Vec<Value> = Vec::new();
         let mut tuning: Vec<Value> = Vec::new();
         let mut passes: Vec<Value> = Vec::new();
-        let save = |copies: &Vec<Value>, results: &Vec<Value>, passes: &Vec<Value>, tuning: &Vec<Value>| {
+        let save = |copies: &Vec<Value>,
+                    results: &Vec<Value>,
+                    passes: &Vec<Value>,
+                    tuning: &Vec<Value>| {
             let out = json!({
                 "device": device,
                 "cubecl_device_key": tuner::device_key(&client),
@@ -317,7 +355,14 @@ mod bench {
         for &bytes in &opts.sizes {
             let reps = opts.reps.unwrap_or(if bytes >= 1 << 30 { 5 } else { 20 });
             for dtype in opts.dtypes_at(bytes) {
-                let codecs: Vec<CodecKind> = opts.codecs.iter().copied().filter(|&c| dtype == DType::F32 || c == CodecKind::Zvc || opts.dtypes.is_some()).collect();
+                let codecs: Vec<CodecKind> = opts
+                    .codecs
+                    .iter()
+                    .copied()
+                    .filter(|&c| {
+                        dtype == DType::F32 || c == CodecKind::Zvc || opts.dtypes.is_some()
+                    })
+                    .collect();
                 if codecs.is_empty() {
                     continue;
                 }
@@ -330,13 +375,20 @@ mod bench {
                 let t_copy = copy_time(&client, &a, &b, words, reps);
                 let copy_rw = 2.0 * bytes as f64 / t_copy;
                 copies.push(json!({"bytes": bytes, "dtype": format!("{dtype:?}"), "seconds": t_copy, "read_plus_write_bytes_per_s": copy_rw, "uncompressed_bytes_per_s": bytes as f64 / t_copy}));
-                println!("copy {dtype:?} {} MB: {:.1} GB/s read+write ({:.3} ms)", bytes >> 20, copy_rw / 1e9, t_copy * 1e3);
+                println!(
+                    "copy {dtype:?} {} MB: {:.1} GB/s read+write ({:.3} ms)",
+                    bytes >> 20,
+                    copy_rw / 1e9,
+                    t_copy * 1e3
+                );
                 drop((a, b));
                 for &sp in &opts.sparsities {
                     let input = gen(&client, words, sp, 1234 + (sp * 100.0) as u32, half);
                     for &codec in &codecs {
                         let row = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                            run_one(&client, &mut tuner, codec, dtype, len, &input, sp, reps, copy_rw)
+                            run_one(
+                                &client, &mut tuner, codec, dtype, len, &input, sp, reps, copy_rw,
+                            )
                         }));
                         results.push(row.unwrap_or_else(|e| {
                             let msg = e.downcast_ref::<String>().cloned().or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default();
@@ -348,10 +400,18 @@ mod bench {
                 save(&copies, &results, &passes, &tuning);
             }
         }
-        println!("[table rows done at {:.1} s]", started.elapsed().as_secs_f64());
+        println!(
+            "[table rows done at {:.1} s]",
+            started.elapsed().as_secs_f64()
+        );
 
         // single pass (look-back) against count/scan/write: same bytes? how fast?
-        let pass_codecs: Vec<CodecKind> = opts.codecs.iter().copied().filter(|&c| c != CodecKind::Lz4).collect();
+        let pass_codecs: Vec<CodecKind> = opts
+            .codecs
+            .iter()
+            .copied()
+            .filter(|&c| c != CodecKind::Lz4)
+            .collect();
         for &bytes in opts.sizes.iter().filter(|&&b| opts.passes && b >= 64 << 20) {
             let len = bytes / 4;
             let input = gen(&client, len, 0.5, 7, false);
@@ -365,7 +425,11 @@ mod bench {
                     });
                     let mut row = json!({"codec": codec.name(), "bytes": bytes, "three_pass_seconds": t3, "three_pass_bytes_per_s": bytes as f64 / t3});
                     for grid in [4096u32, 1056, 264] {
-                        let cfg = LaunchConfig { single_pass: true, grid, ..base };
+                        let cfg = LaunchConfig {
+                            single_pass: true,
+                            grid,
+                            ..base
+                        };
                         let one = compress(&client, codec, &input, DType::F32, len, cfg).unwrap();
                         let ow = one.read_size(&client).unwrap();
                         let same = ow == tw && diff(&client, &three.handle, &one.handle, tw) == 0;
@@ -381,11 +445,16 @@ mod bench {
                     }
                     row
                 }));
-                passes.push(r.unwrap_or_else(|_| json!({"codec": codec.name(), "bytes": bytes, "error": "panicked"})));
+                passes.push(r.unwrap_or_else(
+                    |_| json!({"codec": codec.name(), "bytes": bytes, "error": "panicked"}),
+                ));
             }
             save(&copies, &results, &passes, &tuning);
         }
-        println!("[pass comparison done at {:.1} s]", started.elapsed().as_secs_f64());
+        println!(
+            "[pass comparison done at {:.1} s]",
+            started.elapsed().as_secs_f64()
+        );
 
         // tuner against exhaustive search, f32 50% zeros
         for &bytes in &opts.tuner_sizes {
@@ -401,7 +470,10 @@ mod bench {
                 }
             }
         }
-        println!("[tuner comparison done at {:.1} s]", started.elapsed().as_secs_f64());
+        println!(
+            "[tuner comparison done at {:.1} s]",
+            started.elapsed().as_secs_f64()
+        );
 
         save(&copies, &results, &passes, &tuning);
         match &opts.json {
@@ -415,13 +487,29 @@ mod bench {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn run_one(client: &Client, tuner: &mut Tuner, codec: CodecKind, dtype: DType, len: usize, input: &Handle, sp: f64, reps: usize, copy_rw: f64) -> Value {
+    fn run_one(
+        client: &Client,
+        tuner: &mut Tuner,
+        codec: CodecKind,
+        dtype: DType,
+        len: usize,
+        input: &Handle,
+        sp: f64,
+        reps: usize,
+        copy_rw: f64,
+    ) -> Value {
         let bytes = len * dtype.size();
         let words = dtype.words(len);
         let t0 = Instant::now();
         // tune on this (device-generated) input when the bucket is not cached yet
         let mut pick = |direction: Direction| -> LaunchConfig {
-            let key = tuner::TuneKey { device: tuner::device_key(client), codec, dtype, direction, bucket: tuner::bucket(dtype, len) };
+            let key = tuner::TuneKey {
+                device: tuner::device_key(client),
+                codec,
+                dtype,
+                direction,
+                bucket: tuner::bucket(dtype, len),
+            };
             if let Some(t) = tuner.cached(&key) {
                 return t.config;
             }
@@ -444,7 +532,12 @@ mod bench {
         });
         let c = compress(client, codec, input, dtype, len, ccfg).unwrap();
         let cw = c.read_size(client).unwrap();
-        let header = Header { codec, dtype, len, total_words: cw };
+        let header = Header {
+            codec,
+            dtype,
+            len,
+            total_words: cw,
+        };
         let t_d = time(client, reps, || {
             decompress(client, &c.handle, &header, dcfg).unwrap();
         });
@@ -481,14 +574,33 @@ mod bench {
         })
     }
 
-    fn tuner_vs_exhaustive(client: &Client, codec: CodecKind, dtype: DType, len: usize, input: &Handle, direction: Direction) -> Value {
+    fn tuner_vs_exhaustive(
+        client: &Client,
+        codec: CodecKind,
+        dtype: DType,
+        len: usize,
+        input: &Handle,
+        direction: Direction,
+    ) -> Value {
         let max_grid = tuner::max_useful_grid(codec, len);
         let mut full = tuner::space(codec, max_grid);
-        if cube_kernels::supports_single_pass(client) && direction == Direction::Compress && codec != CodecKind::Lz4 {
-            let single: Vec<LaunchConfig> = full.iter().map(|c| LaunchConfig { single_pass: true, ..*c }).collect();
+        if cube_kernels::supports_single_pass(client)
+            && direction == Direction::Compress
+            && codec != CodecKind::Lz4
+        {
+            let single: Vec<LaunchConfig> = full
+                .iter()
+                .map(|c| LaunchConfig {
+                    single_pass: true,
+                    ..*c
+                })
+                .collect();
             full.extend(single);
         }
-        let measure = |cfg: LaunchConfig, reps: usize| tuner::time_config(client, codec, dtype, len, input, direction, cfg, reps).unwrap_or(f64::INFINITY);
+        let measure = |cfg: LaunchConfig, reps: usize| {
+            tuner::time_config(client, codec, dtype, len, input, direction, cfg, reps)
+                .unwrap_or(f64::INFINITY)
+        };
         let t0 = Instant::now();
         let mut bo_calls = 0usize;
         let bo = bayes_opt(&full, SearchBudget::default(), |cfg| {
@@ -497,7 +609,11 @@ mod bench {
         });
         let bo_s = t0.elapsed().as_secs_f64();
         // exhaustive over a subsample of the grids (every 16th, plus powers of two) to fit the device time
-        let sub: Vec<LaunchConfig> = full.iter().copied().filter(|c| c.grid % 16 == 1 || c.grid.is_power_of_two() || c.grid == max_grid).collect();
+        let sub: Vec<LaunchConfig> = full
+            .iter()
+            .copied()
+            .filter(|c| c.grid % 16 == 1 || c.grid.is_power_of_two() || c.grid == max_grid)
+            .collect();
         let t1 = Instant::now();
         let mut best = (f64::INFINITY, sub[0]);
         for &cfg in &sub {
@@ -513,11 +629,27 @@ mod bench {
         let ratio = bo_t / ex_t;
         let within = ratio <= 1.10;
         let frac = bo.evaluations as f64 / sub.len() as f64;
-        println!("tuner vs exhaustive: {} {:?} f32 {} MB (50% zeros), space {} configs", codec.name(), direction, (len * dtype.size()) >> 20, full.len());
-        println!("  exhaustive: best {:?} {:.1} us, {} evaluations, {:.1} s wall", best.1, ex_t * 1e6, sub.len(), ex_s);
+        println!(
+            "tuner vs exhaustive: {} {:?} f32 {} MB (50% zeros), space {} configs",
+            codec.name(),
+            direction,
+            (len * dtype.size()) >> 20,
+            full.len()
+        );
+        println!(
+            "  exhaustive: best {:?} {:.1} us, {} evaluations, {:.1} s wall",
+            best.1,
+            ex_t * 1e6,
+            sub.len(),
+            ex_s
+        );
         println!(
             "  tuner:      chose {:?} {:.1} us, {} evaluations ({} measured), {:.1} s wall",
-            bo.config, bo_t * 1e6, bo.evaluations, bo_calls, bo_s
+            bo.config,
+            bo_t * 1e6,
+            bo.evaluations,
+            bo_calls,
+            bo_s
         );
         println!(
             "  tuner/exhaustive time {:.3}, within 10%: {}; evaluations {:.4} of exhaustive (at most 1/20: {})",

@@ -7,7 +7,13 @@
 
 // #[cube] code: the kernel language has no div_ceil / is_multiple_of, and
 // keeps its own control-flow shape.
-#![allow(clippy::manual_div_ceil, clippy::manual_is_multiple_of, clippy::assign_op_pattern, clippy::collapsible_if, clippy::collapsible_else_if)]
+#![allow(
+    clippy::manual_div_ceil,
+    clippy::manual_is_multiple_of,
+    clippy::assign_op_pattern,
+    clippy::collapsible_if,
+    clippy::collapsible_else_if
+)]
 
 use cubecl::prelude::*;
 
@@ -337,7 +343,8 @@ pub(crate) fn compact_compress(
             while k < vw {
                 let mut w = sm_vals[k as usize];
                 if half {
-                    w = (sm_vals[(2 * k) as usize] & 0xFFFFu32) | (sm_vals[(2 * k + 1) as usize] << 16);
+                    w = (sm_vals[(2 * k) as usize] & 0xFFFFu32)
+                        | (sm_vals[(2 * k + 1) as usize] << 16);
                 }
                 out[(region + k) as usize] = w;
                 k += block;
@@ -345,7 +352,8 @@ pub(crate) fn compact_compress(
             let iw = padded / 2;
             let mut k = tid;
             while k < iw {
-                out[(region + vw + k) as usize] = sm_in[(2 * k) as usize] | (sm_in[(2 * k + 1) as usize] << 16);
+                out[(region + vw + k) as usize] =
+                    sm_in[(2 * k) as usize] | (sm_in[(2 * k + 1) as usize] << 16);
                 k += block;
             }
         }

@@ -9,12 +9,23 @@ use crate::{lz4, CodecError};
 
 /// Compress `len` elements of `dtype` stored in `words` (little-endian, two
 /// 16-bit elements per word). Returns the whole compressed buffer.
-pub fn compress(codec: CodecKind, dtype: DType, words: &[u32], len: usize) -> Result<Vec<u32>, CodecError> {
+pub fn compress(
+    codec: CodecKind,
+    dtype: DType,
+    words: &[u32],
+    len: usize,
+) -> Result<Vec<u32>, CodecError> {
     if words.len() < dtype.words(len) {
-        return Err(CodecError::Truncated { need: dtype.words(len) * 4, have: words.len() * 4 });
+        return Err(CodecError::Truncated {
+            need: dtype.words(len) * 4,
+            have: words.len() * 4,
+        });
     }
     if dtype.words(len) > MAX_WORDS {
-        return Err(CodecError::TooLarge { words: dtype.words(len), max: MAX_WORDS });
+        return Err(CodecError::TooLarge {
+            words: dtype.words(len),
+            max: MAX_WORDS,
+        });
     }
     let layout = Layout::new(codec, len);
     let n = chunks(len);
@@ -71,7 +82,11 @@ pub fn compress(codec: CodecKind, dtype: DType, words: &[u32], len: usize) -> Re
                 let nbytes = block.len().next_multiple_of(4);
                 let mut padded = block;
                 padded.resize(nbytes, 0);
-                payload.extend(padded.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())));
+                payload.extend(
+                    padded
+                        .chunks_exact(4)
+                        .map(|c| u32::from_le_bytes(c.try_into().unwrap())),
+                );
                 nbytes
             }
         };
@@ -80,7 +95,12 @@ pub fn compress(codec: CodecKind, dtype: DType, words: &[u32], len: usize) -> Re
     }
     out[layout.offsets + n] = offset as u32;
     out.extend_from_slice(&payload);
-    let header = Header { codec, dtype, len, total_words: out.len() };
+    let header = Header {
+        codec,
+        dtype,
+        len,
+        total_words: out.len(),
+    };
     out[..HEADER_WORDS].copy_from_slice(&header.encode());
     Ok(out)
 }
@@ -120,12 +140,16 @@ pub fn validate_index(words: &[u32]) -> Result<Header, CodecError> {
             CodecKind::Lz4 => 4,
         };
         if b < a || b - a > max || b % unit != 0 {
-            return Err(CodecError::Corrupt("chunk offsets out of order or too far apart"));
+            return Err(CodecError::Corrupt(
+                "chunk offsets out of order or too far apart",
+            ));
         }
     }
     let payload = region_word(h.codec, h.dtype, offs[n] as usize);
     if layout.payload + payload != h.total_words {
-        return Err(CodecError::Corrupt("payload size does not match the chunk offsets"));
+        return Err(CodecError::Corrupt(
+            "payload size does not match the chunk offsets",
+        ));
     }
     Ok(h)
 }
@@ -148,7 +172,8 @@ pub fn decompress(words: &[u32]) -> Result<(Vec<u32>, Header), CodecError> {
         let count = b - a;
         match h.codec {
             CodecKind::Zvc => {
-                let masks = &words[layout.masks + c * GROUPS_PER_CHUNK..][..chunk_len.div_ceil(GROUP)];
+                let masks =
+                    &words[layout.masks + c * GROUPS_PER_CHUNK..][..chunk_len.div_ceil(GROUP)];
                 let total: usize = masks.iter().map(|m| m.count_ones() as usize).sum();
                 if total.next_multiple_of(dtype.per_word()) != count {
                     return Err(CodecError::Corrupt("ZVC masks disagree with chunk offsets"));

@@ -6,7 +6,13 @@
 
 // #[cube] code: the kernel language has no div_ceil / is_multiple_of, and
 // keeps its own control-flow shape.
-#![allow(clippy::manual_div_ceil, clippy::manual_is_multiple_of, clippy::assign_op_pattern, clippy::collapsible_if, clippy::collapsible_else_if)]
+#![allow(
+    clippy::manual_div_ceil,
+    clippy::manual_is_multiple_of,
+    clippy::assign_op_pattern,
+    clippy::collapsible_if,
+    clippy::collapsible_else_if
+)]
 
 use cubecl::prelude::*;
 

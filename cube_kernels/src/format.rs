@@ -40,7 +40,9 @@ pub const PAD_INDEX: u32 = 0xFFFF;
 pub const MAX_WORDS: usize = (1 << 30) - 1;
 
 /// Element type of the data, handled bitwise.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum DType {
     /// 32-bit float (also any 32-bit word, e.g. `u32` indices).
     F32,
@@ -90,7 +92,9 @@ impl DType {
 }
 
 /// Which codec produced a buffer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum CodecKind {
     /// Zero-value compression (cDMA): a 32-bit mask per 32 elements, then the non-zeros.
     Zvc,
@@ -104,7 +108,12 @@ pub enum CodecKind {
 
 impl CodecKind {
     /// All codecs.
-    pub const ALL: [CodecKind; 4] = [CodecKind::Zvc, CodecKind::Rle, CodecKind::Csr, CodecKind::Lz4];
+    pub const ALL: [CodecKind; 4] = [
+        CodecKind::Zvc,
+        CodecKind::Rle,
+        CodecKind::Csr,
+        CodecKind::Lz4,
+    ];
     pub(crate) fn code(self) -> u32 {
         match self {
             CodecKind::Zvc => 1,
@@ -153,10 +162,18 @@ impl Layout {
     /// Layout of a buffer of `len` elements compressed by `codec`.
     pub fn new(codec: CodecKind, len: usize) -> Self {
         let masks = HEADER_WORDS;
-        let mask_words = if codec == CodecKind::Zvc { len.div_ceil(GROUP) } else { 0 };
+        let mask_words = if codec == CodecKind::Zvc {
+            len.div_ceil(GROUP)
+        } else {
+            0
+        };
         let offsets = masks + mask_words;
         let payload = offsets + chunks(len) + 1;
-        Layout { masks, offsets, payload }
+        Layout {
+            masks,
+            offsets,
+            payload,
+        }
     }
 }
 
@@ -228,7 +245,10 @@ impl Header {
     /// whose true length is `available_words` (pass `None` when unknown).
     pub fn decode(words: &[u32], available_words: Option<usize>) -> Result<Self, CodecError> {
         if words.len() < HEADER_WORDS {
-            return Err(CodecError::Truncated { need: HEADER_WORDS * 4, have: words.len() * 4 });
+            return Err(CodecError::Truncated {
+                need: HEADER_WORDS * 4,
+                have: words.len() * 4,
+            });
         }
         if words[0] != MAGIC {
             return Err(CodecError::Corrupt("bad magic"));
@@ -240,8 +260,10 @@ impl Header {
         if words[1] >> 16 != VERSION {
             return Err(CodecError::Corrupt("unknown format version"));
         }
-        let codec = CodecKind::from_code(words[1] & 0xff).ok_or(CodecError::Corrupt("unknown codec"))?;
-        let dtype = DType::from_code((words[1] >> 8) & 0xff).ok_or(CodecError::Corrupt("unknown dtype"))?;
+        let codec =
+            CodecKind::from_code(words[1] & 0xff).ok_or(CodecError::Corrupt("unknown codec"))?;
+        let dtype =
+            DType::from_code((words[1] >> 8) & 0xff).ok_or(CodecError::Corrupt("unknown dtype"))?;
         let len = words[2] as usize | ((words[3] as usize) << 32);
         if dtype.words(len) > MAX_WORDS {
             return Err(CodecError::Corrupt("length too large"));
@@ -253,19 +275,33 @@ impl Header {
         }
         if let Some(avail) = available_words {
             if avail < total_words {
-                return Err(CodecError::Truncated { need: total_words * 4, have: avail * 4 });
+                return Err(CodecError::Truncated {
+                    need: total_words * 4,
+                    have: avail * 4,
+                });
             }
         }
-        Ok(Header { codec, dtype, len, total_words })
+        Ok(Header {
+            codec,
+            dtype,
+            len,
+            total_words,
+        })
     }
 }
 
 /// Bytes to little-endian words (the length must be a multiple of 4).
 pub fn bytes_to_words(bytes: &[u8]) -> Result<Vec<u32>, CodecError> {
     if !bytes.len().is_multiple_of(4) {
-        return Err(CodecError::Truncated { need: bytes.len().next_multiple_of(4), have: bytes.len() });
+        return Err(CodecError::Truncated {
+            need: bytes.len().next_multiple_of(4),
+            have: bytes.len(),
+        });
     }
-    Ok(bytes.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect())
+    Ok(bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect())
 }
 
 /// Words to little-endian bytes.
@@ -286,6 +322,10 @@ pub(crate) fn elem(words: &[u32], dtype: DType, i: usize) -> u32 {
 pub(crate) fn pack(elems: &[u32], dtype: DType, out: &mut Vec<u32>) {
     match dtype {
         DType::F32 => out.extend_from_slice(elems),
-        _ => out.extend(elems.chunks(2).map(|p| (p[0] & 0xffff) | (p.get(1).copied().unwrap_or(0) << 16))),
+        _ => out.extend(
+            elems
+                .chunks(2)
+                .map(|p| (p[0] & 0xffff) | (p.get(1).copied().unwrap_or(0) << 16)),
+        ),
     }
 }

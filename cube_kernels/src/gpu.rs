@@ -3,7 +3,9 @@
 use cubecl::prelude::*;
 use cubecl::server::Handle;
 
-use crate::compact::{compact_compress, scan_offsets, zero_words, PASS_COUNT, PASS_SINGLE, PASS_WRITE};
+use crate::compact::{
+    compact_compress, scan_offsets, zero_words, PASS_COUNT, PASS_SINGLE, PASS_WRITE,
+};
 use crate::decode::sparse_decompress;
 use crate::format::*;
 use crate::{cpu, lz4, zvc, CodecError};
@@ -56,22 +58,46 @@ impl LaunchConfig {
     /// A reasonable configuration without tuning.
     pub fn default_for(codec: CodecKind) -> Self {
         match codec {
-            CodecKind::Lz4 => LaunchConfig { block: 32, grid: 4096, single_pass: false },
-            _ => LaunchConfig { block: 256, grid: 4096, single_pass: false },
+            CodecKind::Lz4 => LaunchConfig {
+                block: 32,
+                grid: 4096,
+                single_pass: false,
+            },
+            _ => LaunchConfig {
+                block: 256,
+                grid: 4096,
+                single_pass: false,
+            },
         }
     }
-    fn validate<R: Runtime>(&self, client: &ComputeClient<R>, codec: CodecKind) -> Result<(), CodecError> {
+    fn validate<R: Runtime>(
+        &self,
+        client: &ComputeClient<R>,
+        codec: CodecKind,
+    ) -> Result<(), CodecError> {
         if !Self::blocks(codec).contains(&self.block) {
-            return Err(CodecError::BadConfig(*self, "block size not supported by this codec"));
+            return Err(CodecError::BadConfig(
+                *self,
+                "block size not supported by this codec",
+            ));
         }
         if self.block > client.properties().hardware.max_units_per_cube {
-            return Err(CodecError::BadConfig(*self, "block larger than the device allows"));
+            return Err(CodecError::BadConfig(
+                *self,
+                "block larger than the device allows",
+            ));
         }
         if shared_bytes(codec, self.block) > client.properties().hardware.max_shared_memory_size {
-            return Err(CodecError::BadConfig(*self, "needs more shared memory than the device has"));
+            return Err(CodecError::BadConfig(
+                *self,
+                "needs more shared memory than the device has",
+            ));
         }
         if self.single_pass && (codec == CodecKind::Lz4 || !supports_single_pass(client)) {
-            return Err(CodecError::BadConfig(*self, "single-pass look-back needs CUDA and ZVC, CSR or RLE"));
+            return Err(CodecError::BadConfig(
+                *self,
+                "single-pass look-back needs CUDA and ZVC, CSR or RLE",
+            ));
         }
         if self.grid == 0 || self.grid > client.properties().hardware.max_cube_count.0 {
             return Err(CodecError::BadConfig(*self, "grid out of range"));
@@ -119,7 +145,9 @@ pub struct Compressed {
 }
 
 fn read_words<R: Runtime>(client: &ComputeClient<R>, h: Handle) -> Result<Vec<u32>, CodecError> {
-    let bytes = client.read_one(h).map_err(|e| CodecError::Runtime(format!("{e:?}")))?;
+    let bytes = client
+        .read_one(h)
+        .map_err(|e| CodecError::Runtime(format!("{e:?}")))?;
     bytes_to_words(&bytes)
 }
 
@@ -135,7 +163,10 @@ impl Compressed {
         if words > self.capacity_words {
             return Err(CodecError::Corrupt("device size exceeds capacity"));
         }
-        let h = self.handle.clone().offset_end(((self.capacity_words - words) * 4) as u64);
+        let h = self
+            .handle
+            .clone()
+            .offset_end(((self.capacity_words - words) * 4) as u64);
         let mut v = read_words(client, h)?;
         v.truncate(words);
         Ok(v)
@@ -205,10 +236,16 @@ pub fn compress<R: Runtime>(
     cfg.validate(client, codec)?;
     let in_words = dtype.words(len);
     if in_words > MAX_WORDS || len >= (1 << 30) - (1 << 19) {
-        return Err(CodecError::TooLarge { words: in_words, max: MAX_WORDS });
+        return Err(CodecError::TooLarge {
+            words: in_words,
+            max: MAX_WORDS,
+        });
     }
     if (input.size_in_used() as usize) < in_words * 4 {
-        return Err(CodecError::Truncated { need: in_words * 4, have: input.size_in_used() as usize });
+        return Err(CodecError::Truncated {
+            need: in_words * 4,
+            have: input.size_in_used() as usize,
+        });
     }
     if len == 0 {
         let words = cpu::compress(codec, dtype, &[], 0)?;
@@ -226,11 +263,21 @@ pub fn compress<R: Runtime>(
     let out = client.empty(cap * 4);
     let size = client.empty(4);
     let nchunks = chunks(len);
-    let w1 = Header { codec, dtype, len, total_words: 0 }.encode()[1];
+    let w1 = Header {
+        codec,
+        dtype,
+        len,
+        total_words: 0,
+    }
+    .encode()[1];
     let half = dtype.size() == 2;
     match codec {
-        CodecKind::Lz4 => lz4::compress_gpu(client, input, in_words, &out, &size, dtype, len, cfg, &layout, w1)?,
-        CodecKind::Zvc => zvc_compress_gpu(client, input, in_words, &out, cap, &size, dtype, len, cfg, &layout, w1)?,
+        CodecKind::Lz4 => lz4::compress_gpu(
+            client, input, in_words, &out, &size, dtype, len, cfg, &layout, w1,
+        )?,
+        CodecKind::Zvc => zvc_compress_gpu(
+            client, input, in_words, &out, cap, &size, dtype, len, cfg, &layout, w1,
+        )?,
         _ => {
             let grid = cfg.grid.min(nchunks as u32);
             let iters = (nchunks as u32).div_ceil(grid);
@@ -284,7 +331,14 @@ pub fn compress<R: Runtime>(
             }
         }
     }
-    Ok(Compressed { handle: out, size, capacity_words: cap, codec, dtype, len })
+    Ok(Compressed {
+        handle: out,
+        size,
+        capacity_words: cap,
+        codec,
+        dtype,
+        len,
+    })
 }
 
 static WORD_LOADS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
@@ -311,8 +365,10 @@ pub(crate) fn zvc_compute_units<R: Runtime>(client: &ComputeClient<R>, block: u3
 }
 
 fn zvc_shared_words(block: u32, cb: u32) -> usize {
-    let c = zvc::compress_shared_words(false, block, cb).max(zvc::compress_shared_words(true, block, cb));
-    c.max(zvc::decompress_shared_words(false, block, cb)).max(zvc::decompress_shared_words(true, block, cb))
+    let c = zvc::compress_shared_words(false, block, cb)
+        .max(zvc::compress_shared_words(true, block, cb));
+    c.max(zvc::decompress_shared_words(false, block, cb))
+        .max(zvc::decompress_shared_words(true, block, cb))
 }
 
 /// ZVC compress: see `zvc.rs`. Single pass (look-back) or count / scan /
@@ -339,8 +395,13 @@ fn zvc_compress_gpu<R: Runtime>(
     let iters = (ntiles as u32).div_ceil(grid);
     // 16-byte loads when the input starts 16-byte aligned
     let aligned = input.offset_start.unwrap_or(0).is_multiple_of(16);
-    let vec4 = !WORD_LOADS.load(std::sync::atomic::Ordering::Relaxed) && client.properties().hardware.max_vector_size >= 4;
-    let nv: usize = if aligned && in_words >= 4 && vec4 { 4 } else { 1 };
+    let vec4 = !WORD_LOADS.load(std::sync::atomic::Ordering::Relaxed)
+        && client.properties().hardware.max_vector_size >= 4;
+    let nv: usize = if aligned && in_words >= 4 && vec4 {
+        4
+    } else {
+        1
+    };
     let full_lines = in_words / nv;
     let launch = |pass: u32, state: &Handle, tiles: &Handle| unsafe {
         zvc::zvc_compress::launch_unchecked::<R>(
@@ -376,7 +437,11 @@ fn zvc_compress_gpu<R: Runtime>(
         launch(PASS_SINGLE, &state, &state);
     } else {
         let tiles = client.empty(ntiles * 4);
-        let scan_block = if client.properties().hardware.max_units_per_cube >= 1024 { 1024 } else { 256 };
+        let scan_block = if client.properties().hardware.max_units_per_cube >= 1024 {
+            1024
+        } else {
+            256
+        };
         launch(PASS_COUNT, &tiles, &tiles);
         unsafe {
             zvc::zvc_scan_tiles::launch_unchecked::<R>(
@@ -407,7 +472,8 @@ fn zvc_decompress_gpu<R: Runtime>(
     let len = header.len;
     let half = header.dtype.size() == 2;
     let out_words = header.dtype.words(len);
-    let vec4 = !WORD_LOADS.load(std::sync::atomic::Ordering::Relaxed) && client.properties().hardware.max_vector_size >= 4;
+    let vec4 = !WORD_LOADS.load(std::sync::atomic::Ordering::Relaxed)
+        && client.properties().hardware.max_vector_size >= 4;
     let nv: usize = if vec4 { 4 } else { 1 };
     let out_lines = out_words.div_ceil(nv);
     let out = client.empty(out_lines * nv * 4);
@@ -440,7 +506,11 @@ fn zvc_decompress_gpu<R: Runtime>(
         )
     };
     let handle = out.offset_end(((out_lines * nv - out_words) * 4) as u64);
-    Ok(Decompressed { handle, status, words: out_words })
+    Ok(Decompressed {
+        handle,
+        status,
+        words: out_words,
+    })
 }
 
 /// Decompress the buffer `comp` (on the device, at least
@@ -457,7 +527,10 @@ pub fn decompress<R: Runtime>(
     cfg.validate(client, codec)?;
     let have = comp.size_in_used() as usize;
     if have < header.total_words * 4 {
-        return Err(CodecError::Truncated { need: header.total_words * 4, have });
+        return Err(CodecError::Truncated {
+            need: header.total_words * 4,
+            have,
+        });
     }
     let len = header.len;
     let dtype = header.dtype;
@@ -468,14 +541,20 @@ pub fn decompress<R: Runtime>(
     }
     let out = client.empty(out_words.max(1) * 4);
     if len == 0 {
-        return Ok(Decompressed { handle: out, status, words: 0 });
+        return Ok(Decompressed {
+            handle: out,
+            status,
+            words: 0,
+        });
     }
     let layout = Layout::new(codec, len);
     let nchunks = chunks(len);
     let half = dtype.size() == 2;
     let total = header.total_words;
     match codec {
-        CodecKind::Lz4 => lz4::decompress_gpu(client, comp, total, &out, out_words, &status, dtype, len, cfg, &layout)?,
+        CodecKind::Lz4 => lz4::decompress_gpu(
+            client, comp, total, &out, out_words, &status, dtype, len, cfg, &layout,
+        )?,
         _ => {
             let grid = cfg.grid.min(nchunks as u32);
             let iters = (nchunks as u32).div_ceil(grid);
@@ -501,7 +580,11 @@ pub fn decompress<R: Runtime>(
             }
         }
     }
-    Ok(Decompressed { handle: out, status, words: out_words })
+    Ok(Decompressed {
+        handle: out,
+        status,
+        words: out_words,
+    })
 }
 
 /// One codec: GPU compress and decompress plus the CPU reference.

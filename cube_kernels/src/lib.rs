@@ -30,7 +30,10 @@ mod zvc;
 pub use format::{CodecKind, DType, Header, CHUNK};
 #[doc(hidden)]
 pub use gpu::zvc_force_word_access;
-pub use gpu::{shared_bytes, supports_single_pass, compress, decompress, Codec, Compressed, Csr, Decompressed, LaunchConfig, Lz4, Rle, Zvc};
+pub use gpu::{
+    compress, decompress, shared_bytes, supports_single_pass, Codec, Compressed, Csr, Decompressed,
+    LaunchConfig, Lz4, Rle, Zvc,
+};
 pub use tuner::Tuner;
 
 /// Why a codec call failed.

@@ -8,7 +8,13 @@
 
 // #[cube] code: the kernel language has no div_ceil / is_multiple_of, and
 // keeps its own control-flow shape.
-#![allow(clippy::manual_div_ceil, clippy::manual_is_multiple_of, clippy::assign_op_pattern, clippy::collapsible_if, clippy::collapsible_else_if)]
+#![allow(
+    clippy::manual_div_ceil,
+    clippy::manual_is_multiple_of,
+    clippy::assign_op_pattern,
+    clippy::collapsible_if,
+    clippy::collapsible_else_if
+)]
 
 use cubecl::prelude::*;
 use cubecl::server::Handle;
@@ -140,7 +146,11 @@ fn lz4_compress(
             let chunk_len = cubecl::prelude::min(len - c * CHUNK as u32, CHUNK as u32);
             let l = chunk_len * esize;
             let base = c * wpc;
-            let mut wr = ByteWriter { acc: 0u32, nacc: 0u32, pos: c * slot_words };
+            let mut wr = ByteWriter {
+                acc: 0u32,
+                nacc: 0u32,
+                pos: c * slot_words,
+            };
             let mut anchor = 0u32;
             let mut p = 0u32;
             let mut max_end = 0u32;
@@ -159,10 +169,22 @@ fn lz4_compress(
                     if p - s <= MAX_OFFSET_WORDS as u32 && input[(base + s) as usize] == v {
                         matched = true;
                         let mut n = 1u32;
-                        while p + n < max_end && input[(base + s + n) as usize] == input[(base + p + n) as usize] {
+                        while p + n < max_end
+                            && input[(base + s + n) as usize] == input[(base + p + n) as usize]
+                        {
                             n += 1;
                         }
-                        emit_sequence(&mut wr, scratch, input, base + anchor, 4 * (p - anchor), 4 * (p - s), 4 * n - 4, 0u32, true);
+                        emit_sequence(
+                            &mut wr,
+                            scratch,
+                            input,
+                            base + anchor,
+                            4 * (p - anchor),
+                            4 * (p - s),
+                            4 * n - 4,
+                            0u32,
+                            true,
+                        );
                         p += n;
                         anchor = p;
                     }
@@ -172,7 +194,17 @@ fn lz4_compress(
                 }
             }
             let rest = l - 4 * anchor;
-            emit_sequence(&mut wr, scratch, input, base + anchor, rest / 4 * 4, 0u32, 0u32, rest % 4, false);
+            emit_sequence(
+                &mut wr,
+                scratch,
+                input,
+                base + anchor,
+                rest / 4 * 4,
+                0u32,
+                0u32,
+                rest % 4,
+                false,
+            );
             wr.flush(scratch);
             sizes[c as usize] = (wr.pos - c * slot_words) * 4;
         }
@@ -181,7 +213,15 @@ fn lz4_compress(
 
 /// Pack each chunk's block from its slot to its offset.
 #[cube(launch)]
-fn lz4_pack(scratch: &Array<u32>, sizes: &Array<u32>, out: &mut Array<u32>, nchunks: u32, slot_words: u32, offs_base: u32, payload_base: u32) {
+fn lz4_pack(
+    scratch: &Array<u32>,
+    sizes: &Array<u32>,
+    out: &mut Array<u32>,
+    nchunks: u32,
+    slot_words: u32,
+    offs_base: u32,
+    payload_base: u32,
+) {
     let mut c = CUBE_POS as u32;
     while c < nchunks {
         let words = sizes[c as usize] / 4;
@@ -225,7 +265,12 @@ fn lz4_decompress(
         if c < nchunks {
             let a = comp[(offs_base + c) as usize];
             let b = comp[(offs_base + c + 1) as usize];
-            if b < a || a % 4 != 0 || b % 4 != 0 || b - a > max_chunk_bytes || payload_base + b / 4 > total_words {
+            if b < a
+                || a % 4 != 0
+                || b % 4 != 0
+                || b - a > max_chunk_bytes
+                || payload_base + b / 4 > total_words
+            {
                 status[0].fetch_or(STATUS_BAD_OFFSETS);
             } else {
                 let in_base = payload_base + a / 4;
@@ -275,7 +320,8 @@ fn lz4_decompress(
                                 let s = x % 4;
                                 let mut w = comp[(in_base + x / 4) as usize];
                                 if s != 0 {
-                                    w = (w >> (8 * s)) | (comp[(in_base + x / 4 + 1) as usize] << (32 - 8 * s));
+                                    w = (w >> (8 * s))
+                                        | (comp[(in_base + x / 4 + 1) as usize] << (32 - 8 * s));
                                 }
                                 out[(ob + q) as usize] = w;
                                 q += 1;
@@ -300,7 +346,8 @@ fn lz4_decompress(
                             if i + 2 > in_len {
                                 bad = true;
                             } else {
-                                let off = read_byte(comp, in_base, i) | (read_byte(comp, in_base, i + 1) << 8);
+                                let off = read_byte(comp, in_base, i)
+                                    | (read_byte(comp, in_base, i + 1) << 8);
                                 i += 2;
                                 let mut ml = token % 16;
                                 if ml == 15 {
@@ -321,7 +368,12 @@ fn lz4_decompress(
                                 }
                                 ml += 4;
                                 if !bad {
-                                    if off == 0 || off % 4 != 0 || off > 4 * q || ml % 4 != 0 || 4 * q + ml > l {
+                                    if off == 0
+                                        || off % 4 != 0
+                                        || off > 4 * q
+                                        || ml % 4 != 0
+                                        || 4 * q + ml > l
+                                    {
                                         bad = true;
                                     } else {
                                         let back = off / 4;

@@ -19,7 +19,9 @@ use crate::{compress, decompress, CodecError, Header};
 pub const KERNELS_VERSION: u32 = 2;
 
 /// Which kernel of a codec.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum Direction {
     /// The compress kernel(s).
     Compress,
@@ -28,7 +30,9 @@ pub enum Direction {
 }
 
 /// What a tuned configuration is valid for.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct TuneKey {
     /// Device identity (runtime name and hardware properties).
     pub device: String,
@@ -44,7 +48,14 @@ pub struct TuneKey {
 
 impl TuneKey {
     fn string(&self) -> String {
-        format!("k{KERNELS_VERSION}|{}|{}|{:?}|{:?}|{}", self.device, self.codec.name(), self.dtype, self.direction, self.bucket)
+        format!(
+            "k{KERNELS_VERSION}|{}|{}|{:?}|{:?}|{}",
+            self.device,
+            self.codec.name(),
+            self.dtype,
+            self.direction,
+            self.bucket
+        )
     }
 }
 
@@ -61,7 +72,9 @@ pub struct Tuned {
 
 /// Size bucket of `len` elements of `dtype`.
 pub fn bucket(dtype: DType, len: usize) -> u32 {
-    ((len * dtype.size()).max(1) as u64).next_power_of_two().trailing_zeros()
+    ((len * dtype.size()).max(1) as u64)
+        .next_power_of_two()
+        .trailing_zeros()
 }
 
 /// A device identity string for tune keys.
@@ -83,7 +96,11 @@ pub fn space(codec: CodecKind, max_grid: u32) -> Vec<LaunchConfig> {
     let mut v = Vec::new();
     for &block in LaunchConfig::blocks(codec) {
         for grid in 1..=max_grid {
-            v.push(LaunchConfig { block, grid, single_pass: false });
+            v.push(LaunchConfig {
+                block,
+                grid,
+                single_pass: false,
+            });
         }
     }
     v
@@ -112,7 +129,11 @@ pub struct SearchBudget {
 
 impl Default for SearchBudget {
     fn default() -> Self {
-        SearchBudget { random: 10, guided: 25, seed: 0x5eed }
+        SearchBudget {
+            random: 10,
+            guided: 25,
+            seed: 0x5eed,
+        }
     }
 }
 
@@ -129,7 +150,11 @@ impl Rng {
 fn features(c: &LaunchConfig) -> [f64; 3] {
     // log2 grid in [0, 12] and log2 block in [3, 10], scaled to about [0, 1];
     // the pass scheme as a far-apart third coordinate
-    [(c.grid as f64).log2() / 12.0, (c.block as f64).log2() / 10.0, if c.single_pass { 1.0 } else { 0.0 }]
+    [
+        (c.grid as f64).log2() / 12.0,
+        (c.block as f64).log2() / 10.0,
+        if c.single_pass { 1.0 } else { 0.0 },
+    ]
 }
 
 /// Minimise `cost` over `space` by Bayesian optimisation (GP with a squared
@@ -166,7 +191,11 @@ pub fn bayes_opt(
         xs.push(features(&c));
         ys.push(y.max(1e-12).ln());
     }
-    Tuned { config: best.1, seconds: best.0, evaluations: total }
+    Tuned {
+        config: best.1,
+        seconds: best.0,
+        evaluations: total,
+    }
 }
 
 fn next_ei(space: &[LaunchConfig], xs: &[[f64; 3]], ys: &[f64], seen: &[usize]) -> usize {
@@ -190,7 +219,11 @@ fn next_ei(space: &[LaunchConfig], xs: &[[f64; 3]], ys: &[f64], seen: &[usize]) 
             for p in 0..j {
                 s -= l[i * n + p] * l[j * n + p];
             }
-            l[i * n + j] = if i == j { s.max(1e-12).sqrt() } else { s / l[j * n + j] };
+            l[i * n + j] = if i == j {
+                s.max(1e-12).sqrt()
+            } else {
+                s / l[j * n + j]
+            };
         }
     }
     let solve = |b: &[f64]| -> Vec<f64> {
@@ -253,7 +286,8 @@ fn norm_cdf(x: f64) -> f64 {
     // Abramowitz-Stegun erf approximation
     let t = 1.0 / (1.0 + 0.3275911 * x.abs() / std::f64::consts::SQRT_2);
     let y = 1.0
-        - (((((1.061405429 * t - 1.453152027) * t) + 1.421413741) * t - 0.284496736) * t + 0.254829592)
+        - (((((1.061405429 * t - 1.453152027) * t) + 1.421413741) * t - 0.284496736) * t
+            + 0.254829592)
             * t
             * (-(x * x) / 2.0).exp();
     if x >= 0.0 {
@@ -275,7 +309,9 @@ pub fn time_config<R: Runtime>(
     cfg: LaunchConfig,
     reps: usize,
 ) -> Result<f64, CodecError> {
-    let sync = || cubecl::future::block_on(client.sync()).map_err(|e| CodecError::Runtime(format!("{e:?}")));
+    let sync = || {
+        cubecl::future::block_on(client.sync()).map_err(|e| CodecError::Runtime(format!("{e:?}")))
+    };
     match direction {
         Direction::Compress => {
             let run = || compress(client, codec, input, dtype, len, cfg).map(|_| ());
@@ -292,9 +328,21 @@ pub fn time_config<R: Runtime>(
             Ok(t[t.len() / 2])
         }
         Direction::Decompress => {
-            let c = compress(client, codec, input, dtype, len, LaunchConfig::default_for(codec))?;
+            let c = compress(
+                client,
+                codec,
+                input,
+                dtype,
+                len,
+                LaunchConfig::default_for(codec),
+            )?;
             let words = c.read_size(client)?;
-            let header = Header { codec, dtype, len, total_words: words };
+            let header = Header {
+                codec,
+                dtype,
+                len,
+                total_words: words,
+            };
             let run = || decompress(client, &c.handle, &header, cfg).map(|_| ());
             run()?;
             sync()?;
@@ -324,7 +372,11 @@ pub fn single_pass_agrees<R: Runtime>(
     let base = LaunchConfig::default_for(codec);
     let a = compress(client, codec, input, dtype, len, base)?.to_host(client)?;
     for grid in [base.grid, 64] {
-        let cfg = LaunchConfig { single_pass: true, grid, ..base };
+        let cfg = LaunchConfig {
+            single_pass: true,
+            grid,
+            ..base
+        };
         let b = compress(client, codec, input, dtype, len, cfg)?.to_host(client)?;
         if a != b {
             return Ok(false);
@@ -347,7 +399,12 @@ pub struct Tuner {
 impl Tuner {
     /// A tuner with an in-memory cache only.
     pub fn new() -> Self {
-        Tuner { cache: BTreeMap::new(), path: None, budget: SearchBudget::default(), reps: 3 }
+        Tuner {
+            cache: BTreeMap::new(),
+            path: None,
+            budget: SearchBudget::default(),
+            reps: 3,
+        }
     }
     /// A tuner whose cache is loaded from and saved to `path` (JSON).
     pub fn with_cache_file(path: impl AsRef<Path>) -> Self {
@@ -356,7 +413,12 @@ impl Tuner {
             .ok()
             .and_then(|b| serde_json::from_slice::<BTreeMap<String, Tuned>>(&b).ok())
             .unwrap_or_default();
-        Tuner { cache, path: Some(path), budget: SearchBudget::default(), reps: 3 }
+        Tuner {
+            cache,
+            path: Some(path),
+            budget: SearchBudget::default(),
+            reps: 3,
+        }
     }
     /// Cached result for `key`, if any.
     pub fn cached(&self, key: &TuneKey) -> Option<Tuned> {
@@ -374,8 +436,10 @@ impl Tuner {
     pub fn insert(&mut self, key: &TuneKey, tuned: Tuned) -> Result<(), CodecError> {
         self.cache.insert(key.string(), tuned);
         if let Some(p) = &self.path {
-            let json = serde_json::to_vec_pretty(&self.cache).map_err(|e| CodecError::Runtime(e.to_string()))?;
-            std::fs::write(p, json).map_err(|e| CodecError::Runtime(format!("tune cache {}: {e}", p.display())))?;
+            let json = serde_json::to_vec_pretty(&self.cache)
+                .map_err(|e| CodecError::Runtime(e.to_string()))?;
+            std::fs::write(p, json)
+                .map_err(|e| CodecError::Runtime(format!("tune cache {}: {e}", p.display())))?;
         }
         Ok(())
     }
@@ -390,7 +454,13 @@ impl Tuner {
         direction: Direction,
         len: usize,
     ) -> Result<LaunchConfig, CodecError> {
-        let key = TuneKey { device: device_key(client), codec, dtype, direction, bucket: bucket(dtype, len) };
+        let key = TuneKey {
+            device: device_key(client),
+            codec,
+            dtype,
+            direction,
+            bucket: bucket(dtype, len),
+        };
         if let Some(t) = self.cached(&key) {
             return Ok(t.config);
         }
@@ -398,7 +468,11 @@ impl Tuner {
         let words: Vec<u32> = (0..dtype.words(n) as u32)
             .map(|i| {
                 let h = i.wrapping_mul(2_654_435_761) ^ 0x9e37_79b9;
-                if h & 1 == 0 { 0 } else { h | 1 }
+                if h & 1 == 0 {
+                    0
+                } else {
+                    h | 1
+                }
             })
             .collect();
         let input = client.create_from_slice(&crate::format::words_to_bytes(&words));
@@ -419,19 +493,38 @@ impl Tuner {
         let max_units = client.properties().hardware.max_units_per_cube;
         let mut sp: Vec<LaunchConfig> = space(codec, max_useful_grid(codec, len))
             .into_iter()
-            .filter(|c| c.block <= max_units && crate::shared_bytes(codec, c.block) <= client.properties().hardware.max_shared_memory_size)
+            .filter(|c| {
+                c.block <= max_units
+                    && crate::shared_bytes(codec, c.block)
+                        <= client.properties().hardware.max_shared_memory_size
+            })
             .collect();
         if direction == Direction::Compress
             && codec != CodecKind::Lz4
             && crate::supports_single_pass(client)
             && single_pass_agrees(client, codec, dtype, len, input)?
         {
-            let single: Vec<LaunchConfig> = sp.iter().map(|c| LaunchConfig { single_pass: true, ..*c }).collect();
+            let single: Vec<LaunchConfig> = sp
+                .iter()
+                .map(|c| LaunchConfig {
+                    single_pass: true,
+                    ..*c
+                })
+                .collect();
             sp.extend(single);
         }
         let mut err = None;
         let tuned = bayes_opt(&sp, self.budget, |cfg| {
-            match time_config(client, codec, dtype, len, input, direction, cfg, self.reps.max(1)) {
+            match time_config(
+                client,
+                codec,
+                dtype,
+                len,
+                input,
+                direction,
+                cfg,
+                self.reps.max(1),
+            ) {
                 Ok(t) => t,
                 Err(e) => {
                     err = Some(e);

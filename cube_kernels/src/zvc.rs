@@ -19,11 +19,21 @@
 
 // #[cube] code: the kernel language has no div_ceil / is_multiple_of, and
 // keeps its own control-flow shape.
-#![allow(clippy::manual_div_ceil, clippy::manual_is_multiple_of, clippy::assign_op_pattern, clippy::collapsible_if, clippy::collapsible_else_if, clippy::too_many_arguments)]
+#![allow(
+    clippy::manual_div_ceil,
+    clippy::manual_is_multiple_of,
+    clippy::assign_op_pattern,
+    clippy::collapsible_if,
+    clippy::collapsible_else_if,
+    clippy::too_many_arguments
+)]
 
 use cubecl::prelude::*;
 
-use crate::compact::{device_header_check, FLAG_AGGREGATE, FLAG_PREFIX, PASS_COUNT, PASS_SINGLE, PASS_WRITE, VALUE_MASK};
+use crate::compact::{
+    device_header_check, FLAG_AGGREGATE, FLAG_PREFIX, PASS_COUNT, PASS_SINGLE, PASS_WRITE,
+    VALUE_MASK,
+};
 use crate::decode::{STATUS_BAD_MASK, STATUS_BAD_OFFSETS};
 use crate::format::{CHUNK, GROUP, MAGIC};
 
@@ -374,7 +384,8 @@ pub(crate) fn zvc_compress<N: Size>(
                 let k = i * block + tid;
                 if k < words {
                     if comptime!(half) {
-                        out[(region + k) as usize] = sm_in[k as usize] | (sm_hi[k as usize] << 16u32);
+                        out[(region + k) as usize] =
+                            sm_in[k as usize] | (sm_hi[k as usize] << 16u32);
                     } else {
                         out[(region + k) as usize] = sm_in[k as usize];
                     }
@@ -388,7 +399,12 @@ pub(crate) fn zvc_compress<N: Size>(
 /// Exclusive scan of the `n` per-tile counts in place (one cube of `block`
 /// units, `per` counts per unit per round).
 #[cube(launch_unchecked)]
-pub(crate) fn zvc_scan_tiles(tiles: &mut Array<u32>, n: u32, #[comptime] block: u32, #[comptime] per: u32) {
+pub(crate) fn zvc_scan_tiles(
+    tiles: &mut Array<u32>,
+    n: u32,
+    #[comptime] block: u32,
+    #[comptime] per: u32,
+) {
     let mut sm = SharedMemory::<u32>::new(comptime!((2 * block) as usize));
     let fin = comptime!(scan_final(block));
     let tid = UNIT_POS;
@@ -540,7 +556,8 @@ pub(crate) fn zvc_decompress<N: Size>(
             let padded = (hi - lo + epw - 1) / epw * epw;
             let a = sm_off[tid as usize];
             let b = sm_off[(tid + 1) as usize];
-            let ok = b >= a && b - a == padded && a % epw == 0 && b / epw <= total_words - payload_base;
+            let ok =
+                b >= a && b - a == padded && a % epw == 0 && b / epw <= total_words - payload_base;
             if !ok {
                 sm_misc[0] = 1u32;
             }
@@ -591,7 +608,9 @@ pub(crate) fn zvc_decompress<N: Size>(
                             if (gm >> bit) & 1u32 == 1u32 {
                                 let p = gp + (gm & ((1u32 << bit) - 1u32)).count_ones();
                                 if comptime!(half) {
-                                    word |= ((sm_v[(p / 2) as usize] >> ((p % 2) * 16u32)) & 0xFFFFu32) << comptime!(16 * h);
+                                    word |= ((sm_v[(p / 2) as usize] >> ((p % 2) * 16u32))
+                                        & 0xFFFFu32)
+                                        << comptime!(16 * h);
                                 } else {
                                     word = sm_v[p as usize];
                                 }

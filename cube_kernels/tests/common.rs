@@ -46,7 +46,13 @@ pub fn elements(pattern: Pattern, dtype: DType, len: usize, seed: u64) -> Vec<u3
     let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
     match pattern {
         Pattern::Scattered(sp) => (0..len)
-            .map(|_| if rng.unit() < sp { 0 } else { nonzero_bits(&mut rng, dtype) })
+            .map(|_| {
+                if rng.unit() < sp {
+                    0
+                } else {
+                    nonzero_bits(&mut rng, dtype)
+                }
+            })
             .collect(),
         Pattern::Clustered(sp) => {
             let mut v = Vec::with_capacity(len);
@@ -55,7 +61,11 @@ pub fn elements(pattern: Pattern, dtype: DType, len: usize, seed: u64) -> Vec<u3
                 let mean = if zero { 80.0 * sp } else { 80.0 * (1.0 - sp) };
                 let run = (rng.unit() * 2.0 * mean) as usize + usize::from(mean > 0.0);
                 for _ in 0..run.min(len - v.len()) {
-                    v.push(if zero { 0 } else { nonzero_bits(&mut rng, dtype) });
+                    v.push(if zero {
+                        0
+                    } else {
+                        nonzero_bits(&mut rng, dtype)
+                    });
                 }
                 zero = !zero;
             }
@@ -63,16 +73,38 @@ pub fn elements(pattern: Pattern, dtype: DType, len: usize, seed: u64) -> Vec<u3
         }
         Pattern::Special => {
             let specials: &[u32] = match dtype {
-                DType::F32 => &[0, 0x8000_0000, 0x7fc0_0000, 0x7fc1_2345, 0xffc0_0001, 0x7f80_0001, 0x7f80_0000, 0xff80_0000, 1, 0x8000_0001, 0x007f_ffff],
-                DType::F16 => &[0, 0x8000, 0x7e00, 0x7e55, 0xfe01, 0x7c01, 0x7c00, 0xfc00, 1, 0x8001, 0x03ff],
-                DType::BF16 => &[0, 0x8000, 0x7fc0, 0x7fc5, 0xffc1, 0x7f81, 0x7f80, 0xff80, 1, 0x8001, 0x007f],
+                DType::F32 => &[
+                    0,
+                    0x8000_0000,
+                    0x7fc0_0000,
+                    0x7fc1_2345,
+                    0xffc0_0001,
+                    0x7f80_0001,
+                    0x7f80_0000,
+                    0xff80_0000,
+                    1,
+                    0x8000_0001,
+                    0x007f_ffff,
+                ],
+                DType::F16 => &[
+                    0, 0x8000, 0x7e00, 0x7e55, 0xfe01, 0x7c01, 0x7c00, 0xfc00, 1, 0x8001, 0x03ff,
+                ],
+                DType::BF16 => &[
+                    0, 0x8000, 0x7fc0, 0x7fc5, 0xffc1, 0x7f81, 0x7f80, 0xff80, 1, 0x8001, 0x007f,
+                ],
             };
-            (0..len).map(|_| specials[(rng.next() % specials.len() as u64) as usize]).collect()
+            (0..len)
+                .map(|_| specials[(rng.next() % specials.len() as u64) as usize])
+                .collect()
         }
         Pattern::Repetitive => {
             let mut v = Vec::with_capacity(len);
             while v.len() < len {
-                let x = if rng.unit() < 0.3 { 0 } else { nonzero_bits(&mut rng, dtype) & 0xff0f };
+                let x = if rng.unit() < 0.3 {
+                    0
+                } else {
+                    nonzero_bits(&mut rng, dtype) & 0xff0f
+                };
                 let run = 1 + (rng.next() % 20) as usize;
                 for _ in 0..run.min(len - v.len()) {
                     v.push(x);
@@ -100,7 +132,9 @@ pub fn pack(elems: &[u32], dtype: DType, junk: u32) -> Vec<u32> {
 pub fn unpack(words: &[u32], dtype: DType, len: usize) -> Vec<u32> {
     match dtype {
         DType::F32 => words[..len].to_vec(),
-        _ => (0..len).map(|i| (words[i / 2] >> ((i % 2) * 16)) & 0xffff).collect(),
+        _ => (0..len)
+            .map(|i| (words[i / 2] >> ((i % 2) * 16)) & 0xffff)
+            .collect(),
     }
 }
 

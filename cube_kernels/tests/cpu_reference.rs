@@ -6,7 +6,20 @@ use cube_kernels::cpu;
 use cube_kernels::format::{self, CodecKind, DType, Header, Layout, CHUNK};
 use cube_kernels::CodecError;
 
-const LENS: &[usize] = &[0, 1, 2, 31, 32, 33, 1000, 4095, 4096, 4097, 3 * 4096 + 17, 50_001];
+const LENS: &[usize] = &[
+    0,
+    1,
+    2,
+    31,
+    32,
+    33,
+    1000,
+    4095,
+    4096,
+    4097,
+    3 * 4096 + 17,
+    50_001,
+];
 
 #[test]
 fn every_codec_round_trips_bit_exact_on_every_pattern_dtype_and_length() {
@@ -19,8 +32,20 @@ fn every_codec_round_trips_bit_exact_on_every_pattern_dtype_and_length() {
                     let c = cpu::compress(codec, dtype, &words, len).unwrap();
                     assert!(c.len() <= format::max_compressed_words(codec, dtype, len));
                     let (d, h) = cpu::decompress(&c).unwrap();
-                    assert_eq!(h, Header { codec, dtype, len, total_words: c.len() });
-                    assert_eq!(unpack(&d, dtype, len), e, "{codec:?} {dtype:?} {pattern:?} len {len}");
+                    assert_eq!(
+                        h,
+                        Header {
+                            codec,
+                            dtype,
+                            len,
+                            total_words: c.len()
+                        }
+                    );
+                    assert_eq!(
+                        unpack(&d, dtype, len),
+                        e,
+                        "{codec:?} {dtype:?} {pattern:?} len {len}"
+                    );
                 }
             }
         }
@@ -36,7 +61,10 @@ fn zvc_ratio_is_within_two_percent_of_ideal() {
         let zeros = e.iter().filter(|&&x| x == 0).count() as f64 / len as f64;
         let ideal = 1.0 / ((1.0 - zeros) + 1.0 / 32.0);
         let ratio = len as f64 / c.len() as f64;
-        assert!(ratio >= ideal * 0.98, "sp {sp}: ratio {ratio} ideal {ideal}");
+        assert!(
+            ratio >= ideal * 0.98,
+            "sp {sp}: ratio {ratio} ideal {ideal}"
+        );
     }
 }
 
@@ -113,7 +141,10 @@ fn corrupted_payload_structure_is_an_error_or_same_size_output() {
 fn header_rejects_wrong_lengths() {
     let e = vec![1u32; 100];
     let c = cpu::compress(CodecKind::Zvc, DType::F32, &e, 100).unwrap();
-    assert!(matches!(Header::decode(&c, Some(c.len() - 1)), Err(CodecError::Truncated { .. })));
+    assert!(matches!(
+        Header::decode(&c, Some(c.len() - 1)),
+        Err(CodecError::Truncated { .. })
+    ));
     assert!(Header::decode(&c[..7], None).is_err());
     assert!(Header::decode(&c, Some(c.len())).is_ok());
 }

@@ -22,15 +22,29 @@ fn upload(client: &ComputeClient<WgpuRuntime>, words: &[u32]) -> cubecl::server:
 }
 
 /// GPU compress equals the CPU bytes; GPU decompress of it gives the input.
-fn check(client: &ComputeClient<WgpuRuntime>, codec: CodecKind, dtype: DType, e: &[u32], cfg: LaunchConfig, what: &str) {
+fn check(
+    client: &ComputeClient<WgpuRuntime>,
+    codec: CodecKind,
+    dtype: DType,
+    e: &[u32],
+    cfg: LaunchConfig,
+    what: &str,
+) {
     let len = e.len();
     let words = pack(e, dtype, 0x5a5a);
     let input = upload(client, &words);
     let reference = cpu::compress(codec, dtype, &words, len).unwrap();
     let c = compress(client, codec, &input, dtype, len, cfg).unwrap();
-    assert_eq!(c.read_size(client).unwrap(), reference.len(), "{what}: size");
+    assert_eq!(
+        c.read_size(client).unwrap(),
+        reference.len(),
+        "{what}: size"
+    );
     let host = c.to_host(client).unwrap();
-    assert!(host == reference, "{what}: compressed bytes differ from the CPU reference");
+    assert!(
+        host == reference,
+        "{what}: compressed bytes differ from the CPU reference"
+    );
     let header = Header::decode(&host, Some(host.len())).unwrap();
     let d = decompress(client, &c.handle, &header, cfg).unwrap();
     let out = d.to_host(client).unwrap();
@@ -49,7 +63,14 @@ fn sweep(codec: CodecKind) {
         for (pi, &pattern) in PATTERNS.iter().enumerate() {
             for &len in LENS {
                 let e = elements(pattern, dtype, len, (pi * 7919 + len) as u64);
-                check(&client, codec, dtype, &e, cfg(codec), &format!("{codec:?} {dtype:?} {pattern:?} len {len}"));
+                check(
+                    &client,
+                    codec,
+                    dtype,
+                    &e,
+                    cfg(codec),
+                    &format!("{codec:?} {dtype:?} {pattern:?} len {len}"),
+                );
             }
         }
     }
@@ -87,10 +108,25 @@ fn every_block_size_and_small_grids_give_the_same_bytes() {
             for &block in LaunchConfig::blocks(codec) {
                 // one LZ4 cube doing all 41 chunks alone runs so long that
                 // lavapipe cut it short in testing: start LZ4 at 3 cubes
-                let grids: &[u32] = if codec == CodecKind::Lz4 { &[3, 64] } else { &[1, 3, 64] };
+                let grids: &[u32] = if codec == CodecKind::Lz4 {
+                    &[3, 64]
+                } else {
+                    &[1, 3, 64]
+                };
                 for &grid in grids {
-                    let c = LaunchConfig { block, grid, single_pass: false };
-                    check(&client, codec, dtype, &e, c, &format!("{codec:?} {dtype:?} {c:?}"));
+                    let c = LaunchConfig {
+                        block,
+                        grid,
+                        single_pass: false,
+                    };
+                    check(
+                        &client,
+                        codec,
+                        dtype,
+                        &e,
+                        c,
+                        &format!("{codec:?} {dtype:?} {c:?}"),
+                    );
                 }
             }
         }
@@ -101,17 +137,44 @@ fn every_block_size_and_small_grids_give_the_same_bytes() {
 fn invalid_launch_configs_are_rejected() {
     let client = client();
     let input = upload(&client, &[1, 2, 3]);
-    for bad in [LaunchConfig { block: 100, grid: 4, single_pass: false }, LaunchConfig { block: 256, grid: 0, single_pass: false }, LaunchConfig { block: 256, grid: 4, single_pass: true }] {
+    for bad in [
+        LaunchConfig {
+            block: 100,
+            grid: 4,
+            single_pass: false,
+        },
+        LaunchConfig {
+            block: 256,
+            grid: 0,
+            single_pass: false,
+        },
+        LaunchConfig {
+            block: 256,
+            grid: 4,
+            single_pass: true,
+        },
+    ] {
         let r = compress(&client, CodecKind::Zvc, &input, DType::F32, 3, bad);
         assert!(matches!(r, Err(CodecError::BadConfig(..))));
     }
-    let r = compress(&client, CodecKind::Zvc, &input, DType::F32, 4, cfg(CodecKind::Zvc));
+    let r = compress(
+        &client,
+        CodecKind::Zvc,
+        &input,
+        DType::F32,
+        4,
+        cfg(CodecKind::Zvc),
+    );
     assert!(matches!(r, Err(CodecError::Truncated { .. })));
 }
 
 /// Corrupt `host` with `f`, upload, decode on the GPU: must be an error
 /// (host header check or device status), never a silent success.
-fn gpu_rejects(client: &ComputeClient<WgpuRuntime>, host: &[u32], f: impl Fn(&mut Vec<u32>)) -> bool {
+fn gpu_rejects(
+    client: &ComputeClient<WgpuRuntime>,
+    host: &[u32],
+    f: impl Fn(&mut Vec<u32>),
+) -> bool {
     let mut b = host.to_vec();
     f(&mut b);
     let header = match Header::decode(&b, Some(b.len())) {
@@ -138,31 +201,60 @@ fn gpu_decoders_reject_corrupt_offsets_indices_masks_and_truncation() {
             let layout = Layout::new(codec, len);
             let what = format!("{codec:?} {dtype:?}");
             // truncated: header says more words than uploaded
-            assert!(gpu_rejects(&client, &host, |b| b.truncate(b.len() - 3)), "{what} truncated");
+            assert!(
+                gpu_rejects(&client, &host, |b| b.truncate(b.len() - 3)),
+                "{what} truncated"
+            );
             // a chunk offset moved
-            assert!(gpu_rejects(&client, &host, |b| b[layout.offsets + 1] += 4), "{what} offset +");
-            assert!(gpu_rejects(&client, &host, |b| b[layout.offsets + 2] = 0xffff_fff0), "{what} offset huge");
+            assert!(
+                gpu_rejects(&client, &host, |b| b[layout.offsets + 1] += 4),
+                "{what} offset +"
+            );
+            assert!(
+                gpu_rejects(&client, &host, |b| b[layout.offsets + 2] = 0xffff_fff0),
+                "{what} offset huge"
+            );
             // header size field
             assert!(gpu_rejects(&client, &host, |b| b[4] += 1), "{what} header");
             match codec {
                 CodecKind::Zvc => {
                     // a cleared mask (count no longer matches the offsets;
                     // a change within the padding unit is undetectable)
-                    let g = (0..len / 32).find(|&g| host[layout.masks + g].count_ones() >= 2).unwrap();
-                    assert!(gpu_rejects(&client, &host, |b| b[layout.masks + g] = 0), "{what} mask");
+                    let g = (0..len / 32)
+                        .find(|&g| host[layout.masks + g].count_ones() >= 2)
+                        .unwrap();
+                    assert!(
+                        gpu_rejects(&client, &host, |b| b[layout.masks + g] = 0),
+                        "{what} mask"
+                    );
                     // a mask bit past the end of the data
                     let last = layout.masks + len.div_ceil(32) - 1;
-                    assert!(gpu_rejects(&client, &host, |b| b[last] |= 1 << 31), "{what} tail mask");
+                    assert!(
+                        gpu_rejects(&client, &host, |b| b[last] |= 1 << 31),
+                        "{what} tail mask"
+                    );
                 }
                 CodecKind::Csr | CodecKind::Rle => {
                     // first index of chunk 1 replaced by a huge one
-                    let first = layout.payload + cpu_region(codec, dtype, host[layout.offsets + 1] as usize, host[layout.offsets + 2] as usize);
-                    assert!(gpu_rejects(&client, &host, |b| b[first] |= 0x0fff), "{what} index");
+                    let first = layout.payload
+                        + cpu_region(
+                            codec,
+                            dtype,
+                            host[layout.offsets + 1] as usize,
+                            host[layout.offsets + 2] as usize,
+                        );
+                    assert!(
+                        gpu_rejects(&client, &host, |b| b[first] |= 0x0fff),
+                        "{what} index"
+                    );
                 }
                 CodecKind::Lz4 => {
                     // first token of chunk 0 claims a long literal run
                     let first = layout.payload;
-                    assert!(gpu_rejects(&client, &host, |b| b[first] = 0xffff_ffff), "{what} token");
+                    assert!(
+                        gpu_rejects(&client, &host, |b| b[first] = 0xffff_ffff),
+                        "{what} token"
+                    );
                 }
             }
         }
@@ -184,7 +276,10 @@ fn gpu_decoder_accepts_cpu_output_and_cpu_accepts_gpu_output() {
         let host = cpu::compress(codec, DType::F16, &words, len).unwrap();
         let dev = upload(&client, &host);
         let header = Header::decode(&host, Some(host.len())).unwrap();
-        let d = decompress(&client, &dev, &header, cfg(codec)).unwrap().to_host(&client).unwrap();
+        let d = decompress(&client, &dev, &header, cfg(codec))
+            .unwrap()
+            .to_host(&client)
+            .unwrap();
         assert_eq!(unpack(&d, DType::F16, len), e);
     }
 }
@@ -196,8 +291,19 @@ fn many_chunks_with_every_cube_looping_round_trip() {
     let len = 300 * CHUNK + 9;
     for codec in [CodecKind::Zvc, CodecKind::Csr] {
         let e = elements(Pattern::Scattered(0.5), DType::F16, len, 77);
-        let c = LaunchConfig { block: 128, grid: 7, single_pass: false };
-        check(&client, codec, DType::F16, &e, c, &format!("{codec:?} many chunks"));
+        let c = LaunchConfig {
+            block: 128,
+            grid: 7,
+            single_pass: false,
+        };
+        check(
+            &client,
+            codec,
+            DType::F16,
+            &e,
+            c,
+            &format!("{codec:?} many chunks"),
+        );
     }
 }
 
@@ -208,15 +314,46 @@ fn many_chunks_with_every_cube_looping_round_trip() {
 #[test]
 fn zvc_tile_boundaries_every_block_and_grid() {
     let client = client();
-    let lens = [1usize, 31, 32, 33, 2047, 2048, 2049, 4095, 4096, 4097, 8191, 8192, 8193, 3 * 8192 + 4096 + 33];
+    let lens = [
+        1usize,
+        31,
+        32,
+        33,
+        2047,
+        2048,
+        2049,
+        4095,
+        4096,
+        4097,
+        8191,
+        8192,
+        8193,
+        3 * 8192 + 4096 + 33,
+    ];
     for dtype in DType::ALL {
         for (i, &len) in lens.iter().enumerate() {
-            let pattern = [Pattern::Scattered(0.5), Pattern::Clustered(0.9), Pattern::Special, Pattern::Scattered(0.0)][i % 4];
+            let pattern = [
+                Pattern::Scattered(0.5),
+                Pattern::Clustered(0.9),
+                Pattern::Special,
+                Pattern::Scattered(0.0),
+            ][i % 4];
             let e = elements(pattern, dtype, len, 1000 + i as u64);
             for &block in LaunchConfig::blocks(CodecKind::Zvc) {
                 for grid in [1u32, 2, 5, 4096] {
-                    let c = LaunchConfig { block, grid, single_pass: false };
-                    check(&client, CodecKind::Zvc, dtype, &e, c, &format!("Zvc {dtype:?} {pattern:?} len {len} {c:?}"));
+                    let c = LaunchConfig {
+                        block,
+                        grid,
+                        single_pass: false,
+                    };
+                    check(
+                        &client,
+                        CodecKind::Zvc,
+                        dtype,
+                        &e,
+                        c,
+                        &format!("Zvc {dtype:?} {pattern:?} len {len} {c:?}"),
+                    );
                 }
             }
         }
@@ -233,8 +370,19 @@ fn zvc_all_zero_and_no_zero_multi_tile() {
         for sp in [0.0, 1.0] {
             let e = elements(Pattern::Scattered(sp), dtype, len, 3);
             for block in [64u32, 256, 1024] {
-                let c = LaunchConfig { block, grid: 3, single_pass: false };
-                check(&client, CodecKind::Zvc, dtype, &e, c, &format!("Zvc {dtype:?} sp {sp} {c:?}"));
+                let c = LaunchConfig {
+                    block,
+                    grid: 3,
+                    single_pass: false,
+                };
+                check(
+                    &client,
+                    CodecKind::Zvc,
+                    dtype,
+                    &e,
+                    c,
+                    &format!("Zvc {dtype:?} sp {sp} {c:?}"),
+                );
             }
         }
     }
@@ -257,11 +405,25 @@ fn zvc_word_access_and_offset_input_handle() {
         let input = upload(&client, &shifted).offset_start(256);
         let reference = cpu::compress(CodecKind::Zvc, dtype, &words, len).unwrap();
         for block in [64u32, 512] {
-            let c = LaunchConfig { block, grid: 2, single_pass: false };
-            let got = compress(&client, CodecKind::Zvc, &input, dtype, len, c).unwrap().to_host(&client).unwrap();
+            let c = LaunchConfig {
+                block,
+                grid: 2,
+                single_pass: false,
+            };
+            let got = compress(&client, CodecKind::Zvc, &input, dtype, len, c)
+                .unwrap()
+                .to_host(&client)
+                .unwrap();
             assert!(got == reference, "{dtype:?} block {block} offset handle");
             cube_kernels::zvc_force_word_access(true);
-            check(&client, CodecKind::Zvc, dtype, &e, c, &format!("{dtype:?} {c:?} word access"));
+            check(
+                &client,
+                CodecKind::Zvc,
+                dtype,
+                &e,
+                c,
+                &format!("{dtype:?} {c:?} word access"),
+            );
             cube_kernels::zvc_force_word_access(false);
         }
     }
@@ -272,12 +434,22 @@ fn zvc_word_access_and_offset_input_handle() {
 #[test]
 fn zvc_decompressed_handle_is_trimmed_to_the_data() {
     let client = client();
-    for (dtype, len) in [(DType::F32, 4097usize), (DType::F16, 4097), (DType::BF16, 3)] {
+    for (dtype, len) in [
+        (DType::F32, 4097usize),
+        (DType::F16, 4097),
+        (DType::BF16, 3),
+    ] {
         let e = elements(Pattern::Scattered(0.3), dtype, len, 4);
         let words = pack(&e, dtype, 0);
         let host = cpu::compress(CodecKind::Zvc, dtype, &words, len).unwrap();
         let header = Header::decode(&host, Some(host.len())).unwrap();
-        let d = decompress(&client, &upload(&client, &host), &header, cfg(CodecKind::Zvc)).unwrap();
+        let d = decompress(
+            &client,
+            &upload(&client, &host),
+            &header,
+            cfg(CodecKind::Zvc),
+        )
+        .unwrap();
         assert_eq!(d.words, dtype.words(len));
         assert_eq!(d.handle.size_in_used() as usize, dtype.words(len) * 4);
         assert_eq!(unpack(&d.to_host(&client).unwrap(), dtype, len), e);
@@ -298,13 +470,21 @@ fn zvc_decoder_rejects_corruption_in_any_tile() {
         let total_masks = len.div_ceil(32);
         for block in [64u32, 256, 1024] {
             for grid in [1u32, 4] {
-                let c = LaunchConfig { block, grid, single_pass: false };
+                let c = LaunchConfig {
+                    block,
+                    grid,
+                    single_pass: false,
+                };
                 let what = format!("{dtype:?} {c:?}");
                 let decode = |b: &Vec<u32>| -> Result<Vec<u32>, CodecError> {
                     let header = Header::decode(b, Some(b.len()))?;
                     decompress(&client, &upload(&client, b), &header, c)?.to_host(&client)
                 };
-                assert_eq!(unpack(&decode(&host).unwrap(), dtype, len), e, "{what} intact");
+                assert_eq!(
+                    unpack(&decode(&host).unwrap(), dtype, len),
+                    e,
+                    "{what} intact"
+                );
                 let corrupt = |f: &dyn Fn(&mut Vec<u32>)| {
                     let mut b = host.clone();
                     f(&mut b);
@@ -313,12 +493,20 @@ fn zvc_decoder_rejects_corruption_in_any_tile() {
                 // offsets of chunk 7 (tile 1 or 3) moved by a whole padding unit
                 assert!(corrupt(&|b| b[layout.offsets + 7] += 2), "{what} offset");
                 // a mask in chunk 8 loses its bits
-                let g = (8 * 64..9 * 64).find(|&g| host[layout.masks + g].count_ones() >= 2).unwrap();
+                let g = (8 * 64..9 * 64)
+                    .find(|&g| host[layout.masks + g].count_ones() >= 2)
+                    .unwrap();
                 assert!(corrupt(&|b| b[layout.masks + g] = 0), "{what} mask");
                 // a bit past the end in the last mask
-                assert!(corrupt(&|b| b[layout.masks + total_masks - 1] |= 1 << 31), "{what} tail mask");
+                assert!(
+                    corrupt(&|b| b[layout.masks + total_masks - 1] |= 1 << 31),
+                    "{what} tail mask"
+                );
                 // the last offset points past the payload
-                assert!(corrupt(&|b| b[layout.offsets + 9] = 0x00ff_ffff), "{what} huge offset");
+                assert!(
+                    corrupt(&|b| b[layout.offsets + 9] = 0x00ff_ffff),
+                    "{what} huge offset"
+                );
             }
         }
     }

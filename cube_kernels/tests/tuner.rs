@@ -22,16 +22,32 @@ fn synthetic(c: LaunchConfig) -> f64 {
 fn bayesian_search_is_within_ten_percent_of_exhaustive_with_a_twentieth_of_the_evaluations() {
     for codec in [CodecKind::Zvc, CodecKind::Lz4] {
         let sp = space(codec, 4096);
-        let best = sp.iter().map(|&c| synthetic(c)).fold(f64::INFINITY, f64::min);
+        let best = sp
+            .iter()
+            .map(|&c| synthetic(c))
+            .fold(f64::INFINITY, f64::min);
         for seed in [1u64, 2, 3, 4, 5] {
             let mut evals = 0;
-            let t = bayes_opt(&sp, SearchBudget { seed, ..SearchBudget::default() }, |c| {
-                evals += 1;
-                synthetic(c)
-            });
+            let t = bayes_opt(
+                &sp,
+                SearchBudget {
+                    seed,
+                    ..SearchBudget::default()
+                },
+                |c| {
+                    evals += 1;
+                    synthetic(c)
+                },
+            );
             assert_eq!(evals, 35);
             assert!(evals * 20 <= sp.len());
-            assert!(t.seconds <= best * 1.10, "{codec:?} seed {seed}: {:?} {} vs best {}", t.config, t.seconds, best);
+            assert!(
+                t.seconds <= best * 1.10,
+                "{codec:?} seed {seed}: {:?} {} vs best {}",
+                t.config,
+                t.seconds,
+                best
+            );
         }
     }
 }
@@ -48,7 +64,15 @@ fn tuned_configs_are_cached_on_disk_and_reused() {
         direction: Direction::Decompress,
         bucket: bucket(DType::BF16, 1 << 20),
     };
-    let tuned = Tuned { config: LaunchConfig { block: 512, grid: 77, single_pass: false }, seconds: 1e-4, evaluations: 35 };
+    let tuned = Tuned {
+        config: LaunchConfig {
+            block: 512,
+            grid: 77,
+            single_pass: false,
+        },
+        seconds: 1e-4,
+        evaluations: 35,
+    };
     let mut t = Tuner::with_cache_file(&path);
     assert!(t.cached(&key).is_none());
     t.insert(&key, tuned).unwrap();
@@ -65,13 +89,35 @@ fn tuner_picks_a_config_that_runs_on_wgpu_and_caches_it() {
     use cubecl::wgpu::{WgpuDevice, WgpuRuntime};
     let client = WgpuRuntime::client(&WgpuDevice::default());
     let mut t = Tuner::new();
-    t.budget = SearchBudget { random: 3, guided: 3, seed: 9 };
+    t.budget = SearchBudget {
+        random: 3,
+        guided: 3,
+        seed: 9,
+    };
     t.reps = 1;
     let len = 20_000;
-    let c = t.config(&client, CodecKind::Zvc, DType::F32, Direction::Compress, len).unwrap();
+    let c = t
+        .config(
+            &client,
+            CodecKind::Zvc,
+            DType::F32,
+            Direction::Compress,
+            len,
+        )
+        .unwrap();
     assert!(LaunchConfig::blocks(CodecKind::Zvc).contains(&c.block));
     assert_eq!(t.len(), 1);
     // second call: from the cache, same answer
-    assert_eq!(t.config(&client, CodecKind::Zvc, DType::F32, Direction::Compress, len + 1).unwrap(), c);
+    assert_eq!(
+        t.config(
+            &client,
+            CodecKind::Zvc,
+            DType::F32,
+            Direction::Compress,
+            len + 1
+        )
+        .unwrap(),
+        c
+    );
     assert_eq!(t.len(), 1);
 }

@@ -86,5 +86,8 @@ pub fn next_token_batch<B: Backend>(
     device: &B::Device,
 ) -> (Tensor<B, 2, Int>, Tensor<B, 2, Int>) {
     let stream: Tensor<B, 2, Int> = classes([batch, seq + 1], vocab, seed, device);
-    (stream.clone().slice([0..batch, 0..seq]), stream.slice([0..batch, 1..seq + 1]))
+    (
+        stream.clone().slice([0..batch, 0..seq]),
+        stream.slice([0..batch, 1..seq + 1]),
+    )
 }

@@ -68,7 +68,9 @@ impl<B: Backend> OpScope<B> {
             let _ = B::sync(&B::Device::default());
             Instant::now()
         });
-        let signature = name.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| mix(h, b as u64));
+        let signature = name
+            .bytes()
+            .fold(0xcbf2_9ce4_8422_2325, |h, b| mix(h, b as u64));
         Self {
             index: start.index,
             name,
@@ -126,7 +128,13 @@ impl<B: Backend> OpScope<B> {
                 .outputs
                 .iter()
                 .enumerate()
-                .map(|(n, s)| OutputInfo { id: s.id, output: n as u16, bytes: s.bytes, shape: s.shape.to_vec(), dtype: s.dtype })
+                .map(|(n, s)| OutputInfo {
+                    id: s.id,
+                    output: n as u16,
+                    bytes: s.bytes,
+                    shape: s.shape.to_vec(),
+                    dtype: s.dtype,
+                })
                 .collect(),
         };
         let (started, outputs) = (self.started, &self.outputs);
@@ -139,7 +147,11 @@ impl<B: Backend> OpScope<B> {
             e.finish_op(record, started)
         });
         for id in offload {
-            let slot = self.shared_inputs.iter().chain(self.outputs.iter()).find(|s| s.id == id);
+            let slot = self
+                .shared_inputs
+                .iter()
+                .chain(self.outputs.iter())
+                .find(|s| s.id == id);
             let Some(slot) = slot else { continue };
             match slot.offload() {
                 Ok(_) => {
@@ -150,7 +162,9 @@ impl<B: Backend> OpScope<B> {
                 Err(err @ crate::TransferError::Unsupported(_)) => {
                     tracing::debug!(tensor = id, %err, "offload refused; the tensor stays on the device")
                 }
-                Err(err) => tracing::warn!(tensor = id, %err, "offload failed; the tensor stays on the device"),
+                Err(err) => {
+                    tracing::warn!(tensor = id, %err, "offload failed; the tensor stays on the device")
+                }
             }
         }
     }

@@ -222,7 +222,13 @@ impl Recorder {
         self.produced.reserve(ops);
     }
 
-    pub(crate) fn op(&mut self, record: OpRecord, phase: Phase, duration_ns: Option<u64>, live_bytes: u64) {
+    pub(crate) fn op(
+        &mut self,
+        record: OpRecord,
+        phase: Phase,
+        duration_ns: Option<u64>,
+        live_bytes: u64,
+    ) {
         if self.ops.len() >= self.max_ops {
             self.truncated = true;
             return;
@@ -264,14 +270,23 @@ impl Recorder {
 
     /// The profile of the iteration that ended at op `end`, with the device
     /// memory samples taken during it.
-    pub(crate) fn finish(self, iteration: u64, end: u32, device: Option<crate::transfer::DeviceReport>) -> Profile {
+    pub(crate) fn finish(
+        self,
+        iteration: u64,
+        end: u32,
+        device: Option<crate::transfer::DeviceReport>,
+    ) -> Profile {
         let bwd = self.backward_start.unwrap_or(end);
         let mut uses: HashMap<TensorId, (Vec<u32>, Vec<u32>)> = HashMap::new();
         for op in &self.ops {
             for id in &op.inputs {
                 if self.produced.contains_key(id) {
                     let entry = uses.entry(*id).or_default();
-                    if op.index < bwd { entry.0.push(op.index) } else { entry.1.push(op.index) }
+                    if op.index < bwd {
+                        entry.0.push(op.index)
+                    } else {
+                        entry.1.push(op.index)
+                    }
                 }
             }
         }
@@ -297,12 +312,23 @@ impl Recorder {
                 let (offloaded_at, loaded_at) = moves.remove(id).unwrap_or_default();
                 TensorProfile {
                     id: *id,
-                    key: TensorKey { op: *producer_op, output: info.output },
+                    key: TensorKey {
+                        op: *producer_op,
+                        output: info.output,
+                    },
                     bytes: info.bytes,
                     shape: info.shape.clone(),
                     dtype: format!("{:?}", info.dtype),
-                    producer: self.ops.get(*producer_op as usize).map(|o| o.name.to_string()).unwrap_or_default(),
-                    last_forward_use: forward_uses.last().copied().unwrap_or(*producer_op).max(*producer_op),
+                    producer: self
+                        .ops
+                        .get(*producer_op as usize)
+                        .map(|o| o.name.to_string())
+                        .unwrap_or_default(),
+                    last_forward_use: forward_uses
+                        .last()
+                        .copied()
+                        .unwrap_or(*producer_op)
+                        .max(*producer_op),
                     forward_uses,
                     backward_uses,
                     first_backward_use,
@@ -346,17 +372,28 @@ impl Recorder {
 
 /// Saved bytes resident during each op: from production to offload, and from
 /// load to release.
-fn saved_timeline(ops: &[OpProfile], tensors: &[TensorProfile], op_count: u32) -> Vec<TimelinePoint> {
+fn saved_timeline(
+    ops: &[OpProfile],
+    tensors: &[TensorProfile],
+    op_count: u32,
+) -> Vec<TimelinePoint> {
     let resident = svg::resident_saved(tensors, op_count);
     ops.iter()
         .zip(resident)
-        .map(|(op, bytes)| TimelinePoint { op: op.index, live_bytes: op.live_bytes, resident_saved_bytes: bytes })
+        .map(|(op, bytes)| TimelinePoint {
+            op: op.index,
+            live_bytes: op.live_bytes,
+            resident_saved_bytes: bytes,
+        })
         .collect()
 }
 
 /// Bytes resident during each of `op_count` ops, given inclusive intervals
 /// `(first op, last op, bytes)`.
-pub(crate) fn sweep(op_count: u32, intervals: impl IntoIterator<Item = (u32, u32, u64)>) -> Vec<u64> {
+pub(crate) fn sweep(
+    op_count: u32,
+    intervals: impl IntoIterator<Item = (u32, u32, u64)>,
+) -> Vec<u64> {
     let n = op_count as usize;
     let mut delta = vec![0i64; n + 1];
     for (from, to, bytes) in intervals {
@@ -399,7 +436,11 @@ pub fn human_bytes(bytes: u64) -> String {
         value /= 1024.0;
         unit += 1;
     }
-    if unit == 0 { format!("{bytes} B") } else { format!("{value:.1} {}", UNITS[unit]) }
+    if unit == 0 {
+        format!("{bytes} B")
+    } else {
+        format!("{value:.1} {}", UNITS[unit])
+    }
 }
 
 impl fmt::Display for Profile {
@@ -433,7 +474,11 @@ impl fmt::Display for Profile {
             human_bytes(self.swapped_out_bytes),
             human_bytes(self.swapped_in_bytes)
         )?;
-        let timed: Vec<&OpProfile> = self.ops.iter().filter(|o| o.duration_ns.is_some()).collect();
+        let timed: Vec<&OpProfile> = self
+            .ops
+            .iter()
+            .filter(|o| o.duration_ns.is_some())
+            .collect();
         if !timed.is_empty() {
             let total: u64 = timed.iter().filter_map(|o| o.duration_ns).sum();
             writeln!(f, "  timed ops: {:.3} ms in total", total as f64 / 1e6)?;

@@ -41,14 +41,21 @@ fn intervals(t: &TensorProfile, op_count: u32) -> Vec<(u32, u32, u64)> {
 
 /// The profile's saved bytes on the device during each op (as recorded).
 pub(crate) fn resident_saved(profile_tensors: &[TensorProfile], op_count: u32) -> Vec<u64> {
-    sweep(op_count, profile_tensors.iter().filter(|t| t.saved).flat_map(|t| intervals(t, op_count)))
+    sweep(
+        op_count,
+        profile_tensors
+            .iter()
+            .filter(|t| t.saved)
+            .flat_map(|t| intervals(t, op_count)),
+    )
 }
 
 /// An SVG of `profile`'s memory timeline; `budget` draws a line.
 pub fn timeline_svg(profile: &Profile, budget: Option<u64>) -> String {
     let n = profile.op_count.max(1);
     let saved = profile.tensors.iter().filter(|t| t.saved);
-    let (swapped, kept): (Vec<&TensorProfile>, Vec<&TensorProfile>) = saved.partition(|t| !t.offloaded_at.is_empty());
+    let (swapped, kept): (Vec<&TensorProfile>, Vec<&TensorProfile>) =
+        saved.partition(|t| !t.offloaded_at.is_empty());
     let kept_bytes = sweep(n, kept.iter().flat_map(|t| intervals(t, n)));
     let swapped_bytes = sweep(n, swapped.iter().flat_map(|t| intervals(t, n)));
     let live: Vec<u64> = profile.ops.iter().map(|o| o.live_bytes).collect();
@@ -70,7 +77,8 @@ pub fn timeline_svg(profile: &Profile, budget: Option<u64>) -> String {
         svg,
         r##"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" font-family="sans-serif" font-size="12">"#
     );
-    let _ = writeln!(svg, r##"<rect width="100%" height="100%" fill="white"/>"##);
+    let _ = writeln!(svg, r##"<rect width="100%" height="100%" fill="white"/>"##
+    );
     let _ = writeln!(
         svg,
         r##"<text x="{LEFT}" y="20" font-size="14">burn-swap memory timeline, iteration {} ({} ops)</text>"##,
@@ -80,12 +88,28 @@ pub fn timeline_svg(profile: &Profile, budget: Option<u64>) -> String {
     let area = |lower: &dyn Fn(usize) -> u64, upper: &dyn Fn(usize) -> u64, color: &str| {
         let mut points = String::new();
         for i in 0..n as usize {
-            let _ = write!(points, "{:.1},{:.1} {:.1},{:.1} ", x(i), y(upper(i) as f64), x(i + 1), y(upper(i) as f64));
+            let _ = write!(
+                points,
+                "{:.1},{:.1} {:.1},{:.1} ",
+                x(i),
+                y(upper(i) as f64),
+                x(i + 1),
+                y(upper(i) as f64)
+            );
         }
         for i in (0..n as usize).rev() {
-            let _ = write!(points, "{:.1},{:.1} {:.1},{:.1} ", x(i + 1), y(lower(i) as f64), x(i), y(lower(i) as f64));
+            let _ = write!(
+                points,
+                "{:.1},{:.1} {:.1},{:.1} ",
+                x(i + 1),
+                y(lower(i) as f64),
+                x(i),
+                y(lower(i) as f64)
+            );
         }
-        format!(r##"<polygon points="{points}" fill="{color}" fill-opacity="0.75" stroke="none"/>"##)
+        format!(
+            r##"<polygon points="{points}" fill="{color}" fill-opacity="0.75" stroke="none"/>"##
+        )
     };
     let k = |i: usize| kept_bytes.get(i).copied().unwrap_or(0);
     let s = |i: usize| k(i) + swapped_bytes.get(i).copied().unwrap_or(0);
@@ -94,9 +118,17 @@ pub fn timeline_svg(profile: &Profile, budget: Option<u64>) -> String {
     // All live float tensors.
     let mut line = String::new();
     for (i, &b) in live.iter().enumerate() {
-        let _ = write!(line, "{:.1},{:.1} ", x(i) + 0.5 * plot_w / n as f64, y(b as f64));
+        let _ = write!(
+            line,
+            "{:.1},{:.1} ",
+            x(i) + 0.5 * plot_w / n as f64,
+            y(b as f64)
+        );
     }
-    let _ = writeln!(svg, r##"<polyline points="{line}" fill="none" stroke="#333" stroke-width="1.2"/>"##);
+    let _ = writeln!(
+        svg,
+        r##"<polyline points="{line}" fill="none" stroke="#333" stroke-width="1.2"/>"##
+    );
     if let Some(bwd) = profile.backward_start {
         let bx = x(bwd as usize);
         let _ = writeln!(
@@ -147,7 +179,11 @@ pub fn timeline_svg(profile: &Profile, budget: Option<u64>) -> String {
         TOP + plot_h + 16.0,
         profile.op_count
     );
-    let legend = [("#4e79a7", "saved, kept"), ("#f28e2b", "saved, swapped (on device)"), ("#333", "all live float tensors")];
+    let legend = [
+        ("#4e79a7", "saved, kept"),
+        ("#f28e2b", "saved, swapped (on device)"),
+        ("#333", "all live float tensors"),
+    ];
     for (i, (color, label)) in legend.iter().enumerate() {
         let lx = LEFT + 10.0 + 230.0 * i as f64;
         let _ = writeln!(

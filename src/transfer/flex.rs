@@ -13,7 +13,11 @@ pub(crate) struct FlexCopy {
 
 pub(crate) fn offload(tensor: &FlexTensor) -> FlexCopy {
     // `Bytes::clone` is a deep copy that keeps the storage's alignment.
-    FlexCopy { bytes: (*tensor.data_arc()).clone(), layout: tensor.layout().clone(), dtype: tensor.dtype() }
+    FlexCopy {
+        bytes: (*tensor.data_arc()).clone(),
+        layout: tensor.layout().clone(),
+        dtype: tensor.dtype(),
+    }
 }
 
 pub(crate) fn load(copy: FlexCopy) -> FlexTensor {

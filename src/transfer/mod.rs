@@ -112,7 +112,9 @@ pub(crate) fn memory_probe<B: Backend>(device: &B::Device) -> Box<dyn DeviceMemo
 /// Moves a value whose concrete type is known at run time only.
 fn cast<T: 'static, U: 'static>(value: T) -> Option<U> {
     let mut slot = Some(value);
-    (&mut slot as &mut dyn Any).downcast_mut::<Option<U>>().and_then(Option::take)
+    (&mut slot as &mut dyn Any)
+        .downcast_mut::<Option<U>>()
+        .and_then(Option::take)
 }
 
 #[cfg(feature = "cuda")]
@@ -202,10 +204,15 @@ pub(crate) fn offload<B: Backend>(
     #[cfg(feature = "cuda")]
     let primitive = match as_cuda(primitive) {
         Ok(tensor) if !cuda_engine_allows(&tensor) => {
-            return Err((TransferError::Unsupported(FUSION_OFF.to_string()), from_cuda(tensor)));
+            return Err((
+                TransferError::Unsupported(FUSION_OFF.to_string()),
+                from_cuda(tensor),
+            ));
         }
         Ok(tensor) => {
-            return cuda::offload(tensor).map(HostCopy::Cuda).map_err(|(err, back)| (err, from_cuda(back)));
+            return cuda::offload(tensor)
+                .map(HostCopy::Cuda)
+                .map_err(|(err, back)| (err, from_cuda(back)));
         }
         Err(primitive) => primitive,
     };
@@ -217,7 +224,10 @@ pub(crate) fn offload<B: Backend>(
 
 /// Starts bringing a host copy back to `device`; synchronous engines finish
 /// at once.
-pub(crate) fn prefetch<B: Backend>(host: HostCopy, device: &B::Device) -> Incoming<B::FloatTensorPrimitive> {
+pub(crate) fn prefetch<B: Backend>(
+    host: HostCopy,
+    device: &B::Device,
+) -> Incoming<B::FloatTensorPrimitive> {
     match host {
         #[cfg(feature = "cuda")]
         HostCopy::Cuda(copy) => match cuda::prefetch(copy) {
@@ -229,7 +239,9 @@ pub(crate) fn prefetch<B: Backend>(host: HostCopy, device: &B::Device) -> Incomi
 }
 
 /// The primitive of a prefetch, waiting for its copy if needed.
-pub(crate) fn collect<B: Backend>(incoming: Incoming<B::FloatTensorPrimitive>) -> B::FloatTensorPrimitive {
+pub(crate) fn collect<B: Backend>(
+    incoming: Incoming<B::FloatTensorPrimitive>,
+) -> B::FloatTensorPrimitive {
     match incoming {
         Incoming::Ready(p) => p,
         #[cfg(feature = "cuda")]
@@ -241,7 +253,9 @@ pub(crate) fn collect<B: Backend>(incoming: Incoming<B::FloatTensorPrimitive>) -
 pub(crate) fn load<B: Backend>(host: HostCopy, device: &B::Device) -> B::FloatTensorPrimitive {
     match host {
         HostCopy::Data(data) => B::float_from_data(data, device),
-        HostCopy::Flex(copy) => cast(flex::load(copy)).expect("a Flex copy is only made from a Flex tensor"),
+        HostCopy::Flex(copy) => {
+            cast(flex::load(copy)).expect("a Flex copy is only made from a Flex tensor")
+        }
         #[cfg(feature = "cuda")]
         HostCopy::Cuda(copy) => from_cuda(cuda::load(copy)),
     }
@@ -262,9 +276,14 @@ pub struct HostTensor<B: Backend> {
 impl<B: Backend> HostTensor<B> {
     /// Starts moving `tensor` to the host. On failure (no pinned memory left,
     /// an unsupported tensor) the tensor comes back with the reason.
-    pub fn offload(tensor: B::FloatTensorPrimitive) -> Result<Self, (TransferError, B::FloatTensorPrimitive)> {
+    pub fn offload(
+        tensor: B::FloatTensorPrimitive,
+    ) -> Result<Self, (TransferError, B::FloatTensorPrimitive)> {
         let device = B::float_device(&tensor);
-        offload::<B>(tensor).map(|host| Self { state: HostState::Host(host), device })
+        offload::<B>(tensor).map(|host| Self {
+            state: HostState::Host(host),
+            device,
+        })
     }
 
     /// The device-to-host copy is still running (its device memory is held).
@@ -281,7 +300,10 @@ impl<B: Backend> HostTensor<B> {
 
     /// Starts the copy back (asynchronous where the engine is).
     pub fn prefetch(&mut self) {
-        let state = std::mem::replace(&mut self.state, HostState::Host(HostCopy::Data(TensorData::new::<f32, _>(vec![], [0]))));
+        let state = std::mem::replace(
+            &mut self.state,
+            HostState::Host(HostCopy::Data(TensorData::new::<f32, _>(vec![], [0]))),
+        );
         self.state = match state {
             HostState::Host(host) => HostState::Incoming(prefetch::<B>(host, &self.device)),
             incoming => incoming,
@@ -330,7 +352,10 @@ impl DeviceReport {
     /// A report from samples; `None` when there are none.
     pub(crate) fn from_samples(samples: Vec<(u32, DeviceUsage)>) -> Option<Self> {
         let (first, _) = samples.split_first()?;
-        let (peak_op, peak) = samples.iter().max_by_key(|(_, u)| u.in_use).map(|(op, u)| (*op, *u))?;
+        let (peak_op, peak) = samples
+            .iter()
+            .max_by_key(|(_, u)| u.in_use)
+            .map(|(op, u)| (*op, *u))?;
         Some(Self {
             start_in_use: first.1.in_use,
             peak_in_use: peak.in_use,

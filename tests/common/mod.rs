@@ -23,7 +23,10 @@ struct GradBytes<'a, B: AutodiffBackend> {
 
 impl<B: AutodiffBackend> ModuleVisitor<B> for GradBytes<'_, B> {
     fn visit_float<const D: usize>(&mut self, param: &Param<Tensor<B, D>>) {
-        let bytes = param.val().grad(self.grads).map(|g| g.into_data().as_bytes().to_vec());
+        let bytes = param
+            .val()
+            .grad(self.grads)
+            .map(|g| g.into_data().as_bytes().to_vec());
         self.out.push(bytes.unwrap_or_default());
     }
 }
@@ -40,7 +43,10 @@ impl<B: Backend> ModuleVisitor<B> for ParamBytes {
 
 /// Every parameter's gradient, as bytes, in module order.
 pub fn grad_bytes<B: AutodiffBackend>(model: &Model<B>, grads: &B::Gradients) -> Vec<Vec<u8>> {
-    let mut v = GradBytes::<B> { grads, out: Vec::new() };
+    let mut v = GradBytes::<B> {
+        grads,
+        out: Vec::new(),
+    };
     model.visit(&mut v);
     v.out
 }
@@ -81,7 +87,11 @@ pub fn gradients_per_iteration<B: AutodiffBackend>(
 }
 
 /// Parameters after `steps` Adam steps (a fresh batch each step).
-pub fn params_after_training<B: AutodiffBackend>(kind: ModelKind, steps: usize, seed: u64) -> Vec<Vec<u8>> {
+pub fn params_after_training<B: AutodiffBackend>(
+    kind: ModelKind,
+    steps: usize,
+    seed: u64,
+) -> Vec<Vec<u8>> {
     let device = B::Device::default();
     B::seed(&device, seed);
     let spec = spec(kind);

@@ -58,7 +58,9 @@ pub struct CudaError(pub(crate) DriverError);
 impl CudaError {
     fn other(message: String) -> Self {
         tracing::error!(%message, "CUDA transfer engine");
-        Self(DriverError(cudarc::driver::sys::CUresult::CUDA_ERROR_UNKNOWN))
+        Self(DriverError(
+            cudarc::driver::sys::CUresult::CUDA_ERROR_UNKNOWN,
+        ))
     }
 }
 
@@ -90,7 +92,11 @@ fn engines() -> &'static Mutex<HashMap<usize, Arc<Engine>>> {
 }
 
 fn existing(device: &CudaDevice) -> Option<Arc<Engine>> {
-    engines().lock().unwrap_or_else(|p| p.into_inner()).get(&device.index).cloned()
+    engines()
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .get(&device.index)
+        .cloned()
 }
 
 fn engine(device: &CudaDevice) -> Result<Arc<Engine>, TransferError> {
@@ -103,13 +109,21 @@ fn engine(device: &CudaDevice) -> Result<Arc<Engine>, TransferError> {
     make_current(device).map_err(fail)?;
     let upload_usage = Arc::new(StreamUsage::default());
     let engine = Arc::new(Engine {
-        pool: PinnedPool::new(limits.pinned_pool_bytes, limits.pinned_chunk_bytes, limits.host_reserve_bytes),
+        pool: PinnedPool::new(
+            limits.pinned_pool_bytes,
+            limits.pinned_chunk_bytes,
+            limits.host_reserve_bytes,
+        ),
         down: worker::spawn_download(device.clone()).map_err(fail)?,
         up: worker::spawn_upload(device.clone(), upload_usage.clone()).map_err(fail)?,
         upload_usage,
         refusals_logged: AtomicU64::new(0),
     });
-    tracing::info!(device = device.index, pinned_limit = limits.pinned_pool_bytes, "CUDA transfer engine ready");
+    tracing::info!(
+        device = device.index,
+        pinned_limit = limits.pinned_pool_bytes,
+        "CUDA transfer engine ready"
+    );
     map.insert(device.index, engine.clone());
     Ok(engine)
 }
@@ -178,11 +192,18 @@ pub(crate) fn offload(tensor: Loaded) -> Result<CudaCopy, (TransferError, Loaded
         Loaded::Cube(t) => (t, false),
     };
     let give_back = |err: TransferError, cube: CubePrimitive| {
-        let back = if fusion { Loaded::Fusion(register_in_fusion(cube)) } else { Loaded::Cube(cube) };
+        let back = if fusion {
+            Loaded::Fusion(register_in_fusion(cube))
+        } else {
+            Loaded::Cube(cube)
+        };
         Err((err, back))
     };
     if cube.qparams.is_some() || !is_float(cube.dtype) {
-        return give_back(TransferError::Unsupported(format!("{:?}", cube.dtype)), cube);
+        return give_back(
+            TransferError::Unsupported(format!("{:?}", cube.dtype)),
+            cube,
+        );
     }
     let engine = match engine(&cube.device) {
         Ok(e) => e,
@@ -207,12 +228,21 @@ pub(crate) fn offload(tensor: Loaded) -> Result<CudaCopy, (TransferError, Loaded
         fusion,
         offload: Ticket::new(),
     };
-    if let Err(err) = engine.down.order_after_compute(&CudaRuntime::client(&cube.device)) {
-        return give_back(TransferError::Engine(format!("ordering the download after compute: {err}")), cube);
+    if let Err(err) = engine
+        .down
+        .order_after_compute(&CudaRuntime::client(&cube.device))
+    {
+        return give_back(
+            TransferError::Engine(format!("ordering the download after compute: {err}")),
+            cube,
+        );
     }
     let job = Download::new(cube, block, copy.offload.clone());
     if let Err(job) = engine.down.send(job) {
-        return give_back(TransferError::Engine("the download thread stopped".into()), job.into_tensor());
+        return give_back(
+            TransferError::Engine("the download thread stopped".into()),
+            job.into_tensor(),
+        );
     }
     Ok(copy)
 }
@@ -227,13 +257,21 @@ pub(crate) fn prefetch(copy: CudaCopy) -> Result<PendingLoad, Loaded> {
         }
     }
     let done = Ticket::new();
-    let job = Upload::new(copy.block.clone(), copy.offload.clone(), done.clone());
     match existing(&copy.device) {
-        Some(engine) => match engine.up.order_after_compute(&CudaRuntime::client(&copy.device)) {
-            // A job that cannot be sent completes with an error when dropped.
-            Ok(()) => drop(engine.up.send(job)),
-            Err(err) => done.set(Err(format!("ordering the upload after compute: {err}"))),
-        },
+        Some(engine) => {
+            let compute = CudaRuntime::client(&copy.device);
+            let dst = engine.up.alloc(&compute, copy.block.len());
+            match engine.up.order_after_compute(&compute) {
+                // A job that cannot be sent completes with an error when dropped.
+                Ok(()) => drop(engine.up.send(Upload::new(
+                    copy.block.clone(),
+                    dst,
+                    copy.offload.clone(),
+                    done.clone(),
+                ))),
+                Err(err) => done.set(Err(format!("ordering the upload after compute: {err}"))),
+            }
+        }
         None => done.set(Err("the upload thread is not running".into())),
     }
     Ok(PendingLoad { copy, done })
@@ -252,7 +290,11 @@ fn take_failed(copy: &CudaCopy) -> Option<Loaded> {
         }
     })?;
     // The block holds nothing useful: the caller gets the device tensor.
-    Some(if copy.fusion { Loaded::Fusion(register_in_fusion(failed)) } else { Loaded::Cube(failed) })
+    Some(if copy.fusion {
+        Loaded::Fusion(register_in_fusion(failed))
+    } else {
+        Loaded::Cube(failed)
+    })
 }
 
 /// Collects a prefetched tensor, waiting for its copy if needed. An upload
@@ -271,7 +313,13 @@ pub(crate) fn finish(pending: PendingLoad) -> Loaded {
             client.create_from_slice(copy.block.as_slice())
         }
     };
-    let cube = CubeTensor::new(client, handle, copy.meta.clone(), copy.device.clone(), copy.dtype);
+    let cube = CubeTensor::new(
+        client,
+        handle,
+        copy.meta.clone(),
+        copy.device.clone(),
+        copy.dtype,
+    );
     if copy.fusion {
         Loaded::Fusion(register_in_fusion(cube))
     } else {
@@ -295,18 +343,31 @@ fn register_in_fusion(tensor: CubePrimitive) -> FusionPrimitive {
     let dtype = tensor.dtype;
     let handle = <Inner as BackendIr>::float_tensor_handle(tensor);
     let desc = InitOperationIr::create(shape, dtype, || client.register_tensor_handle(handle));
-    client.register(OperationStreams::default(), OperationIr::Init(desc), NoOp::<Inner>::new()).output()
+    client
+        .register(
+            OperationStreams::default(),
+            OperationIr::Init(desc),
+            NoOp::<Inner>::new(),
+        )
+        .output()
 }
 
 fn is_float(dtype: DType) -> bool {
-    matches!(dtype, DType::F64 | DType::F32 | DType::Flex32 | DType::F16 | DType::BF16)
+    matches!(
+        dtype,
+        DType::F64 | DType::F32 | DType::Flex32 | DType::F16 | DType::BF16
+    )
 }
 
 /// Device memory in use as CubeCL reports it, over the streams burn-swap
 /// uses: the calling (compute) thread's and the upload thread's.
 pub(crate) fn device_usage(device: &CudaDevice) -> Option<DeviceUsage> {
     let usage = CudaRuntime::client(device).memory_usage().ok()?;
-    let mut out = DeviceUsage { in_use: usage.bytes_in_use, reserved: usage.bytes_reserved, driver_used: None };
+    let mut out = DeviceUsage {
+        in_use: usage.bytes_in_use,
+        reserved: usage.bytes_reserved,
+        driver_used: None,
+    };
     if let Some(engine) = existing(device) {
         out.in_use += engine.upload_usage.in_use.load(Ordering::Relaxed);
         out.reserved += engine.upload_usage.reserved.load(Ordering::Relaxed);

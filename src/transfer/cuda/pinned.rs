@@ -101,7 +101,13 @@ unsafe impl Sync for PinnedBlock {}
 impl PinnedPool {
     pub(crate) fn new(limit: u64, chunk_bytes: u64, host_reserve: u64) -> Arc<Self> {
         Arc::new(Self {
-            state: Mutex::new(State { chunks: Vec::new(), stats: PoolStats { limit, ..Default::default() } }),
+            state: Mutex::new(State {
+                chunks: Vec::new(),
+                stats: PoolStats {
+                    limit,
+                    ..Default::default()
+                },
+            }),
             chunk_bytes: chunk_bytes.max(ALIGN as u64) as usize,
             host_reserve,
         })
@@ -121,7 +127,11 @@ impl PinnedPool {
         let held = len.max(1).div_ceil(ALIGN) * ALIGN;
         let mut state = self.lock();
         let found = state.chunks.iter().enumerate().find_map(|(c, chunk)| {
-            chunk.free.iter().find(|(_, &l)| l >= held).map(|(&off, &l)| (c, off, l))
+            chunk
+                .free
+                .iter()
+                .find(|(_, &l)| l >= held)
+                .map(|(&off, &l)| (c, off, l))
         });
         let (chunk, offset) = match found {
             Some((c, off, l)) => {
@@ -133,7 +143,10 @@ impl PinnedPool {
                 (c, off)
             }
             None => {
-                let grow = held.max(self.chunk_bytes.min(state.stats.limit.saturating_sub(state.stats.reserved) as usize));
+                let grow = held.max(
+                    self.chunk_bytes
+                        .min(state.stats.limit.saturating_sub(state.stats.reserved) as usize),
+                );
                 if state.stats.reserved + grow as u64 > state.stats.limit {
                     state.stats.refusals += 1;
                     return Err(PoolError::Exhausted {
@@ -145,20 +158,35 @@ impl PinnedPool {
                 if let Some(available) = mem_available() {
                     if available.saturating_sub(grow as u64) < self.host_reserve {
                         state.stats.refusals += 1;
-                        return Err(PoolError::HostRam { grow: grow as u64, available, reserve: self.host_reserve });
+                        return Err(PoolError::HostRam {
+                            grow: grow as u64,
+                            available,
+                            reserve: self.host_reserve,
+                        });
                     }
                 }
                 let _span = tracing::info_span!("pinned_chunk", bytes = grow).entered();
                 // SAFETY: a plain allocation; the memory is only read after a copy wrote it.
-                let ptr = unsafe { cudarc::driver::result::malloc_host(grow, sys::CU_MEMHOSTALLOC_PORTABLE) }
-                    .map_err(|e| PoolError::Driver(grow as u64, CudaError(e)))? as *mut u8;
+                let ptr = unsafe {
+                    cudarc::driver::result::malloc_host(grow, sys::CU_MEMHOSTALLOC_PORTABLE)
+                }
+                .map_err(|e| PoolError::Driver(grow as u64, CudaError(e)))?
+                    as *mut u8;
                 let mut free = BTreeMap::new();
                 if grow > held {
                     free.insert(held, grow - held);
                 }
-                state.chunks.push(Chunk { ptr, len: grow, free });
+                state.chunks.push(Chunk {
+                    ptr,
+                    len: grow,
+                    free,
+                });
                 state.stats.reserved += grow as u64;
-                tracing::debug!(chunk = grow, reserved = state.stats.reserved, "pinned pool grew");
+                tracing::debug!(
+                    chunk = grow,
+                    reserved = state.stats.reserved,
+                    "pinned pool grew"
+                );
                 (state.chunks.len() - 1, 0)
             }
         };
@@ -166,7 +194,14 @@ impl PinnedPool {
         state.stats.peak_in_use = state.stats.peak_in_use.max(state.stats.in_use);
         // SAFETY: offset + held is inside the chunk.
         let ptr = unsafe { state.chunks[chunk].ptr.add(offset) };
-        Ok(PinnedBlock { pool: self.clone(), chunk, offset, held, len, ptr })
+        Ok(PinnedBlock {
+            pool: self.clone(),
+            chunk,
+            offset,
+            held,
+            len,
+            ptr,
+        })
     }
 
     fn release(&self, chunk: usize, offset: usize, held: usize) {

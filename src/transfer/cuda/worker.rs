@@ -5,7 +5,7 @@
 //! compute is set up on the compute thread, when a job is made: CubeCL is
 //! asked for a fresh marker of the compute stream from the lane's own CubeCL
 //! stream, which makes the lane's stream wait (on the GPU) for compute's
-//! position at that moment ([`order_after_compute`]). The copy thread then
+//! position at that moment ([`Worker::order_after_compute`]). The copy thread then
 //! takes jobs in batches and, per batch:
 //! 1. synchronises its CubeCL stream, blocking only itself: every kernel
 //!    enqueued on compute before the jobs were made has run, so downloads
@@ -46,14 +46,20 @@ pub(crate) struct Ticket<T> {
 
 impl<T> Ticket<T> {
     pub(crate) fn new() -> Arc<Self> {
-        Arc::new(Self { value: Mutex::new(None), ready: Condvar::new() })
+        Arc::new(Self {
+            value: Mutex::new(None),
+            ready: Condvar::new(),
+        })
     }
     pub(crate) fn set(&self, value: T) {
         *self.value.lock().unwrap_or_else(|p| p.into_inner()) = Some(value);
         self.ready.notify_all();
     }
     pub(crate) fn is_set(&self) -> bool {
-        self.value.lock().unwrap_or_else(|p| p.into_inner()).is_some()
+        self.value
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .is_some()
     }
     /// Blocks until set, then takes the value.
     pub(crate) fn take(&self) -> T {
@@ -93,8 +99,16 @@ pub(crate) struct Download {
 }
 
 impl Download {
-    pub(crate) fn new(tensor: CubeTensor<CudaRuntime>, block: Arc<PinnedBlock>, done: Arc<Ticket<DownloadResult>>) -> Self {
-        Self { tensor: Some(tensor), block, done }
+    pub(crate) fn new(
+        tensor: CubeTensor<CudaRuntime>,
+        block: Arc<PinnedBlock>,
+        done: Arc<Ticket<DownloadResult>>,
+    ) -> Self {
+        Self {
+            tensor: Some(tensor),
+            block,
+            done,
+        }
     }
     /// The copy finished: the device memory goes back to CubeCL's pool.
     fn succeed(mut self) {
@@ -109,7 +123,9 @@ impl Download {
     }
     /// Gives the tensor back if the thread never sent it (its channel closed).
     pub(crate) fn into_tensor(mut self) -> CubeTensor<CudaRuntime> {
-        self.tensor.take().expect("a download holds its tensor until completed")
+        self.tensor
+            .take()
+            .expect("a download holds its tensor until completed")
     }
 }
 
@@ -121,10 +137,11 @@ impl Drop for Download {
     }
 }
 
-/// Host to device: a new buffer of the block's size, filled from it once
-/// the block's own download (`after`) finished.
+/// Host to device: `dst` (from this worker's CubeCL pool), filled from the
+/// block once the block's own download (`after`) finished.
 pub(crate) struct Upload {
     block: Arc<PinnedBlock>,
+    dst: Handle,
     after: Arc<Ticket<DownloadResult>>,
     /// Taken when completed.
     done: Option<Arc<Ticket<Result<Handle, String>>>>,
@@ -133,10 +150,16 @@ pub(crate) struct Upload {
 impl Upload {
     pub(crate) fn new(
         block: Arc<PinnedBlock>,
+        dst: Handle,
         after: Arc<Ticket<DownloadResult>>,
         done: Arc<Ticket<Result<Handle, String>>>,
     ) -> Self {
-        Self { block, after, done: Some(done) }
+        Self {
+            block,
+            dst,
+            after,
+            done: Some(done),
+        }
     }
     fn complete(mut self, result: Result<Handle, String>) {
         if let Some(done) = self.done.take() {
@@ -170,20 +193,42 @@ impl<J: Send + 'static> Worker<J> {
     /// Queues a job; it must have been ordered with [`Worker::order_after_compute`]
     /// on the compute thread first.
     pub(crate) fn send(&self, job: J) -> Result<(), J> {
-        self.tx.lock().unwrap_or_else(|p| p.into_inner()).send(job).map_err(|e| e.0)
+        self.tx
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .send(job)
+            .map_err(|e| e.0)
+    }
+
+    /// A destination buffer from this worker's CubeCL pool. Take it on the
+    /// compute thread *before* [`Worker::order_after_compute`]: memory that
+    /// compute freed into the pool was freed before the fence, so its last
+    /// readers have run before the copy overwrites it.
+    pub(crate) fn alloc(&self, compute: &ComputeClient<CudaRuntime>, bytes: usize) -> Handle {
+        self.on_lane(compute).empty(bytes)
+    }
+
+    fn on_lane(&self, compute: &ComputeClient<CudaRuntime>) -> ComputeClient<CudaRuntime> {
+        let mut lane = compute.clone();
+        // SAFETY: the client only selects which CubeCL stream requests are
+        // ordered on; the device serialises all access.
+        unsafe { lane.set_stream(self.stream) };
+        lane
     }
 
     /// Makes this worker's CubeCL stream wait, on the GPU, until compute has
     /// run what the calling (compute) thread enqueued so far. Asking for a
     /// fresh compute-stream marker from the worker's stream is CubeCL's own
     /// cross-stream path: it records an event on compute and waits on it.
-    pub(crate) fn order_after_compute(&self, compute: &ComputeClient<CudaRuntime>) -> Result<(), String> {
+    pub(crate) fn order_after_compute(
+        &self,
+        compute: &ComputeClient<CudaRuntime>,
+    ) -> Result<(), String> {
         let marker = compute.empty(1);
-        let mut lane = compute.clone();
-        // SAFETY: the client only selects which CubeCL stream the request is
-        // ordered on; the device serialises all access.
-        unsafe { lane.set_stream(self.stream) };
-        lane.get_resource(marker).map(drop).map_err(|e| format!("{e:?}"))
+        self.on_lane(compute)
+            .get_resource(marker)
+            .map(drop)
+            .map_err(|e| format!("{e:?}"))
     }
 }
 
@@ -198,11 +243,19 @@ struct Lane {
 impl Lane {
     fn open(device: &CudaDevice) -> Result<Self, CudaError> {
         super::make_current(device)?;
-        let stream = result::stream::create(result::stream::StreamKind::NonBlocking).map_err(CudaError)?;
+        let stream =
+            result::stream::create(result::stream::StreamKind::NonBlocking).map_err(CudaError)?;
         let events = (0..MAX_BATCH)
-            .map(|_| result::event::create(sys::CUevent_flags::CU_EVENT_DISABLE_TIMING).map_err(CudaError))
+            .map(|_| {
+                result::event::create(sys::CUevent_flags::CU_EVENT_DISABLE_TIMING)
+                    .map_err(CudaError)
+            })
             .collect::<Result<_, _>>()?;
-        Ok(Self { stream, events, client: CudaRuntime::client(device) })
+        Ok(Self {
+            stream,
+            events,
+            client: CudaRuntime::client(device),
+        })
     }
 
     /// Waits until compute has passed every position this lane was ordered after.
@@ -213,13 +266,18 @@ impl Lane {
     /// Marks the end of copy `index` on the lane's stream.
     fn record(&self, index: usize) -> Result<(), String> {
         // SAFETY: the event and the stream belong to this lane.
-        unsafe { result::event::record(self.events[index], self.stream).map_err(|e| CudaError(e).to_string()) }
+        unsafe {
+            result::event::record(self.events[index], self.stream)
+                .map_err(|e| CudaError(e).to_string())
+        }
     }
 
     /// Blocks until copy `index` finished.
     fn wait_copy(&self, index: usize) -> Result<(), String> {
         // SAFETY: the event belongs to this lane.
-        unsafe { result::event::synchronize(self.events[index]).map_err(|e| CudaError(e).to_string()) }
+        unsafe {
+            result::event::synchronize(self.events[index]).map_err(|e| CudaError(e).to_string())
+        }
     }
 }
 
@@ -255,8 +313,13 @@ fn spawn<J: Send + 'static>(
             }
         })
         .map_err(|e| CudaError::other(format!("spawning {name}: {e}")))?;
-    let stream = ready_rx.recv().map_err(|_| CudaError::other(format!("{name} did not start")))??;
-    Ok(Worker { tx: Mutex::new(tx), stream })
+    let stream = ready_rx
+        .recv()
+        .map_err(|_| CudaError::other(format!("{name} did not start")))??;
+    Ok(Worker {
+        tx: Mutex::new(tx),
+        stream,
+    })
 }
 
 /// Issues one copy per job on the lane's stream (`copy` returns what must
@@ -294,8 +357,14 @@ pub(crate) fn spawn_download(device: CudaDevice) -> Result<Worker<Download>, Cud
             lane,
             batch,
             |job| {
-                let tensor = job.tensor.as_ref().expect("a download holds its tensor until completed");
-                let resource = lane.client.get_resource(tensor.handle.clone()).map_err(|e| format!("{e:?}"))?;
+                let tensor = job
+                    .tensor
+                    .as_ref()
+                    .expect("a download holds its tensor until completed");
+                let resource = lane
+                    .client
+                    .get_resource(tensor.handle.clone())
+                    .map_err(|e| format!("{e:?}"))?;
                 let size = resource.resource().size as usize;
                 if size != job.block.len() {
                     return Err(format!("buffer is {size} B, block {} B", job.block.len()));
@@ -303,9 +372,14 @@ pub(crate) fn spawn_download(device: CudaDevice) -> Result<Worker<Download>, Cud
                 // SAFETY: the resource is kept until the copy's event
                 // completed; the block is held by the job.
                 unsafe {
-                    sys::cuMemcpyDtoHAsync_v2(job.block.ptr() as *mut _, resource.resource().ptr, size, lane.stream)
-                        .result()
-                        .map_err(|e| CudaError(e).to_string())?;
+                    sys::cuMemcpyDtoHAsync_v2(
+                        job.block.ptr() as *mut _,
+                        resource.resource().ptr,
+                        size,
+                        lane.stream,
+                    )
+                    .result()
+                    .map_err(|e| CudaError(e).to_string())?;
                 }
                 Ok(resource)
             },
@@ -323,43 +397,54 @@ pub(crate) fn spawn_download(device: CudaDevice) -> Result<Worker<Download>, Cud
     })
 }
 
-pub(crate) fn spawn_upload(device: CudaDevice, usage: Arc<StreamUsage>) -> Result<Worker<Upload>, CudaError> {
+pub(crate) fn spawn_upload(
+    device: CudaDevice,
+    usage: Arc<StreamUsage>,
+) -> Result<Worker<Upload>, CudaError> {
     spawn("burn-swap-h2d", device, move |lane, batch: Vec<Upload>| {
         let _span = tracing::trace_span!("h2d_batch", jobs = batch.len()).entered();
         // A block is read only once its own download finished; a failed
         // download kept the tensor on the device, so there is nothing to copy.
-        let (ready, failed): (Vec<Upload>, Vec<Upload>) =
-            batch.into_iter().partition(|job| job.after.wait_with(|result| matches!(result, Some(Ok(())))));
+        let (ready, failed): (Vec<Upload>, Vec<Upload>) = batch
+            .into_iter()
+            .partition(|job| job.after.wait_with(|result| matches!(result, Some(Ok(())))));
         for job in failed {
             job.complete(Err("its download failed".into()));
         }
         if ready.is_empty() {
             return;
         }
-        // Destinations come from this lane's CubeCL pool; the fence makes
-        // sure compute no longer reads memory freed into it.
-        let dsts: Vec<Handle> = ready.iter().map(|j| lane.client.empty(j.block.len())).collect();
+        // The destinations were taken before the jobs' fences: once compute
+        // passed them, nothing queued still reads that memory.
         if let Err(err) = lane.wait_for_compute() {
             for job in ready {
                 job.complete(Err(format!("upload fence: {err}")));
             }
             return;
         }
-        let jobs: Vec<(Upload, Handle)> = ready.into_iter().zip(dsts).collect();
         copy_each(
             lane,
-            jobs,
-            |(job, dst)| {
-                let resource = lane.client.get_resource(dst.clone()).map_err(|e| format!("{e:?}"))?;
+            ready,
+            |job| {
+                let resource = lane
+                    .client
+                    .get_resource(job.dst.clone())
+                    .map_err(|e| format!("{e:?}"))?;
                 // SAFETY: as for downloads; the block is held by the job.
                 unsafe {
-                    sys::cuMemcpyHtoDAsync_v2(resource.resource().ptr, job.block.ptr() as *const _, job.block.len(), lane.stream)
-                        .result()
-                        .map_err(|e| CudaError(e).to_string())?;
+                    sys::cuMemcpyHtoDAsync_v2(
+                        resource.resource().ptr,
+                        job.block.ptr() as *const _,
+                        job.block.len(),
+                        lane.stream,
+                    )
+                    .result()
+                    .map_err(|e| CudaError(e).to_string())?;
                 }
                 Ok(resource)
             },
-            |(job, dst), outcome| {
+            |job, outcome| {
+                let dst = job.dst.clone();
                 job.complete(outcome.map(|resource| {
                     drop(resource);
                     dst

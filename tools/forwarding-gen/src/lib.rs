@@ -90,7 +90,11 @@ fn classify(ty: &Type) -> Conv {
         // Only in AutodiffBackend, which is forwarded unchanged.
         return Conv::Pass;
     }
-    let float = ["FloatTensor<B>", "FloatTensor<Self>", "B::FloatTensorPrimitive"];
+    let float = [
+        "FloatTensor<B>",
+        "FloatTensor<Self>",
+        "B::FloatTensorPrimitive",
+    ];
     for f in float {
         if s == f {
             return Conv::Float;
@@ -151,7 +155,8 @@ fn rewrite_tokens(tokens: TokenStream) -> TokenStream {
                 TokenTree::Ident(Ident::new("burn_backend", ident.span()))
             }
             TokenTree::Group(group) => {
-                let mut new = proc_macro2::Group::new(group.delimiter(), rewrite_tokens(group.stream()));
+                let mut new =
+                    proc_macro2::Group::new(group.delimiter(), rewrite_tokens(group.stream()));
                 new.set_span(group.span());
                 TokenTree::Group(new)
             }
@@ -210,7 +215,12 @@ fn read_methods(src: &Path, file: &str, trait_name: &str) -> Vec<Method> {
                 ReturnType::Default => None,
                 ReturnType::Type(_, ty) => Some((**ty).clone()),
             };
-            Method { name: f.sig.ident.clone(), sig: f.sig.clone(), params, ret }
+            Method {
+                name: f.sig.ident.clone(),
+                sig: f.sig.clone(),
+                params,
+                ret,
+            }
         })
         .collect()
 }
@@ -231,7 +241,11 @@ fn impl_signature(sig: &syn::Signature) -> TokenStream {
 
 /// Converts a float-carrying value; `map` turns one float tensor expression
 /// into the converted expression.
-fn convert(value: TokenStream, conv: &Conv, map: &dyn Fn(TokenStream) -> TokenStream) -> TokenStream {
+fn convert(
+    value: TokenStream,
+    conv: &Conv,
+    map: &dyn Fn(TokenStream) -> TokenStream,
+) -> TokenStream {
     match conv {
         Conv::Pass => value,
         Conv::Float => map(value),
@@ -250,7 +264,10 @@ fn convert(value: TokenStream, conv: &Conv, map: &dyn Fn(TokenStream) -> TokenSt
         }
         Conv::Tuple(elems) => {
             let names: Vec<Ident> = (0..elems.len()).map(|i| format_ident!("__t{i}")).collect();
-            let converted = names.iter().zip(elems).map(|(n, c)| convert(quote!(#n), c, map));
+            let converted = names
+                .iter()
+                .zip(elems)
+                .map(|(n, c)| convert(quote!(#n), c, map));
             quote!({ let (#(#names,)*) = #value; (#(#converted,)*) })
         }
     }
@@ -270,8 +287,8 @@ fn swapping_method(trait_name: &str, m: &Method) -> TokenStream {
     } else {
         quote!(<B as #trait_ident<B>>::#name)
     };
-    let recorded = m.params.iter().any(|(_, t)| is_tensorish(t))
-        || m.ret.as_ref().is_some_and(is_tensorish);
+    let recorded =
+        m.params.iter().any(|(_, t)| is_tensorish(t)) || m.ret.as_ref().is_some_and(is_tensorish);
     if !recorded {
         return quote!(#sig { #call_path(#(#args),*) });
     }
@@ -318,11 +335,19 @@ fn swap_autodiff_method(trait_name: &str, m: &Method) -> TokenStream {
     let identity = |v: TokenStream| v;
     let converted_args = m.params.iter().map(|(arg, ty)| {
         let conv = classify(ty);
-        if conv == Conv::Struct { convert(quote!(#arg), &conv, &identity) } else { quote!(#arg) }
+        if conv == Conv::Struct {
+            convert(quote!(#arg), &conv, &identity)
+        } else {
+            quote!(#arg)
+        }
     });
     let ret_conv = m.ret.as_ref().map(classify).unwrap_or(Conv::Pass);
     let call = quote!(#call_path(#(#converted_args),*));
-    let body = if ret_conv == Conv::Struct { convert(call, &ret_conv, &identity) } else { call };
+    let body = if ret_conv == Conv::Struct {
+        convert(call, &ret_conv, &identity)
+    } else {
+        call
+    };
     quote!(#sig { #body })
 }
 
@@ -333,7 +358,11 @@ pub fn burn_backend_src(workspace: &Path) -> PathBuf {
         .current_dir(workspace)
         .output()
         .expect("run cargo metadata");
-    assert!(out.status.success(), "cargo metadata failed: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "cargo metadata failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let meta: serde_json::Value = serde_json::from_slice(&out.stdout).expect("metadata is JSON");
     let pkg = meta["packages"]
         .as_array()
@@ -359,19 +388,29 @@ pub fn generate(src: &Path) -> (String, Report) {
         let methods = read_methods(src, file, trait_name);
         counts.push((trait_name.to_string(), methods.len()));
         let ident = Ident::new(trait_name, Span::call_site());
-        let s: Vec<_> = methods.iter().map(|m| swapping_method(trait_name, m)).collect();
-        let a: Vec<_> = methods.iter().map(|m| swap_autodiff_method(trait_name, m)).collect();
+        let s: Vec<_> = methods
+            .iter()
+            .map(|m| swapping_method(trait_name, m))
+            .collect();
+        let a: Vec<_> = methods
+            .iter()
+            .map(|m| swap_autodiff_method(trait_name, m))
+            .collect();
         if *trait_name == "Backend" {
             swapping_impls.push(quote!(impl<B: Backend> Backend for Swapping<B> { #(#s)* }));
             autodiff_impls.push(quote!(impl<B: Backend> Backend for SwapAutodiff<B> { #(#a)* }));
         } else {
             swapping_impls.push(quote!(impl<B: Backend> #ident<Self> for Swapping<B> { #(#s)* }));
-            autodiff_impls.push(quote!(impl<B: Backend> #ident<Self> for SwapAutodiff<B> { #(#a)* }));
+            autodiff_impls
+                .push(quote!(impl<B: Backend> #ident<Self> for SwapAutodiff<B> { #(#a)* }));
         }
     }
     let ad_methods = read_methods(src, "backend/base.rs", "AutodiffBackend");
     counts.push(("AutodiffBackend".into(), ad_methods.len()));
-    let a: Vec<_> = ad_methods.iter().map(|m| swap_autodiff_method("AutodiffBackend", m)).collect();
+    let a: Vec<_> = ad_methods
+        .iter()
+        .map(|m| swap_autodiff_method("AutodiffBackend", m))
+        .collect();
     autodiff_impls.push(quote!(
         impl<B: Backend> AutodiffBackend for SwapAutodiff<B> {
             type InnerBackend = Swapping<B>;
@@ -400,5 +439,8 @@ pub fn generate(src: &Path) -> (String, Report) {
     let header = "// @generated by tools/forwarding-gen from burn-backend 0.21.0; do not edit.\n\
                   // Regenerate: cargo run -p forwarding-gen\n\
                   #![allow(unused_variables, unused_imports, clippy::all)]\n\n";
-    (format!("{header}{}", prettyplease::unparse(&parsed)), Report { counts })
+    (
+        format!("{header}{}", prettyplease::unparse(&parsed)),
+        Report { counts },
+    )
 }

@@ -8,9 +8,15 @@ fn committed_forwarding_matches_generator_output() {
     let workspace = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     let (code, report) = forwarding_gen::generate(&forwarding_gen::burn_backend_src(&workspace));
     let committed = std::fs::read_to_string(workspace.join("src/forwarding.rs")).unwrap();
-    assert!(committed == code, "src/forwarding.rs is stale: run `cargo run -p forwarding-gen`");
+    assert!(
+        committed == code,
+        "src/forwarding.rs is stale: run `cargo run -p forwarding-gen`"
+    );
     let total: usize = report.counts.iter().map(|(_, n)| n).sum();
-    assert!(total > 400, "expected the whole Backend surface, got {total} methods");
+    assert!(
+        total > 400,
+        "expected the whole Backend surface, got {total} methods"
+    );
 }
 
 #[test]
