@@ -395,7 +395,12 @@ fn measure<B: AutodiffBackend<Device = DeviceOf>>(
     ready: &dyn Fn() -> bool,
 ) -> Measured {
     let device = DeviceOf::default();
-    let device_name = <Device as Backend>::name(&device);
+    // The backend the case ran on (`--unfused` is not `Device`'s fusion).
+    let device_name = if case.unfused {
+        "CubeCL CUDA without fusion".to_string()
+    } else {
+        <Device as Backend>::name(&device)
+    };
     let backend_name = <B as Backend>::name(&device);
     let start_usage = device_usage::<Device>(&device);
     B::seed(&device, 42);

@@ -172,7 +172,7 @@ impl HostCopy {
 #[cfg(feature = "cuda")]
 const FUSION_OFF: &str = "burn-swap leaves tensors of burn's fusion backend on the device: taking one off \
 forces fusion to run its queued ops early, which moves its kernel boundaries, and results then differ \
-from Autodiff<Cuda> in the last bit (measured on an H100: Plain20, one loss value 1 ulp apart). \
+from Autodiff<Cuda> in the last bits (measured on an H100: Plain20, up to 10 ulp). \
 Use CubeBackend<CudaRuntime> (no fusion) for bit-identical swapping, or set BURN_SWAP_UNDER_FUSION=1 \
 (SwapConfig::swap_under_fusion) to swap anyway";
 
