@@ -2,16 +2,16 @@
 // Regenerate: cargo run -p forwarding-gen
 #![allow(unused_variables, unused_imports, clippy::all)]
 
-use crate::autodiff::{Inner, SwapAutodiff};
-use crate::decorator::Swapping;
 use burn_backend::ops::*;
-use burn_backend::quantization::{QuantScheme, QuantizationParametersPrimitive};
-use burn_backend::tensor::Device;
 use burn_backend::tensor::*;
 use burn_backend::*;
+use burn_backend::quantization::{QuantScheme, QuantizationParametersPrimitive};
+use burn_backend::tensor::Device;
 use burn_std::{BoolDType, DType, FloatDType, IntDType, Shape, Slice};
 use core::future::Future;
 use core::ops::Range;
+use crate::autodiff::{Inner, SwapAutodiff};
+use crate::decorator::Swapping;
 impl<B: Backend> Backend for Swapping<B> {
     fn ad_enabled(_device: &Self::Device) -> bool {
         <B as Backend>::ad_enabled(_device)
@@ -20,11 +20,7 @@ impl<B: Backend> Backend for Swapping<B> {
         Output: Send,
         Input: Send,
         Func: Fn(Input) -> Output + Send,
-    >(
-        device: &Self::Device,
-        input: Input,
-        func: Func,
-    ) -> Output {
+    >(device: &Self::Device, input: Input, func: Func) -> Output {
         <B as Backend>::memory_persistent_allocations(device, input, func)
     }
     fn memory_cleanup(device: &Self::Device) {
@@ -70,19 +66,29 @@ impl<B: Backend> FloatTensorOps<Self> for Swapping<B> {
         dtype: FloatDType,
     ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_random");
-        let __out = <B as FloatTensorOps<B>>::float_random(shape, distribution, device, dtype);
+        let __out = <B as FloatTensorOps<
+            B,
+        >>::float_random(shape, distribution, device, dtype);
         let __out = __op.output(__out);
         __op.finish();
         __out
     }
-    fn float_zeros(shape: Shape, device: &Device<Self>, dtype: FloatDType) -> FloatTensor<Self> {
+    fn float_zeros(
+        shape: Shape,
+        device: &Device<Self>,
+        dtype: FloatDType,
+    ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_zeros");
         let __out = <B as FloatTensorOps<B>>::float_zeros(shape, device, dtype);
         let __out = __op.output(__out);
         __op.finish();
         __out
     }
-    fn float_ones(shape: Shape, device: &Device<Self>, dtype: FloatDType) -> FloatTensor<Self> {
+    fn float_ones(
+        shape: Shape,
+        device: &Device<Self>,
+        dtype: FloatDType,
+    ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_ones");
         let __out = <B as FloatTensorOps<B>>::float_ones(shape, device, dtype);
         let __out = __op.output(__out);
@@ -96,7 +102,9 @@ impl<B: Backend> FloatTensorOps<Self> for Swapping<B> {
         dtype: FloatDType,
     ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_full");
-        let __out = <B as FloatTensorOps<B>>::float_full(shape, fill_value, device, dtype);
+        let __out = <B as FloatTensorOps<
+            B,
+        >>::float_full(shape, fill_value, device, dtype);
         let __out = __op.output(__out);
         __op.finish();
         __out
@@ -114,7 +122,10 @@ impl<B: Backend> FloatTensorOps<Self> for Swapping<B> {
     fn float_device(tensor: &FloatTensor<Self>) -> Device<Self> {
         crate::decorator::overrides::float_device::<B>(tensor)
     }
-    fn float_to_device(tensor: FloatTensor<Self>, device: &Device<Self>) -> FloatTensor<Self> {
+    fn float_to_device(
+        tensor: FloatTensor<Self>,
+        device: &Device<Self>,
+    ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_to_device");
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_to_device(tensor, device);
@@ -122,7 +133,10 @@ impl<B: Backend> FloatTensorOps<Self> for Swapping<B> {
         __op.finish();
         __out
     }
-    fn float_into_int(tensor: FloatTensor<Self>, out_dtype: IntDType) -> IntTensor<Self> {
+    fn float_into_int(
+        tensor: FloatTensor<Self>,
+        out_dtype: IntDType,
+    ) -> IntTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_into_int");
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_into_int(tensor, out_dtype);
@@ -130,14 +144,22 @@ impl<B: Backend> FloatTensorOps<Self> for Swapping<B> {
         __op.finish();
         __out
     }
-    fn float_empty(shape: Shape, device: &Device<Self>, dtype: FloatDType) -> FloatTensor<Self> {
+    fn float_empty(
+        shape: Shape,
+        device: &Device<Self>,
+        dtype: FloatDType,
+    ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_empty");
         let __out = <B as FloatTensorOps<B>>::float_empty(shape, device, dtype);
         let __out = __op.output(__out);
         __op.finish();
         __out
     }
-    fn float_repeat_dim(tensor: FloatTensor<Self>, dim: usize, times: usize) -> FloatTensor<Self> {
+    fn float_repeat_dim(
+        tensor: FloatTensor<Self>,
+        dim: usize,
+        times: usize,
+    ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_repeat_dim");
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_repeat_dim(tensor, dim, times);
@@ -178,7 +200,11 @@ impl<B: Backend> FloatTensorOps<Self> for Swapping<B> {
         __op.finish();
         __out
     }
-    fn float_clamp(tensor: FloatTensor<Self>, min: Scalar, max: Scalar) -> FloatTensor<Self> {
+    fn float_clamp(
+        tensor: FloatTensor<Self>,
+        min: Scalar,
+        max: Scalar,
+    ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_clamp");
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_clamp(tensor, min, max);
@@ -237,7 +263,10 @@ impl<B: Backend> FloatTensorOps<Self> for Swapping<B> {
         __op.finish();
         __out
     }
-    fn float_remainder(lhs: FloatTensor<Self>, rhs: FloatTensor<Self>) -> FloatTensor<Self> {
+    fn float_remainder(
+        lhs: FloatTensor<Self>,
+        rhs: FloatTensor<Self>,
+    ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_remainder");
         let lhs = __op.input(lhs);
         let rhs = __op.input(rhs);
@@ -254,7 +283,10 @@ impl<B: Backend> FloatTensorOps<Self> for Swapping<B> {
         __op.finish();
         __out
     }
-    fn float_matmul(lhs: FloatTensor<Self>, rhs: FloatTensor<Self>) -> FloatTensor<Self> {
+    fn float_matmul(
+        lhs: FloatTensor<Self>,
+        rhs: FloatTensor<Self>,
+    ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_matmul");
         let lhs = __op.input(lhs);
         let rhs = __op.input(rhs);
@@ -300,7 +332,11 @@ impl<B: Backend> FloatTensorOps<Self> for Swapping<B> {
         __op.finish();
         __out
     }
-    fn float_swap_dims(tensor: FloatTensor<Self>, dim1: usize, dim2: usize) -> FloatTensor<Self> {
+    fn float_swap_dims(
+        tensor: FloatTensor<Self>,
+        dim1: usize,
+        dim2: usize,
+    ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_swap_dims");
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_swap_dims(tensor, dim1, dim2);
@@ -353,7 +389,9 @@ impl<B: Backend> FloatTensorOps<Self> for Swapping<B> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_scatter_add");
         let tensor = __op.input(tensor);
         let value = __op.input(value);
-        let __out = <B as FloatTensorOps<B>>::float_scatter_add(dim, tensor, indices, value);
+        let __out = <B as FloatTensorOps<
+            B,
+        >>::float_scatter_add(dim, tensor, indices, value);
         let __out = __op.output(__out);
         __op.finish();
         __out
@@ -367,13 +405,17 @@ impl<B: Backend> FloatTensorOps<Self> for Swapping<B> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_scatter_nd");
         let _data = __op.input(_data);
         let _values = __op.input(_values);
-        let __out =
-            <B as FloatTensorOps<B>>::float_scatter_nd(_data, _indices, _values, _reduction);
+        let __out = <B as FloatTensorOps<
+            B,
+        >>::float_scatter_nd(_data, _indices, _values, _reduction);
         let __out = __op.output(__out);
         __op.finish();
         __out
     }
-    fn float_gather_nd(_data: FloatTensor<Self>, _indices: IntTensor<Self>) -> FloatTensor<Self> {
+    fn float_gather_nd(
+        _data: FloatTensor<Self>,
+        _indices: IntTensor<Self>,
+    ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_gather_nd");
         let _data = __op.input(_data);
         let __out = <B as FloatTensorOps<B>>::float_gather_nd(_data, _indices);
@@ -402,7 +444,9 @@ impl<B: Backend> FloatTensorOps<Self> for Swapping<B> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_select_add");
         let tensor = __op.input(tensor);
         let value = __op.input(value);
-        let __out = <B as FloatTensorOps<B>>::float_select_add(tensor, dim, indices, value);
+        let __out = <B as FloatTensorOps<
+            B,
+        >>::float_select_add(tensor, dim, indices, value);
         let __out = __op.output(__out);
         __op.finish();
         __out
@@ -548,7 +592,9 @@ impl<B: Backend> FloatTensorOps<Self> for Swapping<B> {
     ) -> BoolTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_greater_equal_elem");
         let lhs = __op.input(lhs);
-        let __out = <B as FloatTensorOps<B>>::float_greater_equal_elem(lhs, rhs, out_dtype);
+        let __out = <B as FloatTensorOps<
+            B,
+        >>::float_greater_equal_elem(lhs, rhs, out_dtype);
         let __out = __out;
         __op.finish();
         __out
@@ -598,7 +644,9 @@ impl<B: Backend> FloatTensorOps<Self> for Swapping<B> {
     ) -> BoolTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_lower_equal_elem");
         let lhs = __op.input(lhs);
-        let __out = <B as FloatTensorOps<B>>::float_lower_equal_elem(lhs, rhs, out_dtype);
+        let __out = <B as FloatTensorOps<
+            B,
+        >>::float_lower_equal_elem(lhs, rhs, out_dtype);
         let __out = __out;
         __op.finish();
         __out
@@ -611,10 +659,15 @@ impl<B: Backend> FloatTensorOps<Self> for Swapping<B> {
         __op.finish();
         __out
     }
-    fn float_set_require_grad(tensor: FloatTensor<Self>, _require_grad: bool) -> FloatTensor<Self> {
+    fn float_set_require_grad(
+        tensor: FloatTensor<Self>,
+        _require_grad: bool,
+    ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_set_require_grad");
         let tensor = __op.input(tensor);
-        let __out = <B as FloatTensorOps<B>>::float_set_require_grad(tensor, _require_grad);
+        let __out = <B as FloatTensorOps<
+            B,
+        >>::float_set_require_grad(tensor, _require_grad);
         let __out = __op.output(__out);
         __op.finish();
         __out
@@ -780,7 +833,10 @@ impl<B: Backend> FloatTensorOps<Self> for Swapping<B> {
         __op.finish();
         __out
     }
-    fn float_powf_scalar_impl(tensor: FloatTensor<Self>, value: Scalar) -> FloatTensor<Self> {
+    fn float_powf_scalar_impl(
+        tensor: FloatTensor<Self>,
+        value: Scalar,
+    ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_powf_scalar_impl");
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_powf_scalar_impl(tensor, value);
@@ -951,16 +1007,17 @@ impl<B: Backend> FloatTensorOps<Self> for Swapping<B> {
     }
     fn float_cat(tensors: Vec<FloatTensor<Self>>, dim: usize) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_cat");
-        let tensors = tensors
-            .into_iter()
-            .map(|t| __op.input(t))
-            .collect::<Vec<_>>();
+        let tensors = tensors.into_iter().map(|t| __op.input(t)).collect::<Vec<_>>();
         let __out = <B as FloatTensorOps<B>>::float_cat(tensors, dim);
         let __out = __op.output(__out);
         __op.finish();
         __out
     }
-    fn float_argmax(tensor: FloatTensor<Self>, dim: usize, out_dtype: IntDType) -> IntTensor<Self> {
+    fn float_argmax(
+        tensor: FloatTensor<Self>,
+        dim: usize,
+        out_dtype: IntDType,
+    ) -> IntTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_argmax");
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_argmax(tensor, dim, out_dtype);
@@ -989,7 +1046,11 @@ impl<B: Backend> FloatTensorOps<Self> for Swapping<B> {
         __op.finish();
         __out
     }
-    fn float_argmin(tensor: FloatTensor<Self>, dim: usize, out_dtype: IntDType) -> IntTensor<Self> {
+    fn float_argmin(
+        tensor: FloatTensor<Self>,
+        dim: usize,
+        out_dtype: IntDType,
+    ) -> IntTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_argmin");
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_argmin(tensor, dim, out_dtype);
@@ -1018,10 +1079,13 @@ impl<B: Backend> FloatTensorOps<Self> for Swapping<B> {
         dim: usize,
         indices_dtype: IntDType,
     ) -> (FloatTensor<Self>, IntTensor<Self>) {
-        let mut __op = crate::decorator::OpScope::<B>::begin("float_max_dim_with_indices");
+        let mut __op = crate::decorator::OpScope::<
+            B,
+        >::begin("float_max_dim_with_indices");
         let tensor = __op.input(tensor);
-        let __out =
-            <B as FloatTensorOps<B>>::float_max_dim_with_indices(tensor, dim, indices_dtype);
+        let __out = <B as FloatTensorOps<
+            B,
+        >>::float_max_dim_with_indices(tensor, dim, indices_dtype);
         let __out = {
             let (__t0, __t1) = __out;
             (__op.output(__t0), __t1)
@@ -1050,10 +1114,13 @@ impl<B: Backend> FloatTensorOps<Self> for Swapping<B> {
         dim: usize,
         indices_dtype: IntDType,
     ) -> (FloatTensor<Self>, IntTensor<Self>) {
-        let mut __op = crate::decorator::OpScope::<B>::begin("float_min_dim_with_indices");
+        let mut __op = crate::decorator::OpScope::<
+            B,
+        >::begin("float_min_dim_with_indices");
         let tensor = __op.input(tensor);
-        let __out =
-            <B as FloatTensorOps<B>>::float_min_dim_with_indices(tensor, dim, indices_dtype);
+        let __out = <B as FloatTensorOps<
+            B,
+        >>::float_min_dim_with_indices(tensor, dim, indices_dtype);
         let __out = {
             let (__t0, __t1) = __out;
             (__op.output(__t0), __t1)
@@ -1133,7 +1200,11 @@ impl<B: Backend> FloatTensorOps<Self> for Swapping<B> {
         __op.finish();
         __out
     }
-    fn float_sort(tensor: FloatTensor<Self>, dim: usize, descending: bool) -> FloatTensor<Self> {
+    fn float_sort(
+        tensor: FloatTensor<Self>,
+        dim: usize,
+        descending: bool,
+    ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_sort");
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_sort(tensor, dim, descending);
@@ -1149,12 +1220,9 @@ impl<B: Backend> FloatTensorOps<Self> for Swapping<B> {
     ) -> (FloatTensor<Self>, IntTensor<Self>) {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_sort_with_indices");
         let tensor = __op.input(tensor);
-        let __out = <B as FloatTensorOps<B>>::float_sort_with_indices(
-            tensor,
-            dim,
-            descending,
-            indices_dtype,
-        );
+        let __out = <B as FloatTensorOps<
+            B,
+        >>::float_sort_with_indices(tensor, dim, descending, indices_dtype);
         let __out = {
             let (__t0, __t1) = __out;
             (__op.output(__t0), __t1)
@@ -1170,7 +1238,9 @@ impl<B: Backend> FloatTensorOps<Self> for Swapping<B> {
     ) -> IntTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_argsort");
         let tensor = __op.input(tensor);
-        let __out = <B as FloatTensorOps<B>>::float_argsort(tensor, dim, descending, out_dtype);
+        let __out = <B as FloatTensorOps<
+            B,
+        >>::float_argsort(tensor, dim, descending, out_dtype);
         let __out = __out;
         __op.finish();
         __out
@@ -1183,7 +1253,9 @@ impl<B: Backend> FloatTensorOps<Self> for Swapping<B> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_grid_sample_2d");
         let tensor = __op.input(tensor);
         let grid = __op.input(grid);
-        let __out = <B as FloatTensorOps<B>>::float_grid_sample_2d(tensor, grid, options);
+        let __out = <B as FloatTensorOps<
+            B,
+        >>::float_grid_sample_2d(tensor, grid, options);
         let __out = __op.output(__out);
         __op.finish();
         __out
@@ -1201,7 +1273,10 @@ impl<B: Backend> FloatTensorOps<Self> for Swapping<B> {
         __op.finish();
         __out
     }
-    fn float_is_nan(tensor: FloatTensor<Self>, out_dtype: BoolDType) -> BoolTensor<Self> {
+    fn float_is_nan(
+        tensor: FloatTensor<Self>,
+        out_dtype: BoolDType,
+    ) -> BoolTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_is_nan");
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_is_nan(tensor, out_dtype);
@@ -1209,7 +1284,10 @@ impl<B: Backend> FloatTensorOps<Self> for Swapping<B> {
         __op.finish();
         __out
     }
-    fn float_is_inf(tensor: FloatTensor<Self>, out_dtype: BoolDType) -> BoolTensor<Self> {
+    fn float_is_inf(
+        tensor: FloatTensor<Self>,
+        out_dtype: BoolDType,
+    ) -> BoolTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_is_inf");
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_is_inf(tensor, out_dtype);
@@ -1219,7 +1297,11 @@ impl<B: Backend> FloatTensorOps<Self> for Swapping<B> {
     }
 }
 impl<B: Backend> IntTensorOps<Self> for Swapping<B> {
-    fn int_empty(shape: Shape, device: &Device<Self>, dtype: IntDType) -> IntTensor<Self> {
+    fn int_empty(
+        shape: Shape,
+        device: &Device<Self>,
+        dtype: IntDType,
+    ) -> IntTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("int_empty");
         let __out = <B as IntTensorOps<B>>::int_empty(shape, device, dtype);
         let __out = __out;
@@ -1281,7 +1363,10 @@ impl<B: Backend> IntTensorOps<Self> for Swapping<B> {
         __op.finish();
         __out
     }
-    fn int_into_float(tensor: IntTensor<Self>, out_dtype: FloatDType) -> FloatTensor<Self> {
+    fn int_into_float(
+        tensor: IntTensor<Self>,
+        out_dtype: FloatDType,
+    ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("int_into_float");
         let __out = <B as IntTensorOps<B>>::int_into_float(tensor, out_dtype);
         let __out = __op.output(__out);
@@ -1340,12 +1425,17 @@ impl<B: Backend> IntTensorOps<Self> for Swapping<B> {
         _reduction: burn_backend::tensor::IndexingUpdateOp,
     ) -> IntTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("int_scatter_nd");
-        let __out = <B as IntTensorOps<B>>::int_scatter_nd(_data, _indices, _values, _reduction);
+        let __out = <B as IntTensorOps<
+            B,
+        >>::int_scatter_nd(_data, _indices, _values, _reduction);
         let __out = __out;
         __op.finish();
         __out
     }
-    fn int_gather_nd(_data: IntTensor<Self>, _indices: IntTensor<Self>) -> IntTensor<Self> {
+    fn int_gather_nd(
+        _data: IntTensor<Self>,
+        _indices: IntTensor<Self>,
+    ) -> IntTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("int_gather_nd");
         let __out = <B as IntTensorOps<B>>::int_gather_nd(_data, _indices);
         let __out = __out;
@@ -1375,7 +1465,11 @@ impl<B: Backend> IntTensorOps<Self> for Swapping<B> {
         __op.finish();
         __out
     }
-    fn int_repeat_dim(tensor: IntTensor<Self>, dim: usize, times: usize) -> IntTensor<Self> {
+    fn int_repeat_dim(
+        tensor: IntTensor<Self>,
+        dim: usize,
+        times: usize,
+    ) -> IntTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("int_repeat_dim");
         let __out = <B as IntTensorOps<B>>::int_repeat_dim(tensor, dim, times);
         let __out = __out;
@@ -1411,7 +1505,11 @@ impl<B: Backend> IntTensorOps<Self> for Swapping<B> {
         __op.finish();
         __out
     }
-    fn int_equal_elem(lhs: IntTensor<Self>, rhs: Scalar, out_dtype: BoolDType) -> BoolTensor<Self> {
+    fn int_equal_elem(
+        lhs: IntTensor<Self>,
+        rhs: Scalar,
+        out_dtype: BoolDType,
+    ) -> BoolTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("int_equal_elem");
         let __out = <B as IntTensorOps<B>>::int_equal_elem(lhs, rhs, out_dtype);
         let __out = __out;
@@ -1484,7 +1582,11 @@ impl<B: Backend> IntTensorOps<Self> for Swapping<B> {
         __op.finish();
         __out
     }
-    fn int_lower_elem(lhs: IntTensor<Self>, rhs: Scalar, out_dtype: BoolDType) -> BoolTensor<Self> {
+    fn int_lower_elem(
+        lhs: IntTensor<Self>,
+        rhs: Scalar,
+        out_dtype: BoolDType,
+    ) -> BoolTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("int_lower_elem");
         let __out = <B as IntTensorOps<B>>::int_lower_elem(lhs, rhs, out_dtype);
         let __out = __out;
@@ -1639,14 +1741,22 @@ impl<B: Backend> IntTensorOps<Self> for Swapping<B> {
         __op.finish();
         __out
     }
-    fn int_zeros(shape: Shape, device: &Device<Self>, dtype: IntDType) -> IntTensor<Self> {
+    fn int_zeros(
+        shape: Shape,
+        device: &Device<Self>,
+        dtype: IntDType,
+    ) -> IntTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("int_zeros");
         let __out = <B as IntTensorOps<B>>::int_zeros(shape, device, dtype);
         let __out = __out;
         __op.finish();
         __out
     }
-    fn int_ones(shape: Shape, device: &Device<Self>, dtype: IntDType) -> IntTensor<Self> {
+    fn int_ones(
+        shape: Shape,
+        device: &Device<Self>,
+        dtype: IntDType,
+    ) -> IntTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("int_ones");
         let __out = <B as IntTensorOps<B>>::int_ones(shape, device, dtype);
         let __out = __out;
@@ -1845,7 +1955,11 @@ impl<B: Backend> IntTensorOps<Self> for Swapping<B> {
         __op.finish();
         __out
     }
-    fn int_swap_dims(tensor: IntTensor<Self>, dim1: usize, dim2: usize) -> IntTensor<Self> {
+    fn int_swap_dims(
+        tensor: IntTensor<Self>,
+        dim1: usize,
+        dim2: usize,
+    ) -> IntTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("int_swap_dims");
         let __out = <B as IntTensorOps<B>>::int_swap_dims(tensor, dim1, dim2);
         let __out = __out;
@@ -1873,7 +1987,9 @@ impl<B: Backend> IntTensorOps<Self> for Swapping<B> {
         dtype: IntDType,
     ) -> IntTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("int_random");
-        let __out = <B as IntTensorOps<B>>::int_random(shape, distribution, device, dtype);
+        let __out = <B as IntTensorOps<
+            B,
+        >>::int_random(shape, distribution, device, dtype);
         let __out = __out;
         __op.finish();
         __out
@@ -1890,7 +2006,11 @@ impl<B: Backend> IntTensorOps<Self> for Swapping<B> {
         __op.finish();
         __out
     }
-    fn int_arange(range: Range<i64>, device: &Device<Self>, dtype: IntDType) -> IntTensor<Self> {
+    fn int_arange(
+        range: Range<i64>,
+        device: &Device<Self>,
+        dtype: IntDType,
+    ) -> IntTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("int_arange");
         let __out = <B as IntTensorOps<B>>::int_arange(range, device, dtype);
         let __out = __out;
@@ -1904,7 +2024,11 @@ impl<B: Backend> IntTensorOps<Self> for Swapping<B> {
         __op.finish();
         __out
     }
-    fn int_any_dim(tensor: IntTensor<Self>, dim: usize, out_dtype: BoolDType) -> BoolTensor<Self> {
+    fn int_any_dim(
+        tensor: IntTensor<Self>,
+        dim: usize,
+        out_dtype: BoolDType,
+    ) -> BoolTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("int_any_dim");
         let __out = <B as IntTensorOps<B>>::int_any_dim(tensor, dim, out_dtype);
         let __out = __out;
@@ -1918,7 +2042,11 @@ impl<B: Backend> IntTensorOps<Self> for Swapping<B> {
         __op.finish();
         __out
     }
-    fn int_all_dim(tensor: IntTensor<Self>, dim: usize, out_dtype: BoolDType) -> BoolTensor<Self> {
+    fn int_all_dim(
+        tensor: IntTensor<Self>,
+        dim: usize,
+        out_dtype: BoolDType,
+    ) -> BoolTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("int_all_dim");
         let __out = <B as IntTensorOps<B>>::int_all_dim(tensor, dim, out_dtype);
         let __out = __out;
@@ -1939,7 +2067,11 @@ impl<B: Backend> IntTensorOps<Self> for Swapping<B> {
         __op.finish();
         __out
     }
-    fn int_sort(tensor: IntTensor<Self>, dim: usize, descending: bool) -> IntTensor<Self> {
+    fn int_sort(
+        tensor: IntTensor<Self>,
+        dim: usize,
+        descending: bool,
+    ) -> IntTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("int_sort");
         let __out = <B as IntTensorOps<B>>::int_sort(tensor, dim, descending);
         let __out = __out;
@@ -1952,7 +2084,9 @@ impl<B: Backend> IntTensorOps<Self> for Swapping<B> {
         descending: bool,
     ) -> (IntTensor<Self>, IntTensor<Self>) {
         let mut __op = crate::decorator::OpScope::<B>::begin("int_sort_with_indices");
-        let __out = <B as IntTensorOps<B>>::int_sort_with_indices(tensor, dim, descending);
+        let __out = <B as IntTensorOps<
+            B,
+        >>::int_sort_with_indices(tensor, dim, descending);
         let __out = {
             let (__t0, __t1) = __out;
             (__t0, __t1)
@@ -1960,7 +2094,11 @@ impl<B: Backend> IntTensorOps<Self> for Swapping<B> {
         __op.finish();
         __out
     }
-    fn int_argsort(tensor: IntTensor<Self>, dim: usize, descending: bool) -> IntTensor<Self> {
+    fn int_argsort(
+        tensor: IntTensor<Self>,
+        dim: usize,
+        descending: bool,
+    ) -> IntTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("int_argsort");
         let __out = <B as IntTensorOps<B>>::int_argsort(tensor, dim, descending);
         let __out = __out;
@@ -2016,7 +2154,10 @@ impl<B: Backend> IntTensorOps<Self> for Swapping<B> {
         __op.finish();
         __out
     }
-    fn bitwise_left_shift(lhs: IntTensor<Self>, rhs: IntTensor<Self>) -> IntTensor<Self> {
+    fn bitwise_left_shift(
+        lhs: IntTensor<Self>,
+        rhs: IntTensor<Self>,
+    ) -> IntTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("bitwise_left_shift");
         let __out = <B as IntTensorOps<B>>::bitwise_left_shift(lhs, rhs);
         let __out = __out;
@@ -2024,13 +2165,18 @@ impl<B: Backend> IntTensorOps<Self> for Swapping<B> {
         __out
     }
     fn bitwise_left_shift_scalar(lhs: IntTensor<Self>, rhs: Scalar) -> IntTensor<Self> {
-        let mut __op = crate::decorator::OpScope::<B>::begin("bitwise_left_shift_scalar");
+        let mut __op = crate::decorator::OpScope::<
+            B,
+        >::begin("bitwise_left_shift_scalar");
         let __out = <B as IntTensorOps<B>>::bitwise_left_shift_scalar(lhs, rhs);
         let __out = __out;
         __op.finish();
         __out
     }
-    fn bitwise_right_shift(lhs: IntTensor<Self>, rhs: IntTensor<Self>) -> IntTensor<Self> {
+    fn bitwise_right_shift(
+        lhs: IntTensor<Self>,
+        rhs: IntTensor<Self>,
+    ) -> IntTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("bitwise_right_shift");
         let __out = <B as IntTensorOps<B>>::bitwise_right_shift(lhs, rhs);
         let __out = __out;
@@ -2038,7 +2184,9 @@ impl<B: Backend> IntTensorOps<Self> for Swapping<B> {
         __out
     }
     fn bitwise_right_shift_scalar(lhs: IntTensor<Self>, rhs: Scalar) -> IntTensor<Self> {
-        let mut __op = crate::decorator::OpScope::<B>::begin("bitwise_right_shift_scalar");
+        let mut __op = crate::decorator::OpScope::<
+            B,
+        >::begin("bitwise_right_shift_scalar");
         let __out = <B as IntTensorOps<B>>::bitwise_right_shift_scalar(lhs, rhs);
         let __out = __out;
         __op.finish();
@@ -2065,21 +2213,33 @@ impl<B: Backend> IntTensorOps<Self> for Swapping<B> {
     }
 }
 impl<B: Backend> BoolTensorOps<Self> for Swapping<B> {
-    fn bool_empty(shape: Shape, device: &Device<Self>, dtype: BoolDType) -> BoolTensor<Self> {
+    fn bool_empty(
+        shape: Shape,
+        device: &Device<Self>,
+        dtype: BoolDType,
+    ) -> BoolTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("bool_empty");
         let __out = <B as BoolTensorOps<B>>::bool_empty(shape, device, dtype);
         let __out = __out;
         __op.finish();
         __out
     }
-    fn bool_zeros(shape: Shape, device: &Device<Self>, dtype: BoolDType) -> BoolTensor<Self> {
+    fn bool_zeros(
+        shape: Shape,
+        device: &Device<Self>,
+        dtype: BoolDType,
+    ) -> BoolTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("bool_zeros");
         let __out = <B as BoolTensorOps<B>>::bool_zeros(shape, device, dtype);
         let __out = __out;
         __op.finish();
         __out
     }
-    fn bool_ones(shape: Shape, device: &Device<Self>, dtype: BoolDType) -> BoolTensor<Self> {
+    fn bool_ones(
+        shape: Shape,
+        device: &Device<Self>,
+        dtype: BoolDType,
+    ) -> BoolTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("bool_ones");
         let __out = <B as BoolTensorOps<B>>::bool_ones(shape, device, dtype);
         let __out = __out;
@@ -2109,7 +2269,10 @@ impl<B: Backend> BoolTensorOps<Self> for Swapping<B> {
         __op.finish();
         __out
     }
-    fn bool_into_float(tensor: BoolTensor<Self>, out_dtype: FloatDType) -> FloatTensor<Self> {
+    fn bool_into_float(
+        tensor: BoolTensor<Self>,
+        out_dtype: FloatDType,
+    ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("bool_into_float");
         let __out = <B as BoolTensorOps<B>>::bool_into_float(tensor, out_dtype);
         let __out = __op.output(__out);
@@ -2123,7 +2286,10 @@ impl<B: Backend> BoolTensorOps<Self> for Swapping<B> {
         __op.finish();
         __out
     }
-    fn bool_to_device(tensor: BoolTensor<Self>, device: &Device<Self>) -> BoolTensor<Self> {
+    fn bool_to_device(
+        tensor: BoolTensor<Self>,
+        device: &Device<Self>,
+    ) -> BoolTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("bool_to_device");
         let __out = <B as BoolTensorOps<B>>::bool_to_device(tensor, device);
         let __out = __out;
@@ -2195,7 +2361,9 @@ impl<B: Backend> BoolTensorOps<Self> for Swapping<B> {
         value: BoolTensor<Self>,
     ) -> BoolTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("bool_scatter_or");
-        let __out = <B as BoolTensorOps<B>>::bool_scatter_or(dim, tensor, indices, value);
+        let __out = <B as BoolTensorOps<
+            B,
+        >>::bool_scatter_or(dim, tensor, indices, value);
         let __out = __out;
         __op.finish();
         __out
@@ -2223,7 +2391,11 @@ impl<B: Backend> BoolTensorOps<Self> for Swapping<B> {
         __op.finish();
         __out
     }
-    fn bool_repeat_dim(tensor: BoolTensor<Self>, dim: usize, times: usize) -> BoolTensor<Self> {
+    fn bool_repeat_dim(
+        tensor: BoolTensor<Self>,
+        dim: usize,
+        times: usize,
+    ) -> BoolTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("bool_repeat_dim");
         let __out = <B as BoolTensorOps<B>>::bool_repeat_dim(tensor, dim, times);
         let __out = __out;
@@ -2300,7 +2472,11 @@ impl<B: Backend> BoolTensorOps<Self> for Swapping<B> {
         __op.finish();
         __out
     }
-    fn bool_swap_dims(tensor: BoolTensor<Self>, dim1: usize, dim2: usize) -> BoolTensor<Self> {
+    fn bool_swap_dims(
+        tensor: BoolTensor<Self>,
+        dim1: usize,
+        dim2: usize,
+    ) -> BoolTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("bool_swap_dims");
         let __out = <B as BoolTensorOps<B>>::bool_swap_dims(tensor, dim1, dim2);
         let __out = __out;
@@ -2380,7 +2556,10 @@ impl<B: Backend> BoolTensorOps<Self> for Swapping<B> {
     }
 }
 impl<B: Backend> ModuleOps<Self> for Swapping<B> {
-    fn embedding(weights: FloatTensor<Self>, indices: IntTensor<Self>) -> FloatTensor<Self> {
+    fn embedding(
+        weights: FloatTensor<Self>,
+        indices: IntTensor<Self>,
+    ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("embedding");
         let weights = __op.input(weights);
         let __out = <B as ModuleOps<B>>::embedding(weights, indices);
@@ -2396,7 +2575,9 @@ impl<B: Backend> ModuleOps<Self> for Swapping<B> {
         let mut __op = crate::decorator::OpScope::<B>::begin("embedding_backward");
         let weights = __op.input(weights);
         let output_grad = __op.input(output_grad);
-        let __out = <B as ModuleOps<B>>::embedding_backward(weights, output_grad, indices);
+        let __out = <B as ModuleOps<
+            B,
+        >>::embedding_backward(weights, output_grad, indices);
         let __out = __op.output(__out);
         __op.finish();
         __out
@@ -2472,7 +2653,9 @@ impl<B: Backend> ModuleOps<Self> for Swapping<B> {
         let x = __op.input(x);
         let weight = __op.input(weight);
         let output_grad = __op.input(output_grad);
-        let __out = <B as ModuleOps<B>>::conv1d_x_backward(x, weight, output_grad, options);
+        let __out = <B as ModuleOps<
+            B,
+        >>::conv1d_x_backward(x, weight, output_grad, options);
         let __out = __op.output(__out);
         __op.finish();
         __out
@@ -2487,7 +2670,9 @@ impl<B: Backend> ModuleOps<Self> for Swapping<B> {
         let x = __op.input(x);
         let weight = __op.input(weight);
         let output_grad = __op.input(output_grad);
-        let __out = <B as ModuleOps<B>>::conv1d_weight_backward(x, weight, output_grad, options);
+        let __out = <B as ModuleOps<
+            B,
+        >>::conv1d_weight_backward(x, weight, output_grad, options);
         let __out = __op.output(__out);
         __op.finish();
         __out
@@ -2531,7 +2716,9 @@ impl<B: Backend> ModuleOps<Self> for Swapping<B> {
         let x = __op.input(x);
         let weight = __op.input(weight);
         let output_grad = __op.input(output_grad);
-        let __out = <B as ModuleOps<B>>::conv2d_x_backward(x, weight, output_grad, options);
+        let __out = <B as ModuleOps<
+            B,
+        >>::conv2d_x_backward(x, weight, output_grad, options);
         let __out = __op.output(__out);
         __op.finish();
         __out
@@ -2546,7 +2733,9 @@ impl<B: Backend> ModuleOps<Self> for Swapping<B> {
         let x = __op.input(x);
         let weight = __op.input(weight);
         let output_grad = __op.input(output_grad);
-        let __out = <B as ModuleOps<B>>::conv2d_weight_backward(x, weight, output_grad, options);
+        let __out = <B as ModuleOps<
+            B,
+        >>::conv2d_weight_backward(x, weight, output_grad, options);
         let __out = __op.output(__out);
         __op.finish();
         __out
@@ -2579,7 +2768,9 @@ impl<B: Backend> ModuleOps<Self> for Swapping<B> {
         let weight = __op.input(weight);
         let mask = mask.map(|t| __op.input(t));
         let bias = bias.map(|t| __op.input(t));
-        let __out = <B as ModuleOps<B>>::deform_conv2d(x, offset, weight, mask, bias, options);
+        let __out = <B as ModuleOps<
+            B,
+        >>::deform_conv2d(x, offset, weight, mask, bias, options);
         let __out = __op.output(__out);
         __op.finish();
         __out
@@ -2600,16 +2791,13 @@ impl<B: Backend> ModuleOps<Self> for Swapping<B> {
         let mask = mask.map(|t| __op.input(t));
         let bias = bias.map(|t| __op.input(t));
         let output_grad = __op.input(output_grad);
-        let __out = <B as ModuleOps<B>>::deform_conv2d_backward(
-            x,
-            offset,
-            weight,
-            mask,
-            bias,
-            output_grad,
-            options,
+        let __out = <B as ModuleOps<
+            B,
+        >>::deform_conv2d_backward(x, offset, weight, mask, bias, output_grad, options);
+        let __out = crate::convert::MapFloats::map_floats(
+            __out,
+            &mut |t| __op.output(t),
         );
-        let __out = crate::convert::MapFloats::map_floats(__out, &mut |t| __op.output(t));
         __op.finish();
         __out
     }
@@ -2638,7 +2826,9 @@ impl<B: Backend> ModuleOps<Self> for Swapping<B> {
         let x = __op.input(x);
         let weight = __op.input(weight);
         let output_grad = __op.input(output_grad);
-        let __out = <B as ModuleOps<B>>::conv3d_x_backward(x, weight, output_grad, options);
+        let __out = <B as ModuleOps<
+            B,
+        >>::conv3d_x_backward(x, weight, output_grad, options);
         let __out = __op.output(__out);
         __op.finish();
         __out
@@ -2653,7 +2843,9 @@ impl<B: Backend> ModuleOps<Self> for Swapping<B> {
         let x = __op.input(x);
         let weight = __op.input(weight);
         let output_grad = __op.input(output_grad);
-        let __out = <B as ModuleOps<B>>::conv3d_weight_backward(x, weight, output_grad, options);
+        let __out = <B as ModuleOps<
+            B,
+        >>::conv3d_weight_backward(x, weight, output_grad, options);
         let __out = __op.output(__out);
         __op.finish();
         __out
@@ -2692,10 +2884,14 @@ impl<B: Backend> ModuleOps<Self> for Swapping<B> {
         output_grad: FloatTensor<Self>,
         options: ConvTransposeOptions<1>,
     ) -> FloatTensor<Self> {
-        let mut __op = crate::decorator::OpScope::<B>::begin("conv_transpose1d_x_backward");
+        let mut __op = crate::decorator::OpScope::<
+            B,
+        >::begin("conv_transpose1d_x_backward");
         let weight = __op.input(weight);
         let output_grad = __op.input(output_grad);
-        let __out = <B as ModuleOps<B>>::conv_transpose1d_x_backward(weight, output_grad, options);
+        let __out = <B as ModuleOps<
+            B,
+        >>::conv_transpose1d_x_backward(weight, output_grad, options);
         let __out = __op.output(__out);
         __op.finish();
         __out
@@ -2706,12 +2902,15 @@ impl<B: Backend> ModuleOps<Self> for Swapping<B> {
         output_grad: FloatTensor<Self>,
         options: ConvTransposeOptions<1>,
     ) -> FloatTensor<Self> {
-        let mut __op = crate::decorator::OpScope::<B>::begin("conv_transpose1d_weight_backward");
+        let mut __op = crate::decorator::OpScope::<
+            B,
+        >::begin("conv_transpose1d_weight_backward");
         let x = __op.input(x);
         let weight = __op.input(weight);
         let output_grad = __op.input(output_grad);
-        let __out =
-            <B as ModuleOps<B>>::conv_transpose1d_weight_backward(x, weight, output_grad, options);
+        let __out = <B as ModuleOps<
+            B,
+        >>::conv_transpose1d_weight_backward(x, weight, output_grad, options);
         let __out = __op.output(__out);
         __op.finish();
         __out
@@ -2721,11 +2920,15 @@ impl<B: Backend> ModuleOps<Self> for Swapping<B> {
         bias: FloatTensor<Self>,
         output_grad: FloatTensor<Self>,
     ) -> FloatTensor<Self> {
-        let mut __op = crate::decorator::OpScope::<B>::begin("conv_transpose1d_bias_backward");
+        let mut __op = crate::decorator::OpScope::<
+            B,
+        >::begin("conv_transpose1d_bias_backward");
         let x = __op.input(x);
         let bias = __op.input(bias);
         let output_grad = __op.input(output_grad);
-        let __out = <B as ModuleOps<B>>::conv_transpose1d_bias_backward(x, bias, output_grad);
+        let __out = <B as ModuleOps<
+            B,
+        >>::conv_transpose1d_bias_backward(x, bias, output_grad);
         let __out = __op.output(__out);
         __op.finish();
         __out
@@ -2750,10 +2953,14 @@ impl<B: Backend> ModuleOps<Self> for Swapping<B> {
         output_grad: FloatTensor<Self>,
         options: ConvTransposeOptions<2>,
     ) -> FloatTensor<Self> {
-        let mut __op = crate::decorator::OpScope::<B>::begin("conv_transpose2d_x_backward");
+        let mut __op = crate::decorator::OpScope::<
+            B,
+        >::begin("conv_transpose2d_x_backward");
         let weight = __op.input(weight);
         let output_grad = __op.input(output_grad);
-        let __out = <B as ModuleOps<B>>::conv_transpose2d_x_backward(weight, output_grad, options);
+        let __out = <B as ModuleOps<
+            B,
+        >>::conv_transpose2d_x_backward(weight, output_grad, options);
         let __out = __op.output(__out);
         __op.finish();
         __out
@@ -2764,12 +2971,15 @@ impl<B: Backend> ModuleOps<Self> for Swapping<B> {
         output_grad: FloatTensor<Self>,
         options: ConvTransposeOptions<2>,
     ) -> FloatTensor<Self> {
-        let mut __op = crate::decorator::OpScope::<B>::begin("conv_transpose2d_weight_backward");
+        let mut __op = crate::decorator::OpScope::<
+            B,
+        >::begin("conv_transpose2d_weight_backward");
         let x = __op.input(x);
         let weight = __op.input(weight);
         let output_grad = __op.input(output_grad);
-        let __out =
-            <B as ModuleOps<B>>::conv_transpose2d_weight_backward(x, weight, output_grad, options);
+        let __out = <B as ModuleOps<
+            B,
+        >>::conv_transpose2d_weight_backward(x, weight, output_grad, options);
         let __out = __op.output(__out);
         __op.finish();
         __out
@@ -2779,11 +2989,15 @@ impl<B: Backend> ModuleOps<Self> for Swapping<B> {
         bias: FloatTensor<Self>,
         output_grad: FloatTensor<Self>,
     ) -> FloatTensor<Self> {
-        let mut __op = crate::decorator::OpScope::<B>::begin("conv_transpose2d_bias_backward");
+        let mut __op = crate::decorator::OpScope::<
+            B,
+        >::begin("conv_transpose2d_bias_backward");
         let x = __op.input(x);
         let bias = __op.input(bias);
         let output_grad = __op.input(output_grad);
-        let __out = <B as ModuleOps<B>>::conv_transpose2d_bias_backward(x, bias, output_grad);
+        let __out = <B as ModuleOps<
+            B,
+        >>::conv_transpose2d_bias_backward(x, bias, output_grad);
         let __out = __op.output(__out);
         __op.finish();
         __out
@@ -2808,10 +3022,14 @@ impl<B: Backend> ModuleOps<Self> for Swapping<B> {
         output_grad: FloatTensor<Self>,
         options: ConvTransposeOptions<3>,
     ) -> FloatTensor<Self> {
-        let mut __op = crate::decorator::OpScope::<B>::begin("conv_transpose3d_x_backward");
+        let mut __op = crate::decorator::OpScope::<
+            B,
+        >::begin("conv_transpose3d_x_backward");
         let weight = __op.input(weight);
         let output_grad = __op.input(output_grad);
-        let __out = <B as ModuleOps<B>>::conv_transpose3d_x_backward(weight, output_grad, options);
+        let __out = <B as ModuleOps<
+            B,
+        >>::conv_transpose3d_x_backward(weight, output_grad, options);
         let __out = __op.output(__out);
         __op.finish();
         __out
@@ -2822,12 +3040,15 @@ impl<B: Backend> ModuleOps<Self> for Swapping<B> {
         output_grad: FloatTensor<Self>,
         options: ConvTransposeOptions<3>,
     ) -> FloatTensor<Self> {
-        let mut __op = crate::decorator::OpScope::<B>::begin("conv_transpose3d_weight_backward");
+        let mut __op = crate::decorator::OpScope::<
+            B,
+        >::begin("conv_transpose3d_weight_backward");
         let x = __op.input(x);
         let weight = __op.input(weight);
         let output_grad = __op.input(output_grad);
-        let __out =
-            <B as ModuleOps<B>>::conv_transpose3d_weight_backward(x, weight, output_grad, options);
+        let __out = <B as ModuleOps<
+            B,
+        >>::conv_transpose3d_weight_backward(x, weight, output_grad, options);
         let __out = __op.output(__out);
         __op.finish();
         __out
@@ -2837,11 +3058,15 @@ impl<B: Backend> ModuleOps<Self> for Swapping<B> {
         bias: FloatTensor<Self>,
         output_grad: FloatTensor<Self>,
     ) -> FloatTensor<Self> {
-        let mut __op = crate::decorator::OpScope::<B>::begin("conv_transpose3d_bias_backward");
+        let mut __op = crate::decorator::OpScope::<
+            B,
+        >::begin("conv_transpose3d_bias_backward");
         let x = __op.input(x);
         let bias = __op.input(bias);
         let output_grad = __op.input(output_grad);
-        let __out = <B as ModuleOps<B>>::conv_transpose3d_bias_backward(x, bias, output_grad);
+        let __out = <B as ModuleOps<
+            B,
+        >>::conv_transpose3d_bias_backward(x, bias, output_grad);
         let __out = __op.output(__out);
         __op.finish();
         __out
@@ -2868,14 +3093,9 @@ impl<B: Backend> ModuleOps<Self> for Swapping<B> {
     ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("avg_pool1d");
         let x = __op.input(x);
-        let __out = <B as ModuleOps<B>>::avg_pool1d(
-            x,
-            kernel_size,
-            stride,
-            padding,
-            count_include_pad,
-            ceil_mode,
-        );
+        let __out = <B as ModuleOps<
+            B,
+        >>::avg_pool1d(x, kernel_size, stride, padding, count_include_pad, ceil_mode);
         let __out = __op.output(__out);
         __op.finish();
         __out
@@ -2892,7 +3112,9 @@ impl<B: Backend> ModuleOps<Self> for Swapping<B> {
         let mut __op = crate::decorator::OpScope::<B>::begin("avg_pool1d_backward");
         let x = __op.input(x);
         let grad = __op.input(grad);
-        let __out = <B as ModuleOps<B>>::avg_pool1d_backward(
+        let __out = <B as ModuleOps<
+            B,
+        >>::avg_pool1d_backward(
             x,
             grad,
             kernel_size,
@@ -2915,14 +3137,9 @@ impl<B: Backend> ModuleOps<Self> for Swapping<B> {
     ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("avg_pool2d");
         let x = __op.input(x);
-        let __out = <B as ModuleOps<B>>::avg_pool2d(
-            x,
-            kernel_size,
-            stride,
-            padding,
-            count_include_pad,
-            ceil_mode,
-        );
+        let __out = <B as ModuleOps<
+            B,
+        >>::avg_pool2d(x, kernel_size, stride, padding, count_include_pad, ceil_mode);
         let __out = __op.output(__out);
         __op.finish();
         __out
@@ -2939,7 +3156,9 @@ impl<B: Backend> ModuleOps<Self> for Swapping<B> {
         let mut __op = crate::decorator::OpScope::<B>::begin("avg_pool2d_backward");
         let x = __op.input(x);
         let grad = __op.input(grad);
-        let __out = <B as ModuleOps<B>>::avg_pool2d_backward(
+        let __out = <B as ModuleOps<
+            B,
+        >>::avg_pool2d_backward(
             x,
             grad,
             kernel_size,
@@ -2952,7 +3171,10 @@ impl<B: Backend> ModuleOps<Self> for Swapping<B> {
         __op.finish();
         __out
     }
-    fn adaptive_avg_pool2d(x: FloatTensor<Self>, output_size: [usize; 2]) -> FloatTensor<Self> {
+    fn adaptive_avg_pool2d(
+        x: FloatTensor<Self>,
+        output_size: [usize; 2],
+    ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("adaptive_avg_pool2d");
         let x = __op.input(x);
         let __out = <B as ModuleOps<B>>::adaptive_avg_pool2d(x, output_size);
@@ -2964,7 +3186,9 @@ impl<B: Backend> ModuleOps<Self> for Swapping<B> {
         x: FloatTensor<Self>,
         grad: FloatTensor<Self>,
     ) -> FloatTensor<Self> {
-        let mut __op = crate::decorator::OpScope::<B>::begin("adaptive_avg_pool2d_backward");
+        let mut __op = crate::decorator::OpScope::<
+            B,
+        >::begin("adaptive_avg_pool2d_backward");
         let x = __op.input(x);
         let grad = __op.input(grad);
         let __out = <B as ModuleOps<B>>::adaptive_avg_pool2d_backward(x, grad);
@@ -2972,7 +3196,10 @@ impl<B: Backend> ModuleOps<Self> for Swapping<B> {
         __op.finish();
         __out
     }
-    fn adaptive_avg_pool1d(x: FloatTensor<Self>, output_size: usize) -> FloatTensor<Self> {
+    fn adaptive_avg_pool1d(
+        x: FloatTensor<Self>,
+        output_size: usize,
+    ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("adaptive_avg_pool1d");
         let x = __op.input(x);
         let __out = <B as ModuleOps<B>>::adaptive_avg_pool1d(x, output_size);
@@ -2984,7 +3211,9 @@ impl<B: Backend> ModuleOps<Self> for Swapping<B> {
         x: FloatTensor<Self>,
         grad: FloatTensor<Self>,
     ) -> FloatTensor<Self> {
-        let mut __op = crate::decorator::OpScope::<B>::begin("adaptive_avg_pool1d_backward");
+        let mut __op = crate::decorator::OpScope::<
+            B,
+        >::begin("adaptive_avg_pool1d_backward");
         let x = __op.input(x);
         let grad = __op.input(grad);
         let __out = <B as ModuleOps<B>>::adaptive_avg_pool1d_backward(x, grad);
@@ -3002,8 +3231,9 @@ impl<B: Backend> ModuleOps<Self> for Swapping<B> {
     ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("max_pool1d");
         let x = __op.input(x);
-        let __out =
-            <B as ModuleOps<B>>::max_pool1d(x, kernel_size, stride, padding, dilation, ceil_mode);
+        let __out = <B as ModuleOps<
+            B,
+        >>::max_pool1d(x, kernel_size, stride, padding, dilation, ceil_mode);
         let __out = __op.output(__out);
         __op.finish();
         __out
@@ -3018,7 +3248,9 @@ impl<B: Backend> ModuleOps<Self> for Swapping<B> {
     ) -> MaxPool1dWithIndices<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("max_pool1d_with_indices");
         let x = __op.input(x);
-        let __out = <B as ModuleOps<B>>::max_pool1d_with_indices(
+        let __out = <B as ModuleOps<
+            B,
+        >>::max_pool1d_with_indices(
             x,
             kernel_size,
             stride,
@@ -3026,7 +3258,10 @@ impl<B: Backend> ModuleOps<Self> for Swapping<B> {
             dilation,
             ceil_mode,
         );
-        let __out = crate::convert::MapFloats::map_floats(__out, &mut |t| __op.output(t));
+        let __out = crate::convert::MapFloats::map_floats(
+            __out,
+            &mut |t| __op.output(t),
+        );
         __op.finish();
         __out
     }
@@ -3040,10 +3275,14 @@ impl<B: Backend> ModuleOps<Self> for Swapping<B> {
         output_grad: FloatTensor<Self>,
         indices: IntTensor<Self>,
     ) -> MaxPool1dBackward<Self> {
-        let mut __op = crate::decorator::OpScope::<B>::begin("max_pool1d_with_indices_backward");
+        let mut __op = crate::decorator::OpScope::<
+            B,
+        >::begin("max_pool1d_with_indices_backward");
         let x = __op.input(x);
         let output_grad = __op.input(output_grad);
-        let __out = <B as ModuleOps<B>>::max_pool1d_with_indices_backward(
+        let __out = <B as ModuleOps<
+            B,
+        >>::max_pool1d_with_indices_backward(
             x,
             kernel_size,
             stride,
@@ -3053,7 +3292,10 @@ impl<B: Backend> ModuleOps<Self> for Swapping<B> {
             output_grad,
             indices,
         );
-        let __out = crate::convert::MapFloats::map_floats(__out, &mut |t| __op.output(t));
+        let __out = crate::convert::MapFloats::map_floats(
+            __out,
+            &mut |t| __op.output(t),
+        );
         __op.finish();
         __out
     }
@@ -3067,8 +3309,9 @@ impl<B: Backend> ModuleOps<Self> for Swapping<B> {
     ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("max_pool2d");
         let x = __op.input(x);
-        let __out =
-            <B as ModuleOps<B>>::max_pool2d(x, kernel_size, stride, padding, dilation, ceil_mode);
+        let __out = <B as ModuleOps<
+            B,
+        >>::max_pool2d(x, kernel_size, stride, padding, dilation, ceil_mode);
         let __out = __op.output(__out);
         __op.finish();
         __out
@@ -3083,7 +3326,9 @@ impl<B: Backend> ModuleOps<Self> for Swapping<B> {
     ) -> MaxPool2dWithIndices<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("max_pool2d_with_indices");
         let x = __op.input(x);
-        let __out = <B as ModuleOps<B>>::max_pool2d_with_indices(
+        let __out = <B as ModuleOps<
+            B,
+        >>::max_pool2d_with_indices(
             x,
             kernel_size,
             stride,
@@ -3091,7 +3336,10 @@ impl<B: Backend> ModuleOps<Self> for Swapping<B> {
             dilation,
             ceil_mode,
         );
-        let __out = crate::convert::MapFloats::map_floats(__out, &mut |t| __op.output(t));
+        let __out = crate::convert::MapFloats::map_floats(
+            __out,
+            &mut |t| __op.output(t),
+        );
         __op.finish();
         __out
     }
@@ -3105,10 +3353,14 @@ impl<B: Backend> ModuleOps<Self> for Swapping<B> {
         output_grad: FloatTensor<Self>,
         indices: IntTensor<Self>,
     ) -> MaxPool2dBackward<Self> {
-        let mut __op = crate::decorator::OpScope::<B>::begin("max_pool2d_with_indices_backward");
+        let mut __op = crate::decorator::OpScope::<
+            B,
+        >::begin("max_pool2d_with_indices_backward");
         let x = __op.input(x);
         let output_grad = __op.input(output_grad);
-        let __out = <B as ModuleOps<B>>::max_pool2d_with_indices_backward(
+        let __out = <B as ModuleOps<
+            B,
+        >>::max_pool2d_with_indices_backward(
             x,
             kernel_size,
             stride,
@@ -3118,7 +3370,10 @@ impl<B: Backend> ModuleOps<Self> for Swapping<B> {
             output_grad,
             indices,
         );
-        let __out = crate::convert::MapFloats::map_floats(__out, &mut |t| __op.output(t));
+        let __out = crate::convert::MapFloats::map_floats(
+            __out,
+            &mut |t| __op.output(t),
+        );
         __op.finish();
         __out
     }
@@ -3143,7 +3398,9 @@ impl<B: Backend> ModuleOps<Self> for Swapping<B> {
         let mut __op = crate::decorator::OpScope::<B>::begin("interpolate_backward");
         let x = __op.input(x);
         let grad = __op.input(grad);
-        let __out = <B as ModuleOps<B>>::interpolate_backward(x, grad, output_size, options);
+        let __out = <B as ModuleOps<
+            B,
+        >>::interpolate_backward(x, grad, output_size, options);
         let __out = __op.output(__out);
         __op.finish();
         __out
@@ -3161,7 +3418,9 @@ impl<B: Backend> ModuleOps<Self> for Swapping<B> {
         let key = __op.input(key);
         let value = __op.input(value);
         let attn_bias = attn_bias.map(|t| __op.input(t));
-        let __out = <B as ModuleOps<B>>::attention(query, key, value, mask, attn_bias, options);
+        let __out = <B as ModuleOps<
+            B,
+        >>::attention(query, key, value, mask, attn_bias, options);
         let __out = __op.output(__out);
         __op.finish();
         __out
@@ -3190,8 +3449,9 @@ impl<B: Backend> ModuleOps<Self> for Swapping<B> {
     ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("ctc_loss");
         let log_probs = __op.input(log_probs);
-        let __out =
-            <B as ModuleOps<B>>::ctc_loss(log_probs, targets, input_lengths, target_lengths, blank);
+        let __out = <B as ModuleOps<
+            B,
+        >>::ctc_loss(log_probs, targets, input_lengths, target_lengths, blank);
         let __out = __op.output(__out);
         __op.finish();
         __out
@@ -3210,7 +3470,9 @@ impl<B: Backend> ModuleOps<Self> for Swapping<B> {
         let mut __op = crate::decorator::OpScope::<B>::begin("ctc_loss_backward");
         let _log_probs = __op.input(_log_probs);
         let _grad_loss = __op.input(_grad_loss);
-        let __out = <B as ModuleOps<B>>::ctc_loss_backward(
+        let __out = <B as ModuleOps<
+            B,
+        >>::ctc_loss_backward(
             _log_probs,
             _targets,
             _input_lengths,
@@ -3253,7 +3515,10 @@ impl<B: Backend> ModuleOps<Self> for Swapping<B> {
     }
 }
 impl<B: Backend> ActivationOps<Self> for Swapping<B> {
-    fn leaky_relu(tensor: FloatTensor<Self>, negative_slope: Scalar) -> FloatTensor<Self> {
+    fn leaky_relu(
+        tensor: FloatTensor<Self>,
+        negative_slope: Scalar,
+    ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("leaky_relu");
         let tensor = __op.input(tensor);
         let __out = <B as ActivationOps<B>>::leaky_relu(tensor, negative_slope);
@@ -3269,7 +3534,10 @@ impl<B: Backend> ActivationOps<Self> for Swapping<B> {
         __op.finish();
         __out
     }
-    fn relu_backward(output: FloatTensor<Self>, grad: FloatTensor<Self>) -> FloatTensor<Self> {
+    fn relu_backward(
+        output: FloatTensor<Self>,
+        grad: FloatTensor<Self>,
+    ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("relu_backward");
         let output = __op.input(output);
         let grad = __op.input(grad);
@@ -3295,7 +3563,10 @@ impl<B: Backend> ActivationOps<Self> for Swapping<B> {
         __op.finish();
         __out
     }
-    fn gelu_backward(x: FloatTensor<Self>, grad: FloatTensor<Self>) -> FloatTensor<Self> {
+    fn gelu_backward(
+        x: FloatTensor<Self>,
+        grad: FloatTensor<Self>,
+    ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("gelu_backward");
         let x = __op.input(x);
         let grad = __op.input(grad);
@@ -3312,7 +3583,10 @@ impl<B: Backend> ActivationOps<Self> for Swapping<B> {
         __op.finish();
         __out
     }
-    fn sigmoid_backward(output: FloatTensor<Self>, grad: FloatTensor<Self>) -> FloatTensor<Self> {
+    fn sigmoid_backward(
+        output: FloatTensor<Self>,
+        grad: FloatTensor<Self>,
+    ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("sigmoid_backward");
         let output = __op.input(output);
         let grad = __op.input(grad);
@@ -3321,7 +3595,11 @@ impl<B: Backend> ActivationOps<Self> for Swapping<B> {
         __op.finish();
         __out
     }
-    fn hard_sigmoid(tensor: FloatTensor<Self>, alpha: Scalar, beta: Scalar) -> FloatTensor<Self> {
+    fn hard_sigmoid(
+        tensor: FloatTensor<Self>,
+        alpha: Scalar,
+        beta: Scalar,
+    ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("hard_sigmoid");
         let tensor = __op.input(tensor);
         let __out = <B as ActivationOps<B>>::hard_sigmoid(tensor, alpha, beta);
@@ -3361,7 +3639,10 @@ impl<B: Backend> ActivationOps<Self> for Swapping<B> {
         __op.finish();
         __out
     }
-    fn log_sigmoid_backward(x: FloatTensor<Self>, grad: FloatTensor<Self>) -> FloatTensor<Self> {
+    fn log_sigmoid_backward(
+        x: FloatTensor<Self>,
+        grad: FloatTensor<Self>,
+    ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("log_sigmoid_backward");
         let x = __op.input(x);
         let grad = __op.input(grad);
@@ -3386,13 +3667,19 @@ impl<B: Backend> QTensorOps<Self> for Swapping<B> {
     ) -> QuantizedTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("quantize");
         let tensor = __op.input(tensor);
-        let qparams = crate::convert::MapFloats::map_floats(qparams, &mut |t| __op.input(t));
+        let qparams = crate::convert::MapFloats::map_floats(
+            qparams,
+            &mut |t| __op.input(t),
+        );
         let __out = <B as QTensorOps<B>>::quantize(tensor, scheme, qparams);
         let __out = __out;
         __op.finish();
         __out
     }
-    fn quantize_dynamic(tensor: FloatTensor<Self>, scheme: &QuantScheme) -> QuantizedTensor<Self> {
+    fn quantize_dynamic(
+        tensor: FloatTensor<Self>,
+        scheme: &QuantScheme,
+    ) -> QuantizedTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("quantize_dynamic");
         let tensor = __op.input(tensor);
         let __out = <B as QTensorOps<B>>::quantize_dynamic(tensor, scheme);
@@ -3400,7 +3687,10 @@ impl<B: Backend> QTensorOps<Self> for Swapping<B> {
         __op.finish();
         __out
     }
-    fn dequantize(tensor: QuantizedTensor<Self>, dtype: FloatDType) -> FloatTensor<Self> {
+    fn dequantize(
+        tensor: QuantizedTensor<Self>,
+        dtype: FloatDType,
+    ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("dequantize");
         let __out = <B as QTensorOps<B>>::dequantize(tensor, dtype);
         let __out = __op.output(__out);
@@ -3414,7 +3704,10 @@ impl<B: Backend> QTensorOps<Self> for Swapping<B> {
         __op.finish();
         __out
     }
-    fn q_to_device(tensor: QuantizedTensor<Self>, device: &Device<Self>) -> QuantizedTensor<Self> {
+    fn q_to_device(
+        tensor: QuantizedTensor<Self>,
+        device: &Device<Self>,
+    ) -> QuantizedTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("q_to_device");
         let __out = <B as QTensorOps<B>>::q_to_device(tensor, device);
         let __out = __out;
@@ -3486,7 +3779,10 @@ impl<B: Backend> QTensorOps<Self> for Swapping<B> {
         __op.finish();
         __out
     }
-    fn q_permute(tensor: QuantizedTensor<Self>, axes: &[usize]) -> QuantizedTensor<Self> {
+    fn q_permute(
+        tensor: QuantizedTensor<Self>,
+        axes: &[usize],
+    ) -> QuantizedTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("q_permute");
         let __out = <B as QTensorOps<B>>::q_permute(tensor, axes);
         let __out = __out;
@@ -3511,7 +3807,10 @@ impl<B: Backend> QTensorOps<Self> for Swapping<B> {
         __op.finish();
         __out
     }
-    fn q_slice(tensor: QuantizedTensor<Self>, slices: &[Slice]) -> QuantizedTensor<Self> {
+    fn q_slice(
+        tensor: QuantizedTensor<Self>,
+        slices: &[Slice],
+    ) -> QuantizedTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("q_slice");
         let __out = <B as QTensorOps<B>>::q_slice(tensor, slices);
         let __out = __out;
@@ -3540,229 +3839,353 @@ impl<B: Backend> QTensorOps<Self> for Swapping<B> {
         __op.finish();
         __out
     }
-    fn q_add(lhs: QuantizedTensor<Self>, rhs: QuantizedTensor<Self>) -> TensorPrimitive<Self> {
+    fn q_add(
+        lhs: QuantizedTensor<Self>,
+        rhs: QuantizedTensor<Self>,
+    ) -> TensorPrimitive<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("q_add");
         let __out = <B as QTensorOps<B>>::q_add(lhs, rhs);
-        let __out = crate::convert::MapFloats::map_floats(__out, &mut |t| __op.output(t));
+        let __out = crate::convert::MapFloats::map_floats(
+            __out,
+            &mut |t| __op.output(t),
+        );
         __op.finish();
         __out
     }
     fn q_add_scalar(lhs: QuantizedTensor<Self>, rhs: Scalar) -> TensorPrimitive<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("q_add_scalar");
         let __out = <B as QTensorOps<B>>::q_add_scalar(lhs, rhs);
-        let __out = crate::convert::MapFloats::map_floats(__out, &mut |t| __op.output(t));
+        let __out = crate::convert::MapFloats::map_floats(
+            __out,
+            &mut |t| __op.output(t),
+        );
         __op.finish();
         __out
     }
     fn q_clamp_min(tensor: QuantizedTensor<Self>, min: Scalar) -> TensorPrimitive<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("q_clamp_min");
         let __out = <B as QTensorOps<B>>::q_clamp_min(tensor, min);
-        let __out = crate::convert::MapFloats::map_floats(__out, &mut |t| __op.output(t));
+        let __out = crate::convert::MapFloats::map_floats(
+            __out,
+            &mut |t| __op.output(t),
+        );
         __op.finish();
         __out
     }
     fn q_clamp_max(tensor: QuantizedTensor<Self>, max: Scalar) -> TensorPrimitive<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("q_clamp_max");
         let __out = <B as QTensorOps<B>>::q_clamp_max(tensor, max);
-        let __out = crate::convert::MapFloats::map_floats(__out, &mut |t| __op.output(t));
+        let __out = crate::convert::MapFloats::map_floats(
+            __out,
+            &mut |t| __op.output(t),
+        );
         __op.finish();
         __out
     }
-    fn q_clamp(tensor: QuantizedTensor<Self>, min: Scalar, max: Scalar) -> TensorPrimitive<Self> {
+    fn q_clamp(
+        tensor: QuantizedTensor<Self>,
+        min: Scalar,
+        max: Scalar,
+    ) -> TensorPrimitive<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("q_clamp");
         let __out = <B as QTensorOps<B>>::q_clamp(tensor, min, max);
-        let __out = crate::convert::MapFloats::map_floats(__out, &mut |t| __op.output(t));
+        let __out = crate::convert::MapFloats::map_floats(
+            __out,
+            &mut |t| __op.output(t),
+        );
         __op.finish();
         __out
     }
-    fn q_sub(lhs: QuantizedTensor<Self>, rhs: QuantizedTensor<Self>) -> TensorPrimitive<Self> {
+    fn q_sub(
+        lhs: QuantizedTensor<Self>,
+        rhs: QuantizedTensor<Self>,
+    ) -> TensorPrimitive<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("q_sub");
         let __out = <B as QTensorOps<B>>::q_sub(lhs, rhs);
-        let __out = crate::convert::MapFloats::map_floats(__out, &mut |t| __op.output(t));
+        let __out = crate::convert::MapFloats::map_floats(
+            __out,
+            &mut |t| __op.output(t),
+        );
         __op.finish();
         __out
     }
     fn q_sub_scalar(lhs: QuantizedTensor<Self>, rhs: Scalar) -> TensorPrimitive<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("q_sub_scalar");
         let __out = <B as QTensorOps<B>>::q_sub_scalar(lhs, rhs);
-        let __out = crate::convert::MapFloats::map_floats(__out, &mut |t| __op.output(t));
+        let __out = crate::convert::MapFloats::map_floats(
+            __out,
+            &mut |t| __op.output(t),
+        );
         __op.finish();
         __out
     }
-    fn q_mul(lhs: QuantizedTensor<Self>, rhs: QuantizedTensor<Self>) -> TensorPrimitive<Self> {
+    fn q_mul(
+        lhs: QuantizedTensor<Self>,
+        rhs: QuantizedTensor<Self>,
+    ) -> TensorPrimitive<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("q_mul");
         let __out = <B as QTensorOps<B>>::q_mul(lhs, rhs);
-        let __out = crate::convert::MapFloats::map_floats(__out, &mut |t| __op.output(t));
+        let __out = crate::convert::MapFloats::map_floats(
+            __out,
+            &mut |t| __op.output(t),
+        );
         __op.finish();
         __out
     }
     fn q_mul_scalar(lhs: QuantizedTensor<Self>, rhs: Scalar) -> TensorPrimitive<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("q_mul_scalar");
         let __out = <B as QTensorOps<B>>::q_mul_scalar(lhs, rhs);
-        let __out = crate::convert::MapFloats::map_floats(__out, &mut |t| __op.output(t));
+        let __out = crate::convert::MapFloats::map_floats(
+            __out,
+            &mut |t| __op.output(t),
+        );
         __op.finish();
         __out
     }
-    fn q_div(lhs: QuantizedTensor<Self>, rhs: QuantizedTensor<Self>) -> TensorPrimitive<Self> {
+    fn q_div(
+        lhs: QuantizedTensor<Self>,
+        rhs: QuantizedTensor<Self>,
+    ) -> TensorPrimitive<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("q_div");
         let __out = <B as QTensorOps<B>>::q_div(lhs, rhs);
-        let __out = crate::convert::MapFloats::map_floats(__out, &mut |t| __op.output(t));
+        let __out = crate::convert::MapFloats::map_floats(
+            __out,
+            &mut |t| __op.output(t),
+        );
         __op.finish();
         __out
     }
     fn q_div_scalar(lhs: QuantizedTensor<Self>, rhs: Scalar) -> TensorPrimitive<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("q_div_scalar");
         let __out = <B as QTensorOps<B>>::q_div_scalar(lhs, rhs);
-        let __out = crate::convert::MapFloats::map_floats(__out, &mut |t| __op.output(t));
+        let __out = crate::convert::MapFloats::map_floats(
+            __out,
+            &mut |t| __op.output(t),
+        );
         __op.finish();
         __out
     }
-    fn q_matmul(lhs: TensorPrimitive<Self>, rhs: TensorPrimitive<Self>) -> TensorPrimitive<Self> {
+    fn q_matmul(
+        lhs: TensorPrimitive<Self>,
+        rhs: TensorPrimitive<Self>,
+    ) -> TensorPrimitive<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("q_matmul");
         let lhs = crate::convert::MapFloats::map_floats(lhs, &mut |t| __op.input(t));
         let rhs = crate::convert::MapFloats::map_floats(rhs, &mut |t| __op.input(t));
         let __out = <B as QTensorOps<B>>::q_matmul(lhs, rhs);
-        let __out = crate::convert::MapFloats::map_floats(__out, &mut |t| __op.output(t));
+        let __out = crate::convert::MapFloats::map_floats(
+            __out,
+            &mut |t| __op.output(t),
+        );
         __op.finish();
         __out
     }
     fn q_neg(tensor: QuantizedTensor<Self>) -> TensorPrimitive<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("q_neg");
         let __out = <B as QTensorOps<B>>::q_neg(tensor);
-        let __out = crate::convert::MapFloats::map_floats(__out, &mut |t| __op.output(t));
+        let __out = crate::convert::MapFloats::map_floats(
+            __out,
+            &mut |t| __op.output(t),
+        );
         __op.finish();
         __out
     }
     fn q_recip(tensor: QuantizedTensor<Self>) -> TensorPrimitive<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("q_recip");
         let __out = <B as QTensorOps<B>>::q_recip(tensor);
-        let __out = crate::convert::MapFloats::map_floats(__out, &mut |t| __op.output(t));
+        let __out = crate::convert::MapFloats::map_floats(
+            __out,
+            &mut |t| __op.output(t),
+        );
         __op.finish();
         __out
     }
     fn q_sum(tensor: QuantizedTensor<Self>) -> TensorPrimitive<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("q_sum");
         let __out = <B as QTensorOps<B>>::q_sum(tensor);
-        let __out = crate::convert::MapFloats::map_floats(__out, &mut |t| __op.output(t));
+        let __out = crate::convert::MapFloats::map_floats(
+            __out,
+            &mut |t| __op.output(t),
+        );
         __op.finish();
         __out
     }
     fn q_sum_dim(tensor: QuantizedTensor<Self>, dim: usize) -> TensorPrimitive<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("q_sum_dim");
         let __out = <B as QTensorOps<B>>::q_sum_dim(tensor, dim);
-        let __out = crate::convert::MapFloats::map_floats(__out, &mut |t| __op.output(t));
+        let __out = crate::convert::MapFloats::map_floats(
+            __out,
+            &mut |t| __op.output(t),
+        );
         __op.finish();
         __out
     }
     fn q_prod(tensor: QuantizedTensor<Self>) -> TensorPrimitive<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("q_prod");
         let __out = <B as QTensorOps<B>>::q_prod(tensor);
-        let __out = crate::convert::MapFloats::map_floats(__out, &mut |t| __op.output(t));
+        let __out = crate::convert::MapFloats::map_floats(
+            __out,
+            &mut |t| __op.output(t),
+        );
         __op.finish();
         __out
     }
     fn q_prod_dim(tensor: QuantizedTensor<Self>, dim: usize) -> TensorPrimitive<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("q_prod_dim");
         let __out = <B as QTensorOps<B>>::q_prod_dim(tensor, dim);
-        let __out = crate::convert::MapFloats::map_floats(__out, &mut |t| __op.output(t));
+        let __out = crate::convert::MapFloats::map_floats(
+            __out,
+            &mut |t| __op.output(t),
+        );
         __op.finish();
         __out
     }
     fn q_mean(tensor: QuantizedTensor<Self>) -> TensorPrimitive<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("q_mean");
         let __out = <B as QTensorOps<B>>::q_mean(tensor);
-        let __out = crate::convert::MapFloats::map_floats(__out, &mut |t| __op.output(t));
+        let __out = crate::convert::MapFloats::map_floats(
+            __out,
+            &mut |t| __op.output(t),
+        );
         __op.finish();
         __out
     }
     fn q_mean_dim(tensor: QuantizedTensor<Self>, dim: usize) -> TensorPrimitive<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("q_mean_dim");
         let __out = <B as QTensorOps<B>>::q_mean_dim(tensor, dim);
-        let __out = crate::convert::MapFloats::map_floats(__out, &mut |t| __op.output(t));
+        let __out = crate::convert::MapFloats::map_floats(
+            __out,
+            &mut |t| __op.output(t),
+        );
         __op.finish();
         __out
     }
     fn q_cumsum(tensor: QuantizedTensor<Self>, dim: usize) -> TensorPrimitive<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("q_cumsum");
         let __out = <B as QTensorOps<B>>::q_cumsum(tensor, dim);
-        let __out = crate::convert::MapFloats::map_floats(__out, &mut |t| __op.output(t));
+        let __out = crate::convert::MapFloats::map_floats(
+            __out,
+            &mut |t| __op.output(t),
+        );
         __op.finish();
         __out
     }
     fn q_cumprod(tensor: QuantizedTensor<Self>, dim: usize) -> TensorPrimitive<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("q_cumprod");
         let __out = <B as QTensorOps<B>>::q_cumprod(tensor, dim);
-        let __out = crate::convert::MapFloats::map_floats(__out, &mut |t| __op.output(t));
+        let __out = crate::convert::MapFloats::map_floats(
+            __out,
+            &mut |t| __op.output(t),
+        );
         __op.finish();
         __out
     }
     fn q_cummin(tensor: QuantizedTensor<Self>, dim: usize) -> TensorPrimitive<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("q_cummin");
         let __out = <B as QTensorOps<B>>::q_cummin(tensor, dim);
-        let __out = crate::convert::MapFloats::map_floats(__out, &mut |t| __op.output(t));
+        let __out = crate::convert::MapFloats::map_floats(
+            __out,
+            &mut |t| __op.output(t),
+        );
         __op.finish();
         __out
     }
     fn q_cummax(tensor: QuantizedTensor<Self>, dim: usize) -> TensorPrimitive<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("q_cummax");
         let __out = <B as QTensorOps<B>>::q_cummax(tensor, dim);
-        let __out = crate::convert::MapFloats::map_floats(__out, &mut |t| __op.output(t));
+        let __out = crate::convert::MapFloats::map_floats(
+            __out,
+            &mut |t| __op.output(t),
+        );
         __op.finish();
         __out
     }
     fn q_exp(tensor: QuantizedTensor<Self>) -> TensorPrimitive<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("q_exp");
         let __out = <B as QTensorOps<B>>::q_exp(tensor);
-        let __out = crate::convert::MapFloats::map_floats(__out, &mut |t| __op.output(t));
+        let __out = crate::convert::MapFloats::map_floats(
+            __out,
+            &mut |t| __op.output(t),
+        );
         __op.finish();
         __out
     }
     fn q_log(tensor: QuantizedTensor<Self>) -> TensorPrimitive<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("q_log");
         let __out = <B as QTensorOps<B>>::q_log(tensor);
-        let __out = crate::convert::MapFloats::map_floats(__out, &mut |t| __op.output(t));
+        let __out = crate::convert::MapFloats::map_floats(
+            __out,
+            &mut |t| __op.output(t),
+        );
         __op.finish();
         __out
     }
     fn q_log1p(tensor: QuantizedTensor<Self>) -> TensorPrimitive<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("q_log1p");
         let __out = <B as QTensorOps<B>>::q_log1p(tensor);
-        let __out = crate::convert::MapFloats::map_floats(__out, &mut |t| __op.output(t));
+        let __out = crate::convert::MapFloats::map_floats(
+            __out,
+            &mut |t| __op.output(t),
+        );
         __op.finish();
         __out
     }
-    fn q_powf(lhs: QuantizedTensor<Self>, rhs: QuantizedTensor<Self>) -> TensorPrimitive<Self> {
+    fn q_powf(
+        lhs: QuantizedTensor<Self>,
+        rhs: QuantizedTensor<Self>,
+    ) -> TensorPrimitive<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("q_powf");
         let __out = <B as QTensorOps<B>>::q_powf(lhs, rhs);
-        let __out = crate::convert::MapFloats::map_floats(__out, &mut |t| __op.output(t));
+        let __out = crate::convert::MapFloats::map_floats(
+            __out,
+            &mut |t| __op.output(t),
+        );
         __op.finish();
         __out
     }
-    fn q_powi(lhs: QuantizedTensor<Self>, rhs: IntTensor<Self>) -> TensorPrimitive<Self> {
+    fn q_powi(
+        lhs: QuantizedTensor<Self>,
+        rhs: IntTensor<Self>,
+    ) -> TensorPrimitive<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("q_powi");
         let __out = <B as QTensorOps<B>>::q_powi(lhs, rhs);
-        let __out = crate::convert::MapFloats::map_floats(__out, &mut |t| __op.output(t));
+        let __out = crate::convert::MapFloats::map_floats(
+            __out,
+            &mut |t| __op.output(t),
+        );
         __op.finish();
         __out
     }
     fn q_powi_scalar(lhs: QuantizedTensor<Self>, rhs: Scalar) -> TensorPrimitive<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("q_powi_scalar");
         let __out = <B as QTensorOps<B>>::q_powi_scalar(lhs, rhs);
-        let __out = crate::convert::MapFloats::map_floats(__out, &mut |t| __op.output(t));
+        let __out = crate::convert::MapFloats::map_floats(
+            __out,
+            &mut |t| __op.output(t),
+        );
         __op.finish();
         __out
     }
-    fn q_powf_scalar(tensor: QuantizedTensor<Self>, value: Scalar) -> TensorPrimitive<Self> {
+    fn q_powf_scalar(
+        tensor: QuantizedTensor<Self>,
+        value: Scalar,
+    ) -> TensorPrimitive<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("q_powf_scalar");
         let __out = <B as QTensorOps<B>>::q_powf_scalar(tensor, value);
-        let __out = crate::convert::MapFloats::map_floats(__out, &mut |t| __op.output(t));
+        let __out = crate::convert::MapFloats::map_floats(
+            __out,
+            &mut |t| __op.output(t),
+        );
         __op.finish();
         __out
     }
     fn q_sqrt(tensor: QuantizedTensor<Self>) -> TensorPrimitive<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("q_sqrt");
         let __out = <B as QTensorOps<B>>::q_sqrt(tensor);
-        let __out = crate::convert::MapFloats::map_floats(__out, &mut |t| __op.output(t));
+        let __out = crate::convert::MapFloats::map_floats(
+            __out,
+            &mut |t| __op.output(t),
+        );
         __op.finish();
         __out
     }
@@ -3776,49 +4199,70 @@ impl<B: Backend> QTensorOps<Self> for Swapping<B> {
     fn q_cos(tensor: QuantizedTensor<Self>) -> TensorPrimitive<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("q_cos");
         let __out = <B as QTensorOps<B>>::q_cos(tensor);
-        let __out = crate::convert::MapFloats::map_floats(__out, &mut |t| __op.output(t));
+        let __out = crate::convert::MapFloats::map_floats(
+            __out,
+            &mut |t| __op.output(t),
+        );
         __op.finish();
         __out
     }
     fn q_sin(tensor: QuantizedTensor<Self>) -> TensorPrimitive<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("q_sin");
         let __out = <B as QTensorOps<B>>::q_sin(tensor);
-        let __out = crate::convert::MapFloats::map_floats(__out, &mut |t| __op.output(t));
+        let __out = crate::convert::MapFloats::map_floats(
+            __out,
+            &mut |t| __op.output(t),
+        );
         __op.finish();
         __out
     }
     fn q_tan(tensor: QuantizedTensor<Self>) -> TensorPrimitive<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("q_tan");
         let __out = <B as QTensorOps<B>>::q_tan(tensor);
-        let __out = crate::convert::MapFloats::map_floats(__out, &mut |t| __op.output(t));
+        let __out = crate::convert::MapFloats::map_floats(
+            __out,
+            &mut |t| __op.output(t),
+        );
         __op.finish();
         __out
     }
     fn q_cosh(tensor: QuantizedTensor<Self>) -> TensorPrimitive<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("q_cosh");
         let __out = <B as QTensorOps<B>>::q_cosh(tensor);
-        let __out = crate::convert::MapFloats::map_floats(__out, &mut |t| __op.output(t));
+        let __out = crate::convert::MapFloats::map_floats(
+            __out,
+            &mut |t| __op.output(t),
+        );
         __op.finish();
         __out
     }
     fn q_sinh(tensor: QuantizedTensor<Self>) -> TensorPrimitive<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("q_sinh");
         let __out = <B as QTensorOps<B>>::q_sinh(tensor);
-        let __out = crate::convert::MapFloats::map_floats(__out, &mut |t| __op.output(t));
+        let __out = crate::convert::MapFloats::map_floats(
+            __out,
+            &mut |t| __op.output(t),
+        );
         __op.finish();
         __out
     }
     fn q_tanh(tensor: QuantizedTensor<Self>) -> TensorPrimitive<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("q_tanh");
         let __out = <B as QTensorOps<B>>::q_tanh(tensor);
-        let __out = crate::convert::MapFloats::map_floats(__out, &mut |t| __op.output(t));
+        let __out = crate::convert::MapFloats::map_floats(
+            __out,
+            &mut |t| __op.output(t),
+        );
         __op.finish();
         __out
     }
     fn q_erf(tensor: QuantizedTensor<Self>) -> TensorPrimitive<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("q_erf");
         let __out = <B as QTensorOps<B>>::q_erf(tensor);
-        let __out = crate::convert::MapFloats::map_floats(__out, &mut |t| __op.output(t));
+        let __out = crate::convert::MapFloats::map_floats(
+            __out,
+            &mut |t| __op.output(t),
+        );
         __op.finish();
         __out
     }
@@ -3829,7 +4273,11 @@ impl<B: Backend> QTensorOps<Self> for Swapping<B> {
         __op.finish();
         __out
     }
-    fn q_argmax(tensor: QuantizedTensor<Self>, dim: usize, out_dtype: IntDType) -> IntTensor<Self> {
+    fn q_argmax(
+        tensor: QuantizedTensor<Self>,
+        dim: usize,
+        out_dtype: IntDType,
+    ) -> IntTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("q_argmax");
         let __out = <B as QTensorOps<B>>::q_argmax(tensor, dim, out_dtype);
         let __out = __out;
@@ -3848,14 +4296,22 @@ impl<B: Backend> QTensorOps<Self> for Swapping<B> {
         __op.finish();
         __out
     }
-    fn q_topk(tensor: QuantizedTensor<Self>, dim: usize, k: usize) -> QuantizedTensor<Self> {
+    fn q_topk(
+        tensor: QuantizedTensor<Self>,
+        dim: usize,
+        k: usize,
+    ) -> QuantizedTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("q_topk");
         let __out = <B as QTensorOps<B>>::q_topk(tensor, dim, k);
         let __out = __out;
         __op.finish();
         __out
     }
-    fn q_argmin(tensor: QuantizedTensor<Self>, dim: usize, out_dtype: IntDType) -> IntTensor<Self> {
+    fn q_argmin(
+        tensor: QuantizedTensor<Self>,
+        dim: usize,
+        out_dtype: IntDType,
+    ) -> IntTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("q_argmin");
         let __out = <B as QTensorOps<B>>::q_argmin(tensor, dim, out_dtype);
         let __out = __out;
@@ -3925,7 +4381,10 @@ impl<B: Backend> QTensorOps<Self> for Swapping<B> {
         __op.finish();
         __out
     }
-    fn q_max_abs_dim(tensor: QuantizedTensor<Self>, dim: usize) -> QuantizedTensor<Self> {
+    fn q_max_abs_dim(
+        tensor: QuantizedTensor<Self>,
+        dim: usize,
+    ) -> QuantizedTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("q_max_abs_dim");
         let __out = <B as QTensorOps<B>>::q_max_abs_dim(tensor, dim);
         let __out = __out;
@@ -3986,7 +4445,9 @@ impl<B: Backend> QTensorOps<Self> for Swapping<B> {
         out_dtype: IntDType,
     ) -> (QuantizedTensor<Self>, IntTensor<Self>) {
         let mut __op = crate::decorator::OpScope::<B>::begin("q_sort_with_indices");
-        let __out = <B as QTensorOps<B>>::q_sort_with_indices(tensor, dim, descending, out_dtype);
+        let __out = <B as QTensorOps<
+            B,
+        >>::q_sort_with_indices(tensor, dim, descending, out_dtype);
         let __out = {
             let (__t0, __t1) = __out;
             (__t0, __t1)
@@ -4012,8 +4473,10 @@ impl<B: Backend> TransactionOps<Self> for Swapping<B> {
         transaction: TransactionPrimitive<Self>,
     ) -> impl Future<Output = Result<TransactionPrimitiveData, ExecutionError>> + Send {
         let mut __op = crate::decorator::OpScope::<B>::begin("tr_execute");
-        let transaction =
-            crate::convert::MapFloats::map_floats(transaction, &mut |t| __op.input(t));
+        let transaction = crate::convert::MapFloats::map_floats(
+            transaction,
+            &mut |t| __op.input(t),
+        );
         let __out = <B as TransactionOps<B>>::tr_execute(transaction);
         let __out = __out;
         __op.finish();
@@ -4028,11 +4491,7 @@ impl<B: Backend> Backend for SwapAutodiff<B> {
         Output: Send,
         Input: Send,
         Func: Fn(Input) -> Output + Send,
-    >(
-        device: &Self::Device,
-        input: Input,
-        func: Func,
-    ) -> Output {
+    >(device: &Self::Device, input: Input, func: Func) -> Output {
         <Inner<B> as Backend>::memory_persistent_allocations(device, input, func)
     }
     fn memory_cleanup(device: &Self::Device) {
@@ -4073,12 +4532,22 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
         device: &Device<Self>,
         dtype: FloatDType,
     ) -> FloatTensor<Self> {
-        <Inner<B> as FloatTensorOps<Inner<B>>>::float_random(shape, distribution, device, dtype)
+        <Inner<
+            B,
+        > as FloatTensorOps<Inner<B>>>::float_random(shape, distribution, device, dtype)
     }
-    fn float_zeros(shape: Shape, device: &Device<Self>, dtype: FloatDType) -> FloatTensor<Self> {
+    fn float_zeros(
+        shape: Shape,
+        device: &Device<Self>,
+        dtype: FloatDType,
+    ) -> FloatTensor<Self> {
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_zeros(shape, device, dtype)
     }
-    fn float_ones(shape: Shape, device: &Device<Self>, dtype: FloatDType) -> FloatTensor<Self> {
+    fn float_ones(
+        shape: Shape,
+        device: &Device<Self>,
+        dtype: FloatDType,
+    ) -> FloatTensor<Self> {
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_ones(shape, device, dtype)
     }
     fn float_full(
@@ -4087,7 +4556,9 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
         device: &Device<Self>,
         dtype: FloatDType,
     ) -> FloatTensor<Self> {
-        <Inner<B> as FloatTensorOps<Inner<B>>>::float_full(shape, fill_value, device, dtype)
+        <Inner<
+            B,
+        > as FloatTensorOps<Inner<B>>>::float_full(shape, fill_value, device, dtype)
     }
     fn float_into_data(
         tensor: FloatTensor<Self>,
@@ -4097,16 +4568,30 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
     fn float_device(tensor: &FloatTensor<Self>) -> Device<Self> {
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_device(tensor)
     }
-    fn float_to_device(tensor: FloatTensor<Self>, device: &Device<Self>) -> FloatTensor<Self> {
+    fn float_to_device(
+        tensor: FloatTensor<Self>,
+        device: &Device<Self>,
+    ) -> FloatTensor<Self> {
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_to_device(tensor, device)
     }
-    fn float_into_int(tensor: FloatTensor<Self>, out_dtype: IntDType) -> IntTensor<Self> {
+    fn float_into_int(
+        tensor: FloatTensor<Self>,
+        out_dtype: IntDType,
+    ) -> IntTensor<Self> {
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_into_int(tensor, out_dtype)
     }
-    fn float_empty(shape: Shape, device: &Device<Self>, dtype: FloatDType) -> FloatTensor<Self> {
+    fn float_empty(
+        shape: Shape,
+        device: &Device<Self>,
+        dtype: FloatDType,
+    ) -> FloatTensor<Self> {
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_empty(shape, device, dtype)
     }
-    fn float_repeat_dim(tensor: FloatTensor<Self>, dim: usize, times: usize) -> FloatTensor<Self> {
+    fn float_repeat_dim(
+        tensor: FloatTensor<Self>,
+        dim: usize,
+        times: usize,
+    ) -> FloatTensor<Self> {
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_repeat_dim(tensor, dim, times)
     }
     fn float_add(lhs: FloatTensor<Self>, rhs: FloatTensor<Self>) -> FloatTensor<Self> {
@@ -4121,7 +4606,11 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
     fn float_clamp_max(tensor: FloatTensor<Self>, max: Scalar) -> FloatTensor<Self> {
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_clamp_max(tensor, max)
     }
-    fn float_clamp(tensor: FloatTensor<Self>, min: Scalar, max: Scalar) -> FloatTensor<Self> {
+    fn float_clamp(
+        tensor: FloatTensor<Self>,
+        min: Scalar,
+        max: Scalar,
+    ) -> FloatTensor<Self> {
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_clamp(tensor, min, max)
     }
     fn float_sub(lhs: FloatTensor<Self>, rhs: FloatTensor<Self>) -> FloatTensor<Self> {
@@ -4142,13 +4631,19 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
     fn float_div_scalar(lhs: FloatTensor<Self>, rhs: Scalar) -> FloatTensor<Self> {
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_div_scalar(lhs, rhs)
     }
-    fn float_remainder(lhs: FloatTensor<Self>, rhs: FloatTensor<Self>) -> FloatTensor<Self> {
+    fn float_remainder(
+        lhs: FloatTensor<Self>,
+        rhs: FloatTensor<Self>,
+    ) -> FloatTensor<Self> {
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_remainder(lhs, rhs)
     }
     fn float_remainder_scalar(lhs: FloatTensor<Self>, rhs: Scalar) -> FloatTensor<Self> {
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_remainder_scalar(lhs, rhs)
     }
-    fn float_matmul(lhs: FloatTensor<Self>, rhs: FloatTensor<Self>) -> FloatTensor<Self> {
+    fn float_matmul(
+        lhs: FloatTensor<Self>,
+        rhs: FloatTensor<Self>,
+    ) -> FloatTensor<Self> {
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_matmul(lhs, rhs)
     }
     fn float_cross(
@@ -4167,7 +4662,11 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
     fn float_transpose(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_transpose(tensor)
     }
-    fn float_swap_dims(tensor: FloatTensor<Self>, dim1: usize, dim2: usize) -> FloatTensor<Self> {
+    fn float_swap_dims(
+        tensor: FloatTensor<Self>,
+        dim1: usize,
+        dim2: usize,
+    ) -> FloatTensor<Self> {
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_swap_dims(tensor, dim1, dim2)
     }
     fn float_permute(tensor: FloatTensor<Self>, axes: &[usize]) -> FloatTensor<Self> {
@@ -4192,7 +4691,9 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
         indices: IntTensor<Self>,
         value: FloatTensor<Self>,
     ) -> FloatTensor<Self> {
-        <Inner<B> as FloatTensorOps<Inner<B>>>::float_scatter_add(dim, tensor, indices, value)
+        <Inner<
+            B,
+        > as FloatTensorOps<Inner<B>>>::float_scatter_add(dim, tensor, indices, value)
     }
     fn float_scatter_nd(
         _data: FloatTensor<Self>,
@@ -4200,11 +4701,16 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
         _values: FloatTensor<Self>,
         _reduction: burn_backend::tensor::IndexingUpdateOp,
     ) -> FloatTensor<Self> {
-        <Inner<B> as FloatTensorOps<Inner<B>>>::float_scatter_nd(
-            _data, _indices, _values, _reduction,
-        )
+        <Inner<
+            B,
+        > as FloatTensorOps<
+            Inner<B>,
+        >>::float_scatter_nd(_data, _indices, _values, _reduction)
     }
-    fn float_gather_nd(_data: FloatTensor<Self>, _indices: IntTensor<Self>) -> FloatTensor<Self> {
+    fn float_gather_nd(
+        _data: FloatTensor<Self>,
+        _indices: IntTensor<Self>,
+    ) -> FloatTensor<Self> {
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_gather_nd(_data, _indices)
     }
     fn float_select(
@@ -4220,7 +4726,9 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
         indices: IntTensor<Self>,
         value: FloatTensor<Self>,
     ) -> FloatTensor<Self> {
-        <Inner<B> as FloatTensorOps<Inner<B>>>::float_select_add(tensor, dim, indices, value)
+        <Inner<
+            B,
+        > as FloatTensorOps<Inner<B>>>::float_select_add(tensor, dim, indices, value)
     }
     fn float_slice(tensor: FloatTensor<Self>, slices: &[Slice]) -> FloatTensor<Self> {
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_slice(tensor, slices)
@@ -4300,7 +4808,9 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
         rhs: Scalar,
         out_dtype: BoolDType,
     ) -> BoolTensor<Self> {
-        <Inner<B> as FloatTensorOps<Inner<B>>>::float_greater_equal_elem(lhs, rhs, out_dtype)
+        <Inner<
+            B,
+        > as FloatTensorOps<Inner<B>>>::float_greater_equal_elem(lhs, rhs, out_dtype)
     }
     fn float_lower(
         lhs: FloatTensor<Self>,
@@ -4328,13 +4838,20 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
         rhs: Scalar,
         out_dtype: BoolDType,
     ) -> BoolTensor<Self> {
-        <Inner<B> as FloatTensorOps<Inner<B>>>::float_lower_equal_elem(lhs, rhs, out_dtype)
+        <Inner<
+            B,
+        > as FloatTensorOps<Inner<B>>>::float_lower_equal_elem(lhs, rhs, out_dtype)
     }
     fn float_detach(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_detach(tensor)
     }
-    fn float_set_require_grad(tensor: FloatTensor<Self>, _require_grad: bool) -> FloatTensor<Self> {
-        <Inner<B> as FloatTensorOps<Inner<B>>>::float_set_require_grad(tensor, _require_grad)
+    fn float_set_require_grad(
+        tensor: FloatTensor<Self>,
+        _require_grad: bool,
+    ) -> FloatTensor<Self> {
+        <Inner<
+            B,
+        > as FloatTensorOps<Inner<B>>>::float_set_require_grad(tensor, _require_grad)
     }
     fn float_is_require_grad(_tensor: &FloatTensor<Self>) -> bool {
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_is_require_grad(_tensor)
@@ -4396,7 +4913,10 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
     fn float_powf_scalar(tensor: FloatTensor<Self>, value: Scalar) -> FloatTensor<Self> {
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_powf_scalar(tensor, value)
     }
-    fn float_powf_scalar_impl(tensor: FloatTensor<Self>, value: Scalar) -> FloatTensor<Self> {
+    fn float_powf_scalar_impl(
+        tensor: FloatTensor<Self>,
+        value: Scalar,
+    ) -> FloatTensor<Self> {
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_powf_scalar_impl(tensor, value)
     }
     fn float_sqrt(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
@@ -4462,7 +4982,11 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
     fn float_cat(tensors: Vec<FloatTensor<Self>>, dim: usize) -> FloatTensor<Self> {
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_cat(tensors, dim)
     }
-    fn float_argmax(tensor: FloatTensor<Self>, dim: usize, out_dtype: IntDType) -> IntTensor<Self> {
+    fn float_argmax(
+        tensor: FloatTensor<Self>,
+        dim: usize,
+        out_dtype: IntDType,
+    ) -> IntTensor<Self> {
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_argmax(tensor, dim, out_dtype)
     }
     fn float_argtopk(
@@ -4476,7 +5000,11 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
     fn float_topk(tensor: FloatTensor<Self>, dim: usize, k: usize) -> FloatTensor<Self> {
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_topk(tensor, dim, k)
     }
-    fn float_argmin(tensor: FloatTensor<Self>, dim: usize, out_dtype: IntDType) -> IntTensor<Self> {
+    fn float_argmin(
+        tensor: FloatTensor<Self>,
+        dim: usize,
+        out_dtype: IntDType,
+    ) -> IntTensor<Self> {
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_argmin(tensor, dim, out_dtype)
     }
     fn float_max(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
@@ -4490,11 +5018,11 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
         dim: usize,
         indices_dtype: IntDType,
     ) -> (FloatTensor<Self>, IntTensor<Self>) {
-        <Inner<B> as FloatTensorOps<Inner<B>>>::float_max_dim_with_indices(
-            tensor,
-            dim,
-            indices_dtype,
-        )
+        <Inner<
+            B,
+        > as FloatTensorOps<
+            Inner<B>,
+        >>::float_max_dim_with_indices(tensor, dim, indices_dtype)
     }
     fn float_min(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_min(tensor)
@@ -4507,11 +5035,11 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
         dim: usize,
         indices_dtype: IntDType,
     ) -> (FloatTensor<Self>, IntTensor<Self>) {
-        <Inner<B> as FloatTensorOps<Inner<B>>>::float_min_dim_with_indices(
-            tensor,
-            dim,
-            indices_dtype,
-        )
+        <Inner<
+            B,
+        > as FloatTensorOps<
+            Inner<B>,
+        >>::float_min_dim_with_indices(tensor, dim, indices_dtype)
     }
     fn float_max_abs(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_max_abs(tensor)
@@ -4545,7 +5073,11 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
     fn float_expand(tensor: FloatTensor<Self>, shape: Shape) -> FloatTensor<Self> {
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_expand(tensor, shape)
     }
-    fn float_sort(tensor: FloatTensor<Self>, dim: usize, descending: bool) -> FloatTensor<Self> {
+    fn float_sort(
+        tensor: FloatTensor<Self>,
+        dim: usize,
+        descending: bool,
+    ) -> FloatTensor<Self> {
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_sort(tensor, dim, descending)
     }
     fn float_sort_with_indices(
@@ -4554,12 +5086,11 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
         descending: bool,
         indices_dtype: IntDType,
     ) -> (FloatTensor<Self>, IntTensor<Self>) {
-        <Inner<B> as FloatTensorOps<Inner<B>>>::float_sort_with_indices(
-            tensor,
-            dim,
-            descending,
-            indices_dtype,
-        )
+        <Inner<
+            B,
+        > as FloatTensorOps<
+            Inner<B>,
+        >>::float_sort_with_indices(tensor, dim, descending, indices_dtype)
     }
     fn float_argsort(
         tensor: FloatTensor<Self>,
@@ -4567,14 +5098,18 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
         descending: bool,
         out_dtype: IntDType,
     ) -> IntTensor<Self> {
-        <Inner<B> as FloatTensorOps<Inner<B>>>::float_argsort(tensor, dim, descending, out_dtype)
+        <Inner<
+            B,
+        > as FloatTensorOps<Inner<B>>>::float_argsort(tensor, dim, descending, out_dtype)
     }
     fn float_grid_sample_2d(
         tensor: FloatTensor<Self>,
         grid: FloatTensor<Self>,
         options: GridSampleOptions,
     ) -> FloatTensor<Self> {
-        <Inner<B> as FloatTensorOps<Inner<B>>>::float_grid_sample_2d(tensor, grid, options)
+        <Inner<
+            B,
+        > as FloatTensorOps<Inner<B>>>::float_grid_sample_2d(tensor, grid, options)
     }
     fn float_unfold(
         tensor: FloatTensor<Self>,
@@ -4584,15 +5119,25 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
     ) -> FloatTensor<Self> {
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_unfold(tensor, dim, size, step)
     }
-    fn float_is_nan(tensor: FloatTensor<Self>, out_dtype: BoolDType) -> BoolTensor<Self> {
+    fn float_is_nan(
+        tensor: FloatTensor<Self>,
+        out_dtype: BoolDType,
+    ) -> BoolTensor<Self> {
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_is_nan(tensor, out_dtype)
     }
-    fn float_is_inf(tensor: FloatTensor<Self>, out_dtype: BoolDType) -> BoolTensor<Self> {
+    fn float_is_inf(
+        tensor: FloatTensor<Self>,
+        out_dtype: BoolDType,
+    ) -> BoolTensor<Self> {
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_is_inf(tensor, out_dtype)
     }
 }
 impl<B: Backend> IntTensorOps<Self> for SwapAutodiff<B> {
-    fn int_empty(shape: Shape, device: &Device<Self>, dtype: IntDType) -> IntTensor<Self> {
+    fn int_empty(
+        shape: Shape,
+        device: &Device<Self>,
+        dtype: IntDType,
+    ) -> IntTensor<Self> {
         <Inner<B> as IntTensorOps<Inner<B>>>::int_empty(shape, device, dtype)
     }
     fn int_into_data(
@@ -4622,7 +5167,10 @@ impl<B: Backend> IntTensorOps<Self> for SwapAutodiff<B> {
     ) -> IntTensor<Self> {
         <Inner<B> as IntTensorOps<Inner<B>>>::int_slice_assign(tensor, slices, value)
     }
-    fn int_into_float(tensor: IntTensor<Self>, out_dtype: FloatDType) -> FloatTensor<Self> {
+    fn int_into_float(
+        tensor: IntTensor<Self>,
+        out_dtype: FloatDType,
+    ) -> FloatTensor<Self> {
         <Inner<B> as IntTensorOps<Inner<B>>>::int_into_float(tensor, out_dtype)
     }
     fn int_mask_where(
@@ -4652,7 +5200,9 @@ impl<B: Backend> IntTensorOps<Self> for SwapAutodiff<B> {
         indices: IntTensor<Self>,
         value: IntTensor<Self>,
     ) -> IntTensor<Self> {
-        <Inner<B> as IntTensorOps<Inner<B>>>::int_scatter_add(dim, tensor, indices, value)
+        <Inner<
+            B,
+        > as IntTensorOps<Inner<B>>>::int_scatter_add(dim, tensor, indices, value)
     }
     fn int_scatter_nd(
         _data: IntTensor<Self>,
@@ -4660,9 +5210,16 @@ impl<B: Backend> IntTensorOps<Self> for SwapAutodiff<B> {
         _values: IntTensor<Self>,
         _reduction: burn_backend::tensor::IndexingUpdateOp,
     ) -> IntTensor<Self> {
-        <Inner<B> as IntTensorOps<Inner<B>>>::int_scatter_nd(_data, _indices, _values, _reduction)
+        <Inner<
+            B,
+        > as IntTensorOps<
+            Inner<B>,
+        >>::int_scatter_nd(_data, _indices, _values, _reduction)
     }
-    fn int_gather_nd(_data: IntTensor<Self>, _indices: IntTensor<Self>) -> IntTensor<Self> {
+    fn int_gather_nd(
+        _data: IntTensor<Self>,
+        _indices: IntTensor<Self>,
+    ) -> IntTensor<Self> {
         <Inner<B> as IntTensorOps<Inner<B>>>::int_gather_nd(_data, _indices)
     }
     fn int_select(
@@ -4680,7 +5237,11 @@ impl<B: Backend> IntTensorOps<Self> for SwapAutodiff<B> {
     ) -> IntTensor<Self> {
         <Inner<B> as IntTensorOps<Inner<B>>>::int_select_add(tensor, dim, indices, value)
     }
-    fn int_repeat_dim(tensor: IntTensor<Self>, dim: usize, times: usize) -> IntTensor<Self> {
+    fn int_repeat_dim(
+        tensor: IntTensor<Self>,
+        dim: usize,
+        times: usize,
+    ) -> IntTensor<Self> {
         <Inner<B> as IntTensorOps<Inner<B>>>::int_repeat_dim(tensor, dim, times)
     }
     fn int_cat(tensors: Vec<IntTensor<Self>>, dim: usize) -> IntTensor<Self> {
@@ -4700,7 +5261,11 @@ impl<B: Backend> IntTensorOps<Self> for SwapAutodiff<B> {
     ) -> BoolTensor<Self> {
         <Inner<B> as IntTensorOps<Inner<B>>>::int_not_equal(lhs, rhs, out_dtype)
     }
-    fn int_equal_elem(lhs: IntTensor<Self>, rhs: Scalar, out_dtype: BoolDType) -> BoolTensor<Self> {
+    fn int_equal_elem(
+        lhs: IntTensor<Self>,
+        rhs: Scalar,
+        out_dtype: BoolDType,
+    ) -> BoolTensor<Self> {
         <Inner<B> as IntTensorOps<Inner<B>>>::int_equal_elem(lhs, rhs, out_dtype)
     }
     fn int_not_equal_elem(
@@ -4745,7 +5310,11 @@ impl<B: Backend> IntTensorOps<Self> for SwapAutodiff<B> {
     ) -> BoolTensor<Self> {
         <Inner<B> as IntTensorOps<Inner<B>>>::int_lower(lhs, rhs, out_dtype)
     }
-    fn int_lower_elem(lhs: IntTensor<Self>, rhs: Scalar, out_dtype: BoolDType) -> BoolTensor<Self> {
+    fn int_lower_elem(
+        lhs: IntTensor<Self>,
+        rhs: Scalar,
+        out_dtype: BoolDType,
+    ) -> BoolTensor<Self> {
         <Inner<B> as IntTensorOps<Inner<B>>>::int_lower_elem(lhs, rhs, out_dtype)
     }
     fn int_lower_equal(
@@ -4816,10 +5385,18 @@ impl<B: Backend> IntTensorOps<Self> for SwapAutodiff<B> {
     fn int_neg(tensor: IntTensor<Self>) -> IntTensor<Self> {
         <Inner<B> as IntTensorOps<Inner<B>>>::int_neg(tensor)
     }
-    fn int_zeros(shape: Shape, device: &Device<Self>, dtype: IntDType) -> IntTensor<Self> {
+    fn int_zeros(
+        shape: Shape,
+        device: &Device<Self>,
+        dtype: IntDType,
+    ) -> IntTensor<Self> {
         <Inner<B> as IntTensorOps<Inner<B>>>::int_zeros(shape, device, dtype)
     }
-    fn int_ones(shape: Shape, device: &Device<Self>, dtype: IntDType) -> IntTensor<Self> {
+    fn int_ones(
+        shape: Shape,
+        device: &Device<Self>,
+        dtype: IntDType,
+    ) -> IntTensor<Self> {
         <Inner<B> as IntTensorOps<Inner<B>>>::int_ones(shape, device, dtype)
     }
     fn int_full(
@@ -4908,7 +5485,11 @@ impl<B: Backend> IntTensorOps<Self> for SwapAutodiff<B> {
     fn int_transpose(tensor: IntTensor<Self>) -> IntTensor<Self> {
         <Inner<B> as IntTensorOps<Inner<B>>>::int_transpose(tensor)
     }
-    fn int_swap_dims(tensor: IntTensor<Self>, dim1: usize, dim2: usize) -> IntTensor<Self> {
+    fn int_swap_dims(
+        tensor: IntTensor<Self>,
+        dim1: usize,
+        dim2: usize,
+    ) -> IntTensor<Self> {
         <Inner<B> as IntTensorOps<Inner<B>>>::int_swap_dims(tensor, dim1, dim2)
     }
     fn int_permute(tensor: IntTensor<Self>, axes: &[usize]) -> IntTensor<Self> {
@@ -4923,7 +5504,9 @@ impl<B: Backend> IntTensorOps<Self> for SwapAutodiff<B> {
         device: &Device<Self>,
         dtype: IntDType,
     ) -> IntTensor<Self> {
-        <Inner<B> as IntTensorOps<Inner<B>>>::int_random(shape, distribution, device, dtype)
+        <Inner<
+            B,
+        > as IntTensorOps<Inner<B>>>::int_random(shape, distribution, device, dtype)
     }
     fn int_arange_step(
         range: Range<i64>,
@@ -4933,19 +5516,31 @@ impl<B: Backend> IntTensorOps<Self> for SwapAutodiff<B> {
     ) -> IntTensor<Self> {
         <Inner<B> as IntTensorOps<Inner<B>>>::int_arange_step(range, step, device, dtype)
     }
-    fn int_arange(range: Range<i64>, device: &Device<Self>, dtype: IntDType) -> IntTensor<Self> {
+    fn int_arange(
+        range: Range<i64>,
+        device: &Device<Self>,
+        dtype: IntDType,
+    ) -> IntTensor<Self> {
         <Inner<B> as IntTensorOps<Inner<B>>>::int_arange(range, device, dtype)
     }
     fn int_any(tensor: IntTensor<Self>, out_dtype: BoolDType) -> BoolTensor<Self> {
         <Inner<B> as IntTensorOps<Inner<B>>>::int_any(tensor, out_dtype)
     }
-    fn int_any_dim(tensor: IntTensor<Self>, dim: usize, out_dtype: BoolDType) -> BoolTensor<Self> {
+    fn int_any_dim(
+        tensor: IntTensor<Self>,
+        dim: usize,
+        out_dtype: BoolDType,
+    ) -> BoolTensor<Self> {
         <Inner<B> as IntTensorOps<Inner<B>>>::int_any_dim(tensor, dim, out_dtype)
     }
     fn int_all(tensor: IntTensor<Self>, out_dtype: BoolDType) -> BoolTensor<Self> {
         <Inner<B> as IntTensorOps<Inner<B>>>::int_all(tensor, out_dtype)
     }
-    fn int_all_dim(tensor: IntTensor<Self>, dim: usize, out_dtype: BoolDType) -> BoolTensor<Self> {
+    fn int_all_dim(
+        tensor: IntTensor<Self>,
+        dim: usize,
+        out_dtype: BoolDType,
+    ) -> BoolTensor<Self> {
         <Inner<B> as IntTensorOps<Inner<B>>>::int_all_dim(tensor, dim, out_dtype)
     }
     fn int_sign(tensor: IntTensor<Self>) -> IntTensor<Self> {
@@ -4954,7 +5549,11 @@ impl<B: Backend> IntTensorOps<Self> for SwapAutodiff<B> {
     fn int_expand(tensor: IntTensor<Self>, shape: Shape) -> IntTensor<Self> {
         <Inner<B> as IntTensorOps<Inner<B>>>::int_expand(tensor, shape)
     }
-    fn int_sort(tensor: IntTensor<Self>, dim: usize, descending: bool) -> IntTensor<Self> {
+    fn int_sort(
+        tensor: IntTensor<Self>,
+        dim: usize,
+        descending: bool,
+    ) -> IntTensor<Self> {
         <Inner<B> as IntTensorOps<Inner<B>>>::int_sort(tensor, dim, descending)
     }
     fn int_sort_with_indices(
@@ -4962,9 +5561,15 @@ impl<B: Backend> IntTensorOps<Self> for SwapAutodiff<B> {
         dim: usize,
         descending: bool,
     ) -> (IntTensor<Self>, IntTensor<Self>) {
-        <Inner<B> as IntTensorOps<Inner<B>>>::int_sort_with_indices(tensor, dim, descending)
+        <Inner<
+            B,
+        > as IntTensorOps<Inner<B>>>::int_sort_with_indices(tensor, dim, descending)
     }
-    fn int_argsort(tensor: IntTensor<Self>, dim: usize, descending: bool) -> IntTensor<Self> {
+    fn int_argsort(
+        tensor: IntTensor<Self>,
+        dim: usize,
+        descending: bool,
+    ) -> IntTensor<Self> {
         <Inner<B> as IntTensorOps<Inner<B>>>::int_argsort(tensor, dim, descending)
     }
     fn bitwise_and(lhs: IntTensor<Self>, rhs: IntTensor<Self>) -> IntTensor<Self> {
@@ -4988,13 +5593,19 @@ impl<B: Backend> IntTensorOps<Self> for SwapAutodiff<B> {
     fn bitwise_not(tensor: IntTensor<Self>) -> IntTensor<Self> {
         <Inner<B> as IntTensorOps<Inner<B>>>::bitwise_not(tensor)
     }
-    fn bitwise_left_shift(lhs: IntTensor<Self>, rhs: IntTensor<Self>) -> IntTensor<Self> {
+    fn bitwise_left_shift(
+        lhs: IntTensor<Self>,
+        rhs: IntTensor<Self>,
+    ) -> IntTensor<Self> {
         <Inner<B> as IntTensorOps<Inner<B>>>::bitwise_left_shift(lhs, rhs)
     }
     fn bitwise_left_shift_scalar(lhs: IntTensor<Self>, rhs: Scalar) -> IntTensor<Self> {
         <Inner<B> as IntTensorOps<Inner<B>>>::bitwise_left_shift_scalar(lhs, rhs)
     }
-    fn bitwise_right_shift(lhs: IntTensor<Self>, rhs: IntTensor<Self>) -> IntTensor<Self> {
+    fn bitwise_right_shift(
+        lhs: IntTensor<Self>,
+        rhs: IntTensor<Self>,
+    ) -> IntTensor<Self> {
         <Inner<B> as IntTensorOps<Inner<B>>>::bitwise_right_shift(lhs, rhs)
     }
     fn bitwise_right_shift_scalar(lhs: IntTensor<Self>, rhs: Scalar) -> IntTensor<Self> {
@@ -5013,13 +5624,25 @@ impl<B: Backend> IntTensorOps<Self> for SwapAutodiff<B> {
     }
 }
 impl<B: Backend> BoolTensorOps<Self> for SwapAutodiff<B> {
-    fn bool_empty(shape: Shape, device: &Device<Self>, dtype: BoolDType) -> BoolTensor<Self> {
+    fn bool_empty(
+        shape: Shape,
+        device: &Device<Self>,
+        dtype: BoolDType,
+    ) -> BoolTensor<Self> {
         <Inner<B> as BoolTensorOps<Inner<B>>>::bool_empty(shape, device, dtype)
     }
-    fn bool_zeros(shape: Shape, device: &Device<Self>, dtype: BoolDType) -> BoolTensor<Self> {
+    fn bool_zeros(
+        shape: Shape,
+        device: &Device<Self>,
+        dtype: BoolDType,
+    ) -> BoolTensor<Self> {
         <Inner<B> as BoolTensorOps<Inner<B>>>::bool_zeros(shape, device, dtype)
     }
-    fn bool_ones(shape: Shape, device: &Device<Self>, dtype: BoolDType) -> BoolTensor<Self> {
+    fn bool_ones(
+        shape: Shape,
+        device: &Device<Self>,
+        dtype: BoolDType,
+    ) -> BoolTensor<Self> {
         <Inner<B> as BoolTensorOps<Inner<B>>>::bool_ones(shape, device, dtype)
     }
     fn bool_into_data(
@@ -5033,13 +5656,19 @@ impl<B: Backend> BoolTensorOps<Self> for SwapAutodiff<B> {
     fn bool_into_int(tensor: BoolTensor<Self>, out_dtype: IntDType) -> IntTensor<Self> {
         <Inner<B> as BoolTensorOps<Inner<B>>>::bool_into_int(tensor, out_dtype)
     }
-    fn bool_into_float(tensor: BoolTensor<Self>, out_dtype: FloatDType) -> FloatTensor<Self> {
+    fn bool_into_float(
+        tensor: BoolTensor<Self>,
+        out_dtype: FloatDType,
+    ) -> FloatTensor<Self> {
         <Inner<B> as BoolTensorOps<Inner<B>>>::bool_into_float(tensor, out_dtype)
     }
     fn bool_device(tensor: &BoolTensor<Self>) -> Device<Self> {
         <Inner<B> as BoolTensorOps<Inner<B>>>::bool_device(tensor)
     }
-    fn bool_to_device(tensor: BoolTensor<Self>, device: &Device<Self>) -> BoolTensor<Self> {
+    fn bool_to_device(
+        tensor: BoolTensor<Self>,
+        device: &Device<Self>,
+    ) -> BoolTensor<Self> {
         <Inner<B> as BoolTensorOps<Inner<B>>>::bool_to_device(tensor, device)
     }
     fn bool_reshape(tensor: BoolTensor<Self>, shape: Shape) -> BoolTensor<Self> {
@@ -5082,7 +5711,9 @@ impl<B: Backend> BoolTensorOps<Self> for SwapAutodiff<B> {
         indices: IntTensor<Self>,
         value: BoolTensor<Self>,
     ) -> BoolTensor<Self> {
-        <Inner<B> as BoolTensorOps<Inner<B>>>::bool_scatter_or(dim, tensor, indices, value)
+        <Inner<
+            B,
+        > as BoolTensorOps<Inner<B>>>::bool_scatter_or(dim, tensor, indices, value)
     }
     fn bool_select(
         tensor: BoolTensor<Self>,
@@ -5097,9 +5728,15 @@ impl<B: Backend> BoolTensorOps<Self> for SwapAutodiff<B> {
         indices: IntTensor<Self>,
         value: BoolTensor<Self>,
     ) -> BoolTensor<Self> {
-        <Inner<B> as BoolTensorOps<Inner<B>>>::bool_select_or(tensor, dim, indices, value)
+        <Inner<
+            B,
+        > as BoolTensorOps<Inner<B>>>::bool_select_or(tensor, dim, indices, value)
     }
-    fn bool_repeat_dim(tensor: BoolTensor<Self>, dim: usize, times: usize) -> BoolTensor<Self> {
+    fn bool_repeat_dim(
+        tensor: BoolTensor<Self>,
+        dim: usize,
+        times: usize,
+    ) -> BoolTensor<Self> {
         <Inner<B> as BoolTensorOps<Inner<B>>>::bool_repeat_dim(tensor, dim, times)
     }
     fn bool_cat(tensors: Vec<BoolTensor<Self>>, dim: usize) -> BoolTensor<Self> {
@@ -5132,7 +5769,11 @@ impl<B: Backend> BoolTensorOps<Self> for SwapAutodiff<B> {
     fn bool_transpose(tensor: BoolTensor<Self>) -> BoolTensor<Self> {
         <Inner<B> as BoolTensorOps<Inner<B>>>::bool_transpose(tensor)
     }
-    fn bool_swap_dims(tensor: BoolTensor<Self>, dim1: usize, dim2: usize) -> BoolTensor<Self> {
+    fn bool_swap_dims(
+        tensor: BoolTensor<Self>,
+        dim1: usize,
+        dim2: usize,
+    ) -> BoolTensor<Self> {
         <Inner<B> as BoolTensorOps<Inner<B>>>::bool_swap_dims(tensor, dim1, dim2)
     }
     fn bool_permute(tensor: BoolTensor<Self>, axes: &[usize]) -> BoolTensor<Self> {
@@ -5172,7 +5813,10 @@ impl<B: Backend> BoolTensorOps<Self> for SwapAutodiff<B> {
     }
 }
 impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
-    fn embedding(weights: FloatTensor<Self>, indices: IntTensor<Self>) -> FloatTensor<Self> {
+    fn embedding(
+        weights: FloatTensor<Self>,
+        indices: IntTensor<Self>,
+    ) -> FloatTensor<Self> {
         <Inner<B> as ModuleOps<Inner<B>>>::embedding(weights, indices)
     }
     fn embedding_backward(
@@ -5180,7 +5824,9 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         output_grad: FloatTensor<Self>,
         indices: IntTensor<Self>,
     ) -> FloatTensor<Self> {
-        <Inner<B> as ModuleOps<Inner<B>>>::embedding_backward(weights, output_grad, indices)
+        <Inner<
+            B,
+        > as ModuleOps<Inner<B>>>::embedding_backward(weights, output_grad, indices)
     }
     fn linear(
         x: FloatTensor<Self>,
@@ -5218,7 +5864,9 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         output_grad: FloatTensor<Self>,
         options: ConvOptions<1>,
     ) -> FloatTensor<Self> {
-        <Inner<B> as ModuleOps<Inner<B>>>::conv1d_x_backward(x, weight, output_grad, options)
+        <Inner<
+            B,
+        > as ModuleOps<Inner<B>>>::conv1d_x_backward(x, weight, output_grad, options)
     }
     fn conv1d_weight_backward(
         x: FloatTensor<Self>,
@@ -5226,7 +5874,11 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         output_grad: FloatTensor<Self>,
         options: ConvOptions<1>,
     ) -> FloatTensor<Self> {
-        <Inner<B> as ModuleOps<Inner<B>>>::conv1d_weight_backward(x, weight, output_grad, options)
+        <Inner<
+            B,
+        > as ModuleOps<
+            Inner<B>,
+        >>::conv1d_weight_backward(x, weight, output_grad, options)
     }
     fn conv1d_bias_backward(
         x: FloatTensor<Self>,
@@ -5249,7 +5901,9 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         output_grad: FloatTensor<Self>,
         options: ConvOptions<2>,
     ) -> FloatTensor<Self> {
-        <Inner<B> as ModuleOps<Inner<B>>>::conv2d_x_backward(x, weight, output_grad, options)
+        <Inner<
+            B,
+        > as ModuleOps<Inner<B>>>::conv2d_x_backward(x, weight, output_grad, options)
     }
     fn conv2d_weight_backward(
         x: FloatTensor<Self>,
@@ -5257,7 +5911,11 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         output_grad: FloatTensor<Self>,
         options: ConvOptions<2>,
     ) -> FloatTensor<Self> {
-        <Inner<B> as ModuleOps<Inner<B>>>::conv2d_weight_backward(x, weight, output_grad, options)
+        <Inner<
+            B,
+        > as ModuleOps<
+            Inner<B>,
+        >>::conv2d_weight_backward(x, weight, output_grad, options)
     }
     fn conv2d_bias_backward(
         x: FloatTensor<Self>,
@@ -5274,7 +5932,9 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         bias: Option<FloatTensor<Self>>,
         options: DeformConvOptions<2>,
     ) -> FloatTensor<Self> {
-        <Inner<B> as ModuleOps<Inner<B>>>::deform_conv2d(x, offset, weight, mask, bias, options)
+        <Inner<
+            B,
+        > as ModuleOps<Inner<B>>>::deform_conv2d(x, offset, weight, mask, bias, options)
     }
     fn deform_conv2d_backward(
         x: FloatTensor<Self>,
@@ -5286,7 +5946,11 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         options: DeformConvOptions<2>,
     ) -> DeformConv2dBackward<Self> {
         crate::convert::MapFloats::map_floats(
-            <Inner<B> as ModuleOps<Inner<B>>>::deform_conv2d_backward(
+            <Inner<
+                B,
+            > as ModuleOps<
+                Inner<B>,
+            >>::deform_conv2d_backward(
                 x,
                 offset,
                 weight,
@@ -5312,7 +5976,9 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         output_grad: FloatTensor<Self>,
         options: ConvOptions<3>,
     ) -> FloatTensor<Self> {
-        <Inner<B> as ModuleOps<Inner<B>>>::conv3d_x_backward(x, weight, output_grad, options)
+        <Inner<
+            B,
+        > as ModuleOps<Inner<B>>>::conv3d_x_backward(x, weight, output_grad, options)
     }
     fn conv3d_weight_backward(
         x: FloatTensor<Self>,
@@ -5320,7 +5986,11 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         output_grad: FloatTensor<Self>,
         options: ConvOptions<3>,
     ) -> FloatTensor<Self> {
-        <Inner<B> as ModuleOps<Inner<B>>>::conv3d_weight_backward(x, weight, output_grad, options)
+        <Inner<
+            B,
+        > as ModuleOps<
+            Inner<B>,
+        >>::conv3d_weight_backward(x, weight, output_grad, options)
     }
     fn conv3d_bias_backward(
         x: FloatTensor<Self>,
@@ -5342,7 +6012,11 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         output_grad: FloatTensor<Self>,
         options: ConvTransposeOptions<1>,
     ) -> FloatTensor<Self> {
-        <Inner<B> as ModuleOps<Inner<B>>>::conv_transpose1d_x_backward(weight, output_grad, options)
+        <Inner<
+            B,
+        > as ModuleOps<
+            Inner<B>,
+        >>::conv_transpose1d_x_backward(weight, output_grad, options)
     }
     fn conv_transpose1d_weight_backward(
         x: FloatTensor<Self>,
@@ -5350,19 +6024,20 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         output_grad: FloatTensor<Self>,
         options: ConvTransposeOptions<1>,
     ) -> FloatTensor<Self> {
-        <Inner<B> as ModuleOps<Inner<B>>>::conv_transpose1d_weight_backward(
-            x,
-            weight,
-            output_grad,
-            options,
-        )
+        <Inner<
+            B,
+        > as ModuleOps<
+            Inner<B>,
+        >>::conv_transpose1d_weight_backward(x, weight, output_grad, options)
     }
     fn conv_transpose1d_bias_backward(
         x: FloatTensor<Self>,
         bias: FloatTensor<Self>,
         output_grad: FloatTensor<Self>,
     ) -> FloatTensor<Self> {
-        <Inner<B> as ModuleOps<Inner<B>>>::conv_transpose1d_bias_backward(x, bias, output_grad)
+        <Inner<
+            B,
+        > as ModuleOps<Inner<B>>>::conv_transpose1d_bias_backward(x, bias, output_grad)
     }
     fn conv_transpose2d(
         x: FloatTensor<Self>,
@@ -5377,7 +6052,11 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         output_grad: FloatTensor<Self>,
         options: ConvTransposeOptions<2>,
     ) -> FloatTensor<Self> {
-        <Inner<B> as ModuleOps<Inner<B>>>::conv_transpose2d_x_backward(weight, output_grad, options)
+        <Inner<
+            B,
+        > as ModuleOps<
+            Inner<B>,
+        >>::conv_transpose2d_x_backward(weight, output_grad, options)
     }
     fn conv_transpose2d_weight_backward(
         x: FloatTensor<Self>,
@@ -5385,19 +6064,20 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         output_grad: FloatTensor<Self>,
         options: ConvTransposeOptions<2>,
     ) -> FloatTensor<Self> {
-        <Inner<B> as ModuleOps<Inner<B>>>::conv_transpose2d_weight_backward(
-            x,
-            weight,
-            output_grad,
-            options,
-        )
+        <Inner<
+            B,
+        > as ModuleOps<
+            Inner<B>,
+        >>::conv_transpose2d_weight_backward(x, weight, output_grad, options)
     }
     fn conv_transpose2d_bias_backward(
         x: FloatTensor<Self>,
         bias: FloatTensor<Self>,
         output_grad: FloatTensor<Self>,
     ) -> FloatTensor<Self> {
-        <Inner<B> as ModuleOps<Inner<B>>>::conv_transpose2d_bias_backward(x, bias, output_grad)
+        <Inner<
+            B,
+        > as ModuleOps<Inner<B>>>::conv_transpose2d_bias_backward(x, bias, output_grad)
     }
     fn conv_transpose3d(
         x: FloatTensor<Self>,
@@ -5412,7 +6092,11 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         output_grad: FloatTensor<Self>,
         options: ConvTransposeOptions<3>,
     ) -> FloatTensor<Self> {
-        <Inner<B> as ModuleOps<Inner<B>>>::conv_transpose3d_x_backward(weight, output_grad, options)
+        <Inner<
+            B,
+        > as ModuleOps<
+            Inner<B>,
+        >>::conv_transpose3d_x_backward(weight, output_grad, options)
     }
     fn conv_transpose3d_weight_backward(
         x: FloatTensor<Self>,
@@ -5420,19 +6104,20 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         output_grad: FloatTensor<Self>,
         options: ConvTransposeOptions<3>,
     ) -> FloatTensor<Self> {
-        <Inner<B> as ModuleOps<Inner<B>>>::conv_transpose3d_weight_backward(
-            x,
-            weight,
-            output_grad,
-            options,
-        )
+        <Inner<
+            B,
+        > as ModuleOps<
+            Inner<B>,
+        >>::conv_transpose3d_weight_backward(x, weight, output_grad, options)
     }
     fn conv_transpose3d_bias_backward(
         x: FloatTensor<Self>,
         bias: FloatTensor<Self>,
         output_grad: FloatTensor<Self>,
     ) -> FloatTensor<Self> {
-        <Inner<B> as ModuleOps<Inner<B>>>::conv_transpose3d_bias_backward(x, bias, output_grad)
+        <Inner<
+            B,
+        > as ModuleOps<Inner<B>>>::conv_transpose3d_bias_backward(x, bias, output_grad)
     }
     fn unfold4d(
         x: FloatTensor<Self>,
@@ -5449,14 +6134,11 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         count_include_pad: bool,
         ceil_mode: bool,
     ) -> FloatTensor<Self> {
-        <Inner<B> as ModuleOps<Inner<B>>>::avg_pool1d(
-            x,
-            kernel_size,
-            stride,
-            padding,
-            count_include_pad,
-            ceil_mode,
-        )
+        <Inner<
+            B,
+        > as ModuleOps<
+            Inner<B>,
+        >>::avg_pool1d(x, kernel_size, stride, padding, count_include_pad, ceil_mode)
     }
     fn avg_pool1d_backward(
         x: FloatTensor<Self>,
@@ -5467,7 +6149,11 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         count_include_pad: bool,
         ceil_mode: bool,
     ) -> FloatTensor<Self> {
-        <Inner<B> as ModuleOps<Inner<B>>>::avg_pool1d_backward(
+        <Inner<
+            B,
+        > as ModuleOps<
+            Inner<B>,
+        >>::avg_pool1d_backward(
             x,
             grad,
             kernel_size,
@@ -5485,14 +6171,11 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         count_include_pad: bool,
         ceil_mode: bool,
     ) -> FloatTensor<Self> {
-        <Inner<B> as ModuleOps<Inner<B>>>::avg_pool2d(
-            x,
-            kernel_size,
-            stride,
-            padding,
-            count_include_pad,
-            ceil_mode,
-        )
+        <Inner<
+            B,
+        > as ModuleOps<
+            Inner<B>,
+        >>::avg_pool2d(x, kernel_size, stride, padding, count_include_pad, ceil_mode)
     }
     fn avg_pool2d_backward(
         x: FloatTensor<Self>,
@@ -5503,7 +6186,11 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         count_include_pad: bool,
         ceil_mode: bool,
     ) -> FloatTensor<Self> {
-        <Inner<B> as ModuleOps<Inner<B>>>::avg_pool2d_backward(
+        <Inner<
+            B,
+        > as ModuleOps<
+            Inner<B>,
+        >>::avg_pool2d_backward(
             x,
             grad,
             kernel_size,
@@ -5513,7 +6200,10 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
             ceil_mode,
         )
     }
-    fn adaptive_avg_pool2d(x: FloatTensor<Self>, output_size: [usize; 2]) -> FloatTensor<Self> {
+    fn adaptive_avg_pool2d(
+        x: FloatTensor<Self>,
+        output_size: [usize; 2],
+    ) -> FloatTensor<Self> {
         <Inner<B> as ModuleOps<Inner<B>>>::adaptive_avg_pool2d(x, output_size)
     }
     fn adaptive_avg_pool2d_backward(
@@ -5522,7 +6212,10 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
     ) -> FloatTensor<Self> {
         <Inner<B> as ModuleOps<Inner<B>>>::adaptive_avg_pool2d_backward(x, grad)
     }
-    fn adaptive_avg_pool1d(x: FloatTensor<Self>, output_size: usize) -> FloatTensor<Self> {
+    fn adaptive_avg_pool1d(
+        x: FloatTensor<Self>,
+        output_size: usize,
+    ) -> FloatTensor<Self> {
         <Inner<B> as ModuleOps<Inner<B>>>::adaptive_avg_pool1d(x, output_size)
     }
     fn adaptive_avg_pool1d_backward(
@@ -5539,14 +6232,11 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         dilation: usize,
         ceil_mode: bool,
     ) -> FloatTensor<Self> {
-        <Inner<B> as ModuleOps<Inner<B>>>::max_pool1d(
-            x,
-            kernel_size,
-            stride,
-            padding,
-            dilation,
-            ceil_mode,
-        )
+        <Inner<
+            B,
+        > as ModuleOps<
+            Inner<B>,
+        >>::max_pool1d(x, kernel_size, stride, padding, dilation, ceil_mode)
     }
     fn max_pool1d_with_indices(
         x: FloatTensor<Self>,
@@ -5557,7 +6247,11 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         ceil_mode: bool,
     ) -> MaxPool1dWithIndices<Self> {
         crate::convert::MapFloats::map_floats(
-            <Inner<B> as ModuleOps<Inner<B>>>::max_pool1d_with_indices(
+            <Inner<
+                B,
+            > as ModuleOps<
+                Inner<B>,
+            >>::max_pool1d_with_indices(
                 x,
                 kernel_size,
                 stride,
@@ -5579,7 +6273,11 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         indices: IntTensor<Self>,
     ) -> MaxPool1dBackward<Self> {
         crate::convert::MapFloats::map_floats(
-            <Inner<B> as ModuleOps<Inner<B>>>::max_pool1d_with_indices_backward(
+            <Inner<
+                B,
+            > as ModuleOps<
+                Inner<B>,
+            >>::max_pool1d_with_indices_backward(
                 x,
                 kernel_size,
                 stride,
@@ -5600,14 +6298,11 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         dilation: [usize; 2],
         ceil_mode: bool,
     ) -> FloatTensor<Self> {
-        <Inner<B> as ModuleOps<Inner<B>>>::max_pool2d(
-            x,
-            kernel_size,
-            stride,
-            padding,
-            dilation,
-            ceil_mode,
-        )
+        <Inner<
+            B,
+        > as ModuleOps<
+            Inner<B>,
+        >>::max_pool2d(x, kernel_size, stride, padding, dilation, ceil_mode)
     }
     fn max_pool2d_with_indices(
         x: FloatTensor<Self>,
@@ -5618,7 +6313,11 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         ceil_mode: bool,
     ) -> MaxPool2dWithIndices<Self> {
         crate::convert::MapFloats::map_floats(
-            <Inner<B> as ModuleOps<Inner<B>>>::max_pool2d_with_indices(
+            <Inner<
+                B,
+            > as ModuleOps<
+                Inner<B>,
+            >>::max_pool2d_with_indices(
                 x,
                 kernel_size,
                 stride,
@@ -5640,7 +6339,11 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         indices: IntTensor<Self>,
     ) -> MaxPool2dBackward<Self> {
         crate::convert::MapFloats::map_floats(
-            <Inner<B> as ModuleOps<Inner<B>>>::max_pool2d_with_indices_backward(
+            <Inner<
+                B,
+            > as ModuleOps<
+                Inner<B>,
+            >>::max_pool2d_with_indices_backward(
                 x,
                 kernel_size,
                 stride,
@@ -5666,7 +6369,9 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         output_size: [usize; 2],
         options: InterpolateOptions,
     ) -> FloatTensor<Self> {
-        <Inner<B> as ModuleOps<Inner<B>>>::interpolate_backward(x, grad, output_size, options)
+        <Inner<
+            B,
+        > as ModuleOps<Inner<B>>>::interpolate_backward(x, grad, output_size, options)
     }
     fn attention(
         query: FloatTensor<Self>,
@@ -5676,7 +6381,9 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         attn_bias: Option<FloatTensor<Self>>,
         options: AttentionModuleOptions,
     ) -> FloatTensor<Self> {
-        <Inner<B> as ModuleOps<Inner<B>>>::attention(query, key, value, mask, attn_bias, options)
+        <Inner<
+            B,
+        > as ModuleOps<Inner<B>>>::attention(query, key, value, mask, attn_bias, options)
     }
     fn layer_norm(
         tensor: FloatTensor<Self>,
@@ -5693,13 +6400,11 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         target_lengths: IntTensor<Self>,
         blank: usize,
     ) -> FloatTensor<Self> {
-        <Inner<B> as ModuleOps<Inner<B>>>::ctc_loss(
-            log_probs,
-            targets,
-            input_lengths,
-            target_lengths,
-            blank,
-        )
+        <Inner<
+            B,
+        > as ModuleOps<
+            Inner<B>,
+        >>::ctc_loss(log_probs, targets, input_lengths, target_lengths, blank)
     }
     fn has_ctc_loss_backward() -> bool {
         <Inner<B> as ModuleOps<Inner<B>>>::has_ctc_loss_backward()
@@ -5712,7 +6417,11 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         _grad_loss: FloatTensor<Self>,
         _blank: usize,
     ) -> FloatTensor<Self> {
-        <Inner<B> as ModuleOps<Inner<B>>>::ctc_loss_backward(
+        <Inner<
+            B,
+        > as ModuleOps<
+            Inner<B>,
+        >>::ctc_loss_backward(
             _log_probs,
             _targets,
             _input_lengths,
@@ -5738,13 +6447,19 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
     }
 }
 impl<B: Backend> ActivationOps<Self> for SwapAutodiff<B> {
-    fn leaky_relu(tensor: FloatTensor<Self>, negative_slope: Scalar) -> FloatTensor<Self> {
+    fn leaky_relu(
+        tensor: FloatTensor<Self>,
+        negative_slope: Scalar,
+    ) -> FloatTensor<Self> {
         <Inner<B> as ActivationOps<Inner<B>>>::leaky_relu(tensor, negative_slope)
     }
     fn relu(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
         <Inner<B> as ActivationOps<Inner<B>>>::relu(tensor)
     }
-    fn relu_backward(output: FloatTensor<Self>, grad: FloatTensor<Self>) -> FloatTensor<Self> {
+    fn relu_backward(
+        output: FloatTensor<Self>,
+        grad: FloatTensor<Self>,
+    ) -> FloatTensor<Self> {
         <Inner<B> as ActivationOps<Inner<B>>>::relu_backward(output, grad)
     }
     fn gelu(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
@@ -5753,16 +6468,26 @@ impl<B: Backend> ActivationOps<Self> for SwapAutodiff<B> {
     fn prelu(tensor: FloatTensor<Self>, alpha: FloatTensor<Self>) -> FloatTensor<Self> {
         <Inner<B> as ActivationOps<Inner<B>>>::prelu(tensor, alpha)
     }
-    fn gelu_backward(x: FloatTensor<Self>, grad: FloatTensor<Self>) -> FloatTensor<Self> {
+    fn gelu_backward(
+        x: FloatTensor<Self>,
+        grad: FloatTensor<Self>,
+    ) -> FloatTensor<Self> {
         <Inner<B> as ActivationOps<Inner<B>>>::gelu_backward(x, grad)
     }
     fn sigmoid(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
         <Inner<B> as ActivationOps<Inner<B>>>::sigmoid(tensor)
     }
-    fn sigmoid_backward(output: FloatTensor<Self>, grad: FloatTensor<Self>) -> FloatTensor<Self> {
+    fn sigmoid_backward(
+        output: FloatTensor<Self>,
+        grad: FloatTensor<Self>,
+    ) -> FloatTensor<Self> {
         <Inner<B> as ActivationOps<Inner<B>>>::sigmoid_backward(output, grad)
     }
-    fn hard_sigmoid(tensor: FloatTensor<Self>, alpha: Scalar, beta: Scalar) -> FloatTensor<Self> {
+    fn hard_sigmoid(
+        tensor: FloatTensor<Self>,
+        alpha: Scalar,
+        beta: Scalar,
+    ) -> FloatTensor<Self> {
         <Inner<B> as ActivationOps<Inner<B>>>::hard_sigmoid(tensor, alpha, beta)
     }
     fn log_sigmoid(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
@@ -5777,7 +6502,10 @@ impl<B: Backend> ActivationOps<Self> for SwapAutodiff<B> {
     fn softmin(tensor: FloatTensor<Self>, dim: usize) -> FloatTensor<Self> {
         <Inner<B> as ActivationOps<Inner<B>>>::softmin(tensor, dim)
     }
-    fn log_sigmoid_backward(x: FloatTensor<Self>, grad: FloatTensor<Self>) -> FloatTensor<Self> {
+    fn log_sigmoid_backward(
+        x: FloatTensor<Self>,
+        grad: FloatTensor<Self>,
+    ) -> FloatTensor<Self> {
         <Inner<B> as ActivationOps<Inner<B>>>::log_sigmoid_backward(x, grad)
     }
 }
@@ -5790,22 +6518,35 @@ impl<B: Backend> QTensorOps<Self> for SwapAutodiff<B> {
         scheme: &QuantScheme,
         qparams: QuantizationParametersPrimitive<Self>,
     ) -> QuantizedTensor<Self> {
-        <Inner<B> as QTensorOps<Inner<B>>>::quantize(
+        <Inner<
+            B,
+        > as QTensorOps<
+            Inner<B>,
+        >>::quantize(
             tensor,
             scheme,
             crate::convert::MapFloats::map_floats(qparams, &mut |t| t),
         )
     }
-    fn quantize_dynamic(tensor: FloatTensor<Self>, scheme: &QuantScheme) -> QuantizedTensor<Self> {
+    fn quantize_dynamic(
+        tensor: FloatTensor<Self>,
+        scheme: &QuantScheme,
+    ) -> QuantizedTensor<Self> {
         <Inner<B> as QTensorOps<Inner<B>>>::quantize_dynamic(tensor, scheme)
     }
-    fn dequantize(tensor: QuantizedTensor<Self>, dtype: FloatDType) -> FloatTensor<Self> {
+    fn dequantize(
+        tensor: QuantizedTensor<Self>,
+        dtype: FloatDType,
+    ) -> FloatTensor<Self> {
         <Inner<B> as QTensorOps<Inner<B>>>::dequantize(tensor, dtype)
     }
     fn q_device(tensor: &QuantizedTensor<Self>) -> Device<Self> {
         <Inner<B> as QTensorOps<Inner<B>>>::q_device(tensor)
     }
-    fn q_to_device(tensor: QuantizedTensor<Self>, device: &Device<Self>) -> QuantizedTensor<Self> {
+    fn q_to_device(
+        tensor: QuantizedTensor<Self>,
+        device: &Device<Self>,
+    ) -> QuantizedTensor<Self> {
         <Inner<B> as QTensorOps<Inner<B>>>::q_to_device(tensor, device)
     }
     fn q_reshape(tensor: QuantizedTensor<Self>, shape: Shape) -> QuantizedTensor<Self> {
@@ -5841,7 +6582,10 @@ impl<B: Backend> QTensorOps<Self> for SwapAutodiff<B> {
     ) -> QuantizedTensor<Self> {
         <Inner<B> as QTensorOps<Inner<B>>>::q_swap_dims(tensor, dim1, dim2)
     }
-    fn q_permute(tensor: QuantizedTensor<Self>, axes: &[usize]) -> QuantizedTensor<Self> {
+    fn q_permute(
+        tensor: QuantizedTensor<Self>,
+        axes: &[usize],
+    ) -> QuantizedTensor<Self> {
         <Inner<B> as QTensorOps<Inner<B>>>::q_permute(tensor, axes)
     }
     fn q_flip(tensor: QuantizedTensor<Self>, axes: &[usize]) -> QuantizedTensor<Self> {
@@ -5854,7 +6598,10 @@ impl<B: Backend> QTensorOps<Self> for SwapAutodiff<B> {
     ) -> QuantizedTensor<Self> {
         <Inner<B> as QTensorOps<Inner<B>>>::q_select(tensor, dim, indices)
     }
-    fn q_slice(tensor: QuantizedTensor<Self>, slices: &[Slice]) -> QuantizedTensor<Self> {
+    fn q_slice(
+        tensor: QuantizedTensor<Self>,
+        slices: &[Slice],
+    ) -> QuantizedTensor<Self> {
         <Inner<B> as QTensorOps<Inner<B>>>::q_slice(tensor, slices)
     }
     fn q_gather(
@@ -5871,7 +6618,10 @@ impl<B: Backend> QTensorOps<Self> for SwapAutodiff<B> {
     ) -> QuantizedTensor<Self> {
         <Inner<B> as QTensorOps<Inner<B>>>::q_repeat_dim(tensor, dim, times)
     }
-    fn q_add(lhs: QuantizedTensor<Self>, rhs: QuantizedTensor<Self>) -> TensorPrimitive<Self> {
+    fn q_add(
+        lhs: QuantizedTensor<Self>,
+        rhs: QuantizedTensor<Self>,
+    ) -> TensorPrimitive<Self> {
         crate::convert::MapFloats::map_floats(
             <Inner<B> as QTensorOps<Inner<B>>>::q_add(lhs, rhs),
             &mut |t| t,
@@ -5895,13 +6645,20 @@ impl<B: Backend> QTensorOps<Self> for SwapAutodiff<B> {
             &mut |t| t,
         )
     }
-    fn q_clamp(tensor: QuantizedTensor<Self>, min: Scalar, max: Scalar) -> TensorPrimitive<Self> {
+    fn q_clamp(
+        tensor: QuantizedTensor<Self>,
+        min: Scalar,
+        max: Scalar,
+    ) -> TensorPrimitive<Self> {
         crate::convert::MapFloats::map_floats(
             <Inner<B> as QTensorOps<Inner<B>>>::q_clamp(tensor, min, max),
             &mut |t| t,
         )
     }
-    fn q_sub(lhs: QuantizedTensor<Self>, rhs: QuantizedTensor<Self>) -> TensorPrimitive<Self> {
+    fn q_sub(
+        lhs: QuantizedTensor<Self>,
+        rhs: QuantizedTensor<Self>,
+    ) -> TensorPrimitive<Self> {
         crate::convert::MapFloats::map_floats(
             <Inner<B> as QTensorOps<Inner<B>>>::q_sub(lhs, rhs),
             &mut |t| t,
@@ -5913,7 +6670,10 @@ impl<B: Backend> QTensorOps<Self> for SwapAutodiff<B> {
             &mut |t| t,
         )
     }
-    fn q_mul(lhs: QuantizedTensor<Self>, rhs: QuantizedTensor<Self>) -> TensorPrimitive<Self> {
+    fn q_mul(
+        lhs: QuantizedTensor<Self>,
+        rhs: QuantizedTensor<Self>,
+    ) -> TensorPrimitive<Self> {
         crate::convert::MapFloats::map_floats(
             <Inner<B> as QTensorOps<Inner<B>>>::q_mul(lhs, rhs),
             &mut |t| t,
@@ -5925,7 +6685,10 @@ impl<B: Backend> QTensorOps<Self> for SwapAutodiff<B> {
             &mut |t| t,
         )
     }
-    fn q_div(lhs: QuantizedTensor<Self>, rhs: QuantizedTensor<Self>) -> TensorPrimitive<Self> {
+    fn q_div(
+        lhs: QuantizedTensor<Self>,
+        rhs: QuantizedTensor<Self>,
+    ) -> TensorPrimitive<Self> {
         crate::convert::MapFloats::map_floats(
             <Inner<B> as QTensorOps<Inner<B>>>::q_div(lhs, rhs),
             &mut |t| t,
@@ -5937,9 +6700,16 @@ impl<B: Backend> QTensorOps<Self> for SwapAutodiff<B> {
             &mut |t| t,
         )
     }
-    fn q_matmul(lhs: TensorPrimitive<Self>, rhs: TensorPrimitive<Self>) -> TensorPrimitive<Self> {
+    fn q_matmul(
+        lhs: TensorPrimitive<Self>,
+        rhs: TensorPrimitive<Self>,
+    ) -> TensorPrimitive<Self> {
         crate::convert::MapFloats::map_floats(
-            <Inner<B> as QTensorOps<Inner<B>>>::q_matmul(
+            <Inner<
+                B,
+            > as QTensorOps<
+                Inner<B>,
+            >>::q_matmul(
                 crate::convert::MapFloats::map_floats(lhs, &mut |t| t),
                 crate::convert::MapFloats::map_floats(rhs, &mut |t| t),
             ),
@@ -6036,13 +6806,19 @@ impl<B: Backend> QTensorOps<Self> for SwapAutodiff<B> {
             &mut |t| t,
         )
     }
-    fn q_powf(lhs: QuantizedTensor<Self>, rhs: QuantizedTensor<Self>) -> TensorPrimitive<Self> {
+    fn q_powf(
+        lhs: QuantizedTensor<Self>,
+        rhs: QuantizedTensor<Self>,
+    ) -> TensorPrimitive<Self> {
         crate::convert::MapFloats::map_floats(
             <Inner<B> as QTensorOps<Inner<B>>>::q_powf(lhs, rhs),
             &mut |t| t,
         )
     }
-    fn q_powi(lhs: QuantizedTensor<Self>, rhs: IntTensor<Self>) -> TensorPrimitive<Self> {
+    fn q_powi(
+        lhs: QuantizedTensor<Self>,
+        rhs: IntTensor<Self>,
+    ) -> TensorPrimitive<Self> {
         crate::convert::MapFloats::map_floats(
             <Inner<B> as QTensorOps<Inner<B>>>::q_powi(lhs, rhs),
             &mut |t| t,
@@ -6054,7 +6830,10 @@ impl<B: Backend> QTensorOps<Self> for SwapAutodiff<B> {
             &mut |t| t,
         )
     }
-    fn q_powf_scalar(tensor: QuantizedTensor<Self>, value: Scalar) -> TensorPrimitive<Self> {
+    fn q_powf_scalar(
+        tensor: QuantizedTensor<Self>,
+        value: Scalar,
+    ) -> TensorPrimitive<Self> {
         crate::convert::MapFloats::map_floats(
             <Inner<B> as QTensorOps<Inner<B>>>::q_powf_scalar(tensor, value),
             &mut |t| t,
@@ -6114,7 +6893,11 @@ impl<B: Backend> QTensorOps<Self> for SwapAutodiff<B> {
     fn q_cat(tensors: Vec<QuantizedTensor<Self>>, dim: usize) -> QuantizedTensor<Self> {
         <Inner<B> as QTensorOps<Inner<B>>>::q_cat(tensors, dim)
     }
-    fn q_argmax(tensor: QuantizedTensor<Self>, dim: usize, out_dtype: IntDType) -> IntTensor<Self> {
+    fn q_argmax(
+        tensor: QuantizedTensor<Self>,
+        dim: usize,
+        out_dtype: IntDType,
+    ) -> IntTensor<Self> {
         <Inner<B> as QTensorOps<Inner<B>>>::q_argmax(tensor, dim, out_dtype)
     }
     fn q_argtopk(
@@ -6125,10 +6908,18 @@ impl<B: Backend> QTensorOps<Self> for SwapAutodiff<B> {
     ) -> IntTensor<Self> {
         <Inner<B> as QTensorOps<Inner<B>>>::q_argtopk(tensor, dim, k, out_dtype)
     }
-    fn q_topk(tensor: QuantizedTensor<Self>, dim: usize, k: usize) -> QuantizedTensor<Self> {
+    fn q_topk(
+        tensor: QuantizedTensor<Self>,
+        dim: usize,
+        k: usize,
+    ) -> QuantizedTensor<Self> {
         <Inner<B> as QTensorOps<Inner<B>>>::q_topk(tensor, dim, k)
     }
-    fn q_argmin(tensor: QuantizedTensor<Self>, dim: usize, out_dtype: IntDType) -> IntTensor<Self> {
+    fn q_argmin(
+        tensor: QuantizedTensor<Self>,
+        dim: usize,
+        out_dtype: IntDType,
+    ) -> IntTensor<Self> {
         <Inner<B> as QTensorOps<Inner<B>>>::q_argmin(tensor, dim, out_dtype)
     }
     fn q_max(tensor: QuantizedTensor<Self>) -> QuantizedTensor<Self> {
@@ -6142,7 +6933,9 @@ impl<B: Backend> QTensorOps<Self> for SwapAutodiff<B> {
         dim: usize,
         out_dtype: IntDType,
     ) -> (QuantizedTensor<Self>, IntTensor<Self>) {
-        <Inner<B> as QTensorOps<Inner<B>>>::q_max_dim_with_indices(tensor, dim, out_dtype)
+        <Inner<
+            B,
+        > as QTensorOps<Inner<B>>>::q_max_dim_with_indices(tensor, dim, out_dtype)
     }
     fn q_min(tensor: QuantizedTensor<Self>) -> QuantizedTensor<Self> {
         <Inner<B> as QTensorOps<Inner<B>>>::q_min(tensor)
@@ -6155,12 +6948,17 @@ impl<B: Backend> QTensorOps<Self> for SwapAutodiff<B> {
         dim: usize,
         out_dtype: IntDType,
     ) -> (QuantizedTensor<Self>, IntTensor<Self>) {
-        <Inner<B> as QTensorOps<Inner<B>>>::q_min_dim_with_indices(tensor, dim, out_dtype)
+        <Inner<
+            B,
+        > as QTensorOps<Inner<B>>>::q_min_dim_with_indices(tensor, dim, out_dtype)
     }
     fn q_max_abs(tensor: QuantizedTensor<Self>) -> QuantizedTensor<Self> {
         <Inner<B> as QTensorOps<Inner<B>>>::q_max_abs(tensor)
     }
-    fn q_max_abs_dim(tensor: QuantizedTensor<Self>, dim: usize) -> QuantizedTensor<Self> {
+    fn q_max_abs_dim(
+        tensor: QuantizedTensor<Self>,
+        dim: usize,
+    ) -> QuantizedTensor<Self> {
         <Inner<B> as QTensorOps<Inner<B>>>::q_max_abs_dim(tensor, dim)
     }
     fn q_any(tensor: QuantizedTensor<Self>, out_dtype: BoolDType) -> BoolTensor<Self> {
@@ -6196,7 +6994,11 @@ impl<B: Backend> QTensorOps<Self> for SwapAutodiff<B> {
         descending: bool,
         out_dtype: IntDType,
     ) -> (QuantizedTensor<Self>, IntTensor<Self>) {
-        <Inner<B> as QTensorOps<Inner<B>>>::q_sort_with_indices(tensor, dim, descending, out_dtype)
+        <Inner<
+            B,
+        > as QTensorOps<
+            Inner<B>,
+        >>::q_sort_with_indices(tensor, dim, descending, out_dtype)
     }
     fn q_argsort(
         tensor: QuantizedTensor<Self>,
@@ -6211,10 +7013,11 @@ impl<B: Backend> TransactionOps<Self> for SwapAutodiff<B> {
     fn tr_execute(
         transaction: TransactionPrimitive<Self>,
     ) -> impl Future<Output = Result<TransactionPrimitiveData, ExecutionError>> + Send {
-        <Inner<B> as TransactionOps<Inner<B>>>::tr_execute(crate::convert::MapFloats::map_floats(
-            transaction,
-            &mut |t| t,
-        ))
+        <Inner<
+            B,
+        > as TransactionOps<
+            Inner<B>,
+        >>::tr_execute(crate::convert::MapFloats::map_floats(transaction, &mut |t| t))
     }
 }
 impl<B: Backend> AutodiffBackend for SwapAutodiff<B> {
@@ -6263,7 +7066,9 @@ impl<B: Backend> AutodiffBackend for SwapAutodiff<B> {
     fn bool_from_inner(tensor: BoolTensor<Self::InnerBackend>) -> BoolTensor<Self> {
         <Inner<B> as AutodiffBackend>::bool_from_inner(tensor)
     }
-    fn q_from_inner(tensor: QuantizedTensor<Self::InnerBackend>) -> QuantizedTensor<Self> {
+    fn q_from_inner(
+        tensor: QuantizedTensor<Self::InnerBackend>,
+    ) -> QuantizedTensor<Self> {
         <Inner<B> as AutodiffBackend>::q_from_inner(tensor)
     }
 }
