@@ -245,12 +245,12 @@ fn prefetch_early(
     decisions: &mut [Decision],
     backward_start: u32,
 ) {
-    let (just_in_time_peak, _) = simulate(profile, decisions);
+    let mut resident = resident_timeline(profile, decisions);
+    let just_in_time_peak = resident.iter().copied().max().unwrap_or(0);
     let limit = budget.unwrap_or(just_in_time_peak);
     if just_in_time_peak > limit {
         return;
     }
-    let mut resident = resident_timeline(profile, decisions);
     let mut order: Vec<usize> = (0..decisions.len())
         .filter(|&i| decisions[i].action == Action::Swap)
         .collect();

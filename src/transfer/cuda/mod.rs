@@ -33,6 +33,7 @@ use burn_fusion::stream::OperationStreams;
 use burn_fusion::{FusionTensor, NoOp};
 use burn_ir::{BackendIr, InitOperationIr, OperationIr, OperationOutput};
 use burn_std::Metadata;
+use cubecl::client::ComputeClient;
 use cubecl::cuda::{CudaDevice, CudaRuntime};
 use cubecl::Runtime;
 use cudarc::driver::{result, DriverError};
@@ -79,6 +80,8 @@ pub(crate) struct EngineLimits {
 }
 
 struct Engine {
+    /// The device's client on the calling thread's stream (none is pinned).
+    compute: ComputeClient<CudaRuntime>,
     pool: Arc<PinnedPool>,
     down: Worker<Download>,
     up: Worker<Upload>,
@@ -109,6 +112,7 @@ fn engine(device: &CudaDevice) -> Result<Arc<Engine>, TransferError> {
     make_current(device).map_err(fail)?;
     let upload_usage = Arc::new(StreamUsage::default());
     let engine = Arc::new(Engine {
+        compute: CudaRuntime::client(device),
         pool: PinnedPool::new(
             limits.pinned_pool_bytes,
             limits.pinned_chunk_bytes,
@@ -228,10 +232,7 @@ pub(crate) fn offload(tensor: Loaded) -> Result<CudaCopy, (TransferError, Loaded
         fusion,
         offload: Ticket::new(),
     };
-    if let Err(err) = engine
-        .down
-        .order_after_compute(&CudaRuntime::client(&cube.device))
-    {
+    if let Err(err) = engine.down.order_after_compute(&cube.client) {
         return give_back(
             TransferError::Engine(format!("ordering the download after compute: {err}")),
             cube,
@@ -259,9 +260,8 @@ pub(crate) fn prefetch(copy: CudaCopy) -> Result<PendingLoad, Loaded> {
     let done = Ticket::new();
     match existing(&copy.device) {
         Some(engine) => {
-            let compute = CudaRuntime::client(&copy.device);
-            let dst = engine.up.alloc(&compute, copy.block.len());
-            match engine.up.order_after_compute(&compute) {
+            let dst = engine.up.alloc(&engine.compute, copy.block.len());
+            match engine.up.order_after_compute(&engine.compute) {
                 // A job that cannot be sent completes with an error when dropped.
                 Ok(()) => drop(engine.up.send(Upload::new(
                     copy.block.clone(),

@@ -115,11 +115,9 @@ impl Download {
         drop(self.tensor.take());
         self.done.set(Ok(()));
     }
-    /// The tensor goes back to its owner, untouched.
-    fn fail(mut self) {
-        if let Some(tensor) = self.tensor.take() {
-            self.done.set(Err(tensor));
-        }
+    /// The tensor goes back to its owner, untouched (what dropping does).
+    fn fail(self) {
+        drop(self);
     }
     /// Gives the tensor back if the thread never sent it (its channel closed).
     pub(crate) fn into_tensor(mut self) -> CubeTensor<CudaRuntime> {
