@@ -83,6 +83,21 @@ struct Live {
     resident: bool,
     /// Set for tensors produced in the current iteration.
     key: Option<TensorKey>,
+    /// The last op that produced or read it (kept while profiling under a budget).
+    last_use: u32,
+    /// Its slot, kept while profiling under a budget so that it can be moved off.
+    slot: Option<Weak<dyn ManagedSlot>>,
+    /// A move off the device was refused (e.g. a fusion tensor): not asked again.
+    unmovable: bool,
+}
+
+/// What the decorator must do once an op finished.
+#[derive(Default)]
+pub(crate) struct OpEnd {
+    /// Tensors of the op (inputs and outputs, by id) the plan offloads now.
+    pub offload: Vec<TensorId>,
+    /// Other tensors to move off now: the profiled iteration went over the budget.
+    pub evict: Vec<Arc<dyn ManagedSlot>>,
 }
 
 /// The last iteration's profile. An iteration that followed the plan is
@@ -161,6 +176,8 @@ pub(crate) struct Executor {
     recorder: Recorder,
     live: HashMap<TensorId, Live>,
     live_bytes: u64,
+    /// Resident bytes of the tensors produced in this iteration.
+    iteration_bytes: u64,
     /// The current iteration's tensors, by key (for prefetch).
     by_key: HashMap<TensorKey, TensorId>,
     /// Offloaded tensors that a prefetch may bring back.
@@ -198,6 +215,7 @@ impl Executor {
             recorder,
             live: HashMap::default(),
             live_bytes: 0,
+            iteration_bytes: 0,
             by_key: HashMap::default(),
             offloaded: HashMap::default(),
             active: None,
@@ -269,10 +287,8 @@ impl Executor {
             match event {
                 SlotEvent::Released { id } => {
                     self.offloaded.remove(&id);
+                    self.set_resident(id, false);
                     if let Some(live) = self.live.remove(&id) {
-                        if live.resident {
-                            self.live_bytes -= live.bytes;
-                        }
                         if let Some(key) = live.key {
                             self.by_key.remove(&key);
                         }
@@ -280,27 +296,102 @@ impl Executor {
                     }
                 }
                 SlotEvent::Offloaded { id, bytes } => {
-                    if let Some(live) = self.live.get_mut(&id) {
-                        if live.resident {
-                            live.resident = false;
-                            self.live_bytes -= live.bytes;
-                        }
-                    }
+                    self.set_resident(id, false);
                     self.recorder.offloaded(id, bytes, at);
                 }
                 SlotEvent::Loaded { id, bytes } => {
                     self.offloaded.remove(&id);
+                    self.set_resident(id, true);
                     if let Some(live) = self.live.get_mut(&id) {
-                        if !live.resident {
-                            live.resident = true;
-                            self.live_bytes += live.bytes;
-                        }
+                        live.last_use = at;
                     }
                     self.recorder.loaded(id, bytes, at);
                 }
             }
         }
         self.events = events;
+    }
+
+    /// Marks a tracked tensor as on the device or not, keeping the byte counts.
+    fn set_resident(&mut self, id: TensorId, resident: bool) {
+        let Some(live) = self.live.get_mut(&id) else {
+            return;
+        };
+        if live.resident == resident {
+            return;
+        }
+        live.resident = resident;
+        let (total, this_iteration) = (&mut self.live_bytes, &mut self.iteration_bytes);
+        let counters = [Some(total), live.key.is_some().then_some(this_iteration)];
+        for counter in counters.into_iter().flatten() {
+            if resident {
+                *counter += live.bytes;
+            } else {
+                *counter -= live.bytes;
+            }
+        }
+    }
+
+    /// While an iteration is profiled (no plan to follow) under a budget and
+    /// the policy moves tensors, burn-swap keeps the iteration's resident
+    /// bytes under the budget by moving the least recently used ones off (as
+    /// Capuchin's passive mode does), so that a model that does not fit the
+    /// device can be profiled at all.
+    pub(crate) fn evicts_while_profiling(&self) -> bool {
+        !self.on_plan
+            && self.status.is_ok()
+            && self.config.budget_bytes.is_some()
+            && self.config.policy.moves_tensors()
+    }
+
+    /// The tensors to move off after op `index` so that this iteration's
+    /// resident bytes fit the budget again: least recently used first, never
+    /// one the op itself used.
+    fn choose_evictions(&mut self, index: u32) -> Vec<Arc<dyn ManagedSlot>> {
+        let Some(budget) = self.config.budget_bytes else {
+            return Vec::new();
+        };
+        if self.iteration_bytes <= budget {
+            return Vec::new();
+        }
+        let min_bytes = self.config.min_swap_bytes.max(1);
+        let mut candidates: Vec<(u32, TensorId)> = self
+            .live
+            .iter()
+            .filter(|(_, l)| {
+                l.resident
+                    && l.key.is_some()
+                    && !l.unmovable
+                    && l.bytes >= min_bytes
+                    && l.last_use < index
+                    && l.slot.is_some()
+            })
+            .map(|(&id, l)| (l.last_use, id))
+            .collect();
+        candidates.sort_unstable();
+        let mut evict = Vec::new();
+        for (_, id) in candidates {
+            if self.iteration_bytes <= budget {
+                break;
+            }
+            let slot = self.live[&id].slot.as_ref().and_then(Weak::upgrade);
+            if let Some(slot) = slot {
+                // Counted as gone now, so the next op does not pick it again;
+                // a refused move puts it back (`eviction_refused`).
+                self.set_resident(id, false);
+                evict.push(slot);
+            }
+        }
+        evict
+    }
+
+    /// A tensor chosen for eviction stayed on the device. `for_good`: the
+    /// engine will never move it (do not ask again).
+    pub(crate) fn eviction_refused(&mut self, id: TensorId, for_good: bool) {
+        self.set_resident(id, true);
+        if let Some(live) = self.live.get_mut(&id) {
+            live.unmovable |= for_good;
+        }
     }
 
     /// An op starts: its index and the prefetches due before it.
@@ -327,33 +418,58 @@ impl Executor {
     }
 
     /// Registers a tensor an op produced.
-    fn produced(&mut self, id: TensorId, op: u32, output: u16, bytes: u64) {
-        let key = TensorKey { op, output };
+    fn produced(
+        &mut self,
+        id: TensorId,
+        key: TensorKey,
+        bytes: u64,
+        slot: Option<Weak<dyn ManagedSlot>>,
+    ) {
         self.live.insert(
             id,
             Live {
                 bytes,
                 resident: true,
                 key: Some(key),
+                last_use: key.op,
+                slot,
+                unmovable: false,
             },
         );
         self.by_key.insert(key, id);
         self.live_bytes += bytes;
+        self.iteration_bytes += bytes;
     }
 
-    /// An op finished: registers its outputs and returns which of its
-    /// tensors (inputs and outputs, as ids) the plan offloads now.
+    /// An op finished: registers its outputs (with their slots, in output
+    /// order, when [`Self::evicts_while_profiling`]) and says which tensors
+    /// to move off now.
     pub(crate) fn finish_op(
         &mut self,
         record: OpRecord,
         started: Option<Instant>,
-    ) -> Vec<TensorId> {
+        slots: Vec<Weak<dyn ManagedSlot>>,
+    ) -> OpEnd {
         let index = record.index;
+        let mut slots = slots.into_iter();
         for info in &record.output_info {
-            self.produced(info.id, index, info.output, info.bytes);
+            let key = TensorKey {
+                op: index,
+                output: info.output,
+            };
+            self.produced(info.id, key, info.bytes, slots.next());
         }
         self.absorb_events(index);
-        let mut offload = Vec::new();
+        let mut end = OpEnd::default();
+        let evicting = self.evicts_while_profiling();
+        if evicting {
+            for id in &record.inputs {
+                if let Some(live) = self.live.get_mut(id) {
+                    live.last_use = index;
+                }
+            }
+        }
+        let offload = &mut end.offload;
         if self.on_plan {
             let active = self.active.as_ref().expect("on_plan implies a plan");
             let expected = active.plan.op_signatures.get(index as usize);
@@ -380,10 +496,13 @@ impl Executor {
         if !self.on_plan && (index == 0 || (every > 0 && index.is_multiple_of(every))) {
             self.sample_device(index);
         }
+        if evicting {
+            end.evict = self.choose_evictions(index);
+        }
         let duration = started.map(|s| s.elapsed().as_nanos() as u64);
         self.recorder
             .op(record, self.phase, duration, self.live_bytes);
-        offload
+        end
     }
 
     /// An offloaded slot that a later prefetch may bring back.
@@ -452,7 +571,9 @@ impl Executor {
         // gradients) are not planned for: they lose their key.
         for live in self.live.values_mut() {
             live.key = None;
+            live.slot = None;
         }
+        self.iteration_bytes = 0;
         self.by_key.clear();
         self.on_plan = self.active.is_some();
         result

@@ -215,6 +215,8 @@ impl<B: Backend> Slot<B> {
 
 /// A slot seen without its backend type, for the executor.
 pub(crate) trait ManagedSlot: Send + Sync {
+    /// The tensor's id.
+    fn id(&self) -> TensorId;
     /// Moves the data to the host. Returns the bytes moved, or why not.
     fn offload(&self) -> Result<u64, TransferError>;
     /// Brings the data back to the device ahead of use.
@@ -222,6 +224,10 @@ pub(crate) trait ManagedSlot: Send + Sync {
 }
 
 impl<B: Backend> ManagedSlot for Slot<B> {
+    fn id(&self) -> TensorId {
+        self.id
+    }
+
     fn offload(&self) -> Result<u64, TransferError> {
         let mut storage = self.lock();
         let Storage::Resident(_) = &*storage else {

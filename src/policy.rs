@@ -106,6 +106,13 @@ pub trait Policy: Send + Sync + fmt::Debug {
     fn name(&self) -> &str;
     /// The plan for iterations like `profile`, or why none fits the budget.
     fn plan(&self, profile: &Profile, config: &SwapConfig) -> Result<Plan, SwapError>;
+    /// Whether the policy moves tensors off the device. While an iteration
+    /// is profiled under a budget, such a policy's tensors are moved off
+    /// least recently used first whenever they go over it, so that a model
+    /// that does not fit can still be profiled.
+    fn moves_tensors(&self) -> bool {
+        true
+    }
 }
 
 /// Keeps every saved activation on the device (the undecorated behaviour,
@@ -121,6 +128,10 @@ pub struct SwapAll;
 impl Policy for KeepAll {
     fn name(&self) -> &str {
         "keep-all"
+    }
+
+    fn moves_tensors(&self) -> bool {
+        false
     }
 
     fn plan(&self, profile: &Profile, config: &SwapConfig) -> Result<Plan, SwapError> {

@@ -103,6 +103,35 @@ fn swap_all_gradients_match_autodiff_on_transformer_block() {
     assert_swapped_last_iteration();
 }
 
+/// Swap-all under a budget of half the keep-all peak: the profiled
+/// iterations move the least recently used tensors off (also ones read
+/// again in forward, as by a residual connection), the plan the rest.
+fn assert_same_gradients_under_half_budget(kind: ModelKind, batch: usize) {
+    let keep_peak = {
+        let _guard = serial();
+        burn_swap::configure(keep_all());
+        gradients_per_iteration::<Swap>(kind, batch, 1, 7);
+        burn_swap::last_profile().unwrap().peak_resident_saved_bytes
+    };
+    let config = SwapConfig::builder()
+        .policy(SwapAll)
+        .min_swap_bytes(0)
+        .budget_bytes(keep_peak / 2)
+        .build();
+    assert_same_gradients(kind, config, batch);
+    assert_swapped_last_iteration();
+}
+
+#[test]
+fn swap_all_under_a_budget_gives_identical_gradients_on_residual_block() {
+    assert_same_gradients_under_half_budget(ModelKind::ResidualNet, 4);
+}
+
+#[test]
+fn swap_all_under_a_budget_gives_identical_gradients_on_transformer_block() {
+    assert_same_gradients_under_half_budget(ModelKind::TransformerNet, 2);
+}
+
 #[test]
 fn adam_training_under_swap_all_gives_identical_parameters() {
     let _guard = serial();

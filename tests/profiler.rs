@@ -11,6 +11,7 @@ use burn_swap_models::ModelKind;
 use common::{gradients_per_iteration, serial};
 
 type Swap = SwapAutodiff<Flex>;
+type Plain = burn::backend::Autodiff<Flex>;
 
 /// `loss = sum(relu(x @ w))` with x `[4, 8]` and w `[8, 16]` (f32), one
 /// iteration after w exists.
@@ -308,4 +309,49 @@ fn profile_json_is_written_and_reads_back() {
     assert!(json["profile"]["ops"].as_array().unwrap().len() > 10);
     assert_eq!(json["plan"]["policy"], "swap-all");
     std::fs::remove_file(path).ok();
+}
+
+#[test]
+fn an_iteration_over_the_budget_is_profiled_under_it() {
+    let _guard = serial();
+    burn_swap::configure(SwapConfig::builder().policy(KeepAll).build());
+    gradients_per_iteration::<Swap>(ModelKind::SmallCnn, 8, 1, 3);
+    let kept = burn_swap::last_profile().unwrap();
+    assert_eq!(kept.swapped_out_bytes, 0, "keep-all never moves a tensor");
+    let budget = kept.peak_resident_saved_bytes / 3;
+    let config = SwapConfig::builder()
+        .policy(SwapAll)
+        .min_swap_bytes(0)
+        .budget_bytes(budget)
+        .build();
+
+    // The first iteration has no plan yet: it is profiled with the least
+    // recently used tensors moved off whenever it goes over the budget.
+    burn_swap::configure(config.clone());
+    let first = gradients_per_iteration::<Swap>(ModelKind::SmallCnn, 8, 1, 3);
+    let profiled = burn_swap::last_profile().unwrap();
+    println!(
+        "budget {budget} B; first iteration: kept peak live {} B, under budget {} B, {} B moved off",
+        kept.peak_live_bytes, profiled.peak_live_bytes, profiled.swapped_out_bytes
+    );
+    assert!(profiled.swapped_out_bytes > 0);
+    assert!(profiled.peak_live_bytes <= budget + budget / 10);
+    assert!(
+        profiled.peak_live_bytes * 2 < kept.peak_live_bytes,
+        "peak live {} B not well below keep-all's {} B",
+        profiled.peak_live_bytes,
+        kept.peak_live_bytes
+    );
+    // What the profile learned is the same as without the moves.
+    assert_eq!(profiled.saved_bytes, kept.saved_bytes);
+    assert_eq!(profiled.op_signatures, kept.op_signatures);
+
+    // Bit-identical gradients, in the profiled iteration and under the plan.
+    let expected = gradients_per_iteration::<Plain>(ModelKind::SmallCnn, 8, 3, 3);
+    assert!(expected[0] == first[0], "the profiled iteration's gradients differ");
+    burn_swap::configure(config);
+    let actual = gradients_per_iteration::<Swap>(ModelKind::SmallCnn, 8, 3, 3);
+    assert!(expected == actual, "gradients differ");
+    burn_swap::status().unwrap();
+    assert!(burn_swap::current_plan().unwrap().expected_peak_saved_bytes <= budget);
 }

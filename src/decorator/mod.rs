@@ -138,15 +138,23 @@ impl<B: Backend> OpScope<B> {
                 .collect(),
         };
         let (started, outputs) = (self.started, &self.outputs);
-        let offload = executor::with(|e| {
+        let end = executor::with(|e| {
             if e.wants_probe() {
                 if let Some(slot) = outputs.first() {
                     e.install_probe(crate::transfer::memory_probe::<B>(&slot.device));
                 }
             }
-            e.finish_op(record, started)
+            let slots = if e.evicts_while_profiling() {
+                outputs.iter().map(|s| Arc::downgrade(s) as Weak<dyn ManagedSlot>).collect()
+            } else {
+                Vec::new()
+            };
+            e.finish_op(record, started, slots)
         });
-        for id in offload {
+        for slot in end.evict {
+            evict(slot.as_ref());
+        }
+        for id in end.offload {
             let slot = self
                 .shared_inputs
                 .iter()
@@ -168,4 +176,23 @@ impl<B: Backend> OpScope<B> {
             }
         }
     }
+}
+
+/// Moves a tensor off the device because the profiled iteration went over
+/// the budget; a refusal puts it back in the executor's count.
+fn evict(slot: &dyn ManagedSlot) {
+    let id = slot.id();
+    let refused_for_good = match slot.offload() {
+        Ok(0) => false, // not resident after all (a copy was already under way)
+        Ok(_) => return,
+        Err(err @ crate::TransferError::Unsupported(_)) => {
+            tracing::debug!(tensor = id, %err, "eviction refused; the tensor stays on the device");
+            true
+        }
+        Err(err) => {
+            tracing::warn!(tensor = id, %err, "eviction failed; the tensor stays on the device");
+            true
+        }
+    };
+    executor::with(|e| e.eviction_refused(id, refused_for_good));
 }
