@@ -336,10 +336,11 @@ fn run_policy<I: Backend<Device = DeviceOf>>(case: &Case) -> Measured {
         PolicyRun::Plain => measure::<Autodiff<I>>(case, &|| true),
         PolicyRun::Balanced => measure::<Autodiff<I, BalancedCheckpointing>>(case, &|| true),
         PolicyRun::BurnSwap(name) => {
-            let mut config = SwapConfig::builder()
-                .min_swap_bytes(case.min_swap)
-                .swap_under_fusion(case.swap_under_fusion)
-                .build();
+            // `BURN_SWAP_*` variables (pinned pool, prefetch lookahead)
+            // apply; the case sets the rest.
+            let mut config = SwapConfig::from_env();
+            config.min_swap_bytes = case.min_swap;
+            config.swap_under_fusion |= case.swap_under_fusion;
             config.policy = policy_by_name(&name).expect("checked by the parent");
             config.budget_bytes = case.budget;
             burn_swap::configure(config);

@@ -9,7 +9,7 @@
 //! | `BURN_SWAP_PROFILE` | write the profile and plan as JSON to this path at each re-plan | none |
 //! | `BURN_SWAP_TIMING` | `1`: synchronise and time every op (slow) | off |
 //! | `BURN_SWAP_ON_BUDGET_ERROR` | `panic` or `keep-all` | `panic` |
-//! | `BURN_SWAP_PINNED_POOL` | most pinned host memory the CUDA engine takes | `8GiB` |
+//! | `BURN_SWAP_PINNED_POOL` | most pinned host memory the CUDA engine takes | half the host RAM |
 //! | `BURN_SWAP_HOST_RESERVE` | host RAM the pinned pool always leaves available | `4GiB` |
 //! | `BURN_SWAP_DEVICE_SAMPLE_OPS` | read the device's real memory use every this many ops while profiling (0: only at phase boundaries) | `64` |
 //! | `BURN_SWAP_UNDER_FUSION` | `1`: swap tensors of burn's fusion backend (`Cuda`) too, accepting last-bit differences | off |
@@ -55,7 +55,7 @@ pub struct SwapConfig {
     pub max_recorded_ops: usize,
     /// Most page-locked host memory the CUDA transfer engine takes (it is
     /// taken in chunks as needed, once, and reused; past it, tensors stay on
-    /// the device).
+    /// the device). Default: half the host's RAM (8 GiB where unknown).
     pub pinned_pool_bytes: u64,
     /// Size of each chunk the pinned pool takes from the driver.
     pub pinned_chunk_bytes: u64,
@@ -85,7 +85,7 @@ impl Default for SwapConfig {
             timing: false,
             on_budget_error: OnBudgetError::Panic,
             max_recorded_ops: 1 << 21,
-            pinned_pool_bytes: 8 << 30,
+            pinned_pool_bytes: default_pinned_pool_bytes(),
             pinned_chunk_bytes: 256 << 20,
             host_ram_reserve_bytes: 4 << 30,
             device_sample_ops: 64,
@@ -249,6 +249,22 @@ impl SwapConfigBuilder {
     pub fn build(self) -> SwapConfig {
         self.config
     }
+}
+
+/// A field of `/proc/meminfo` in bytes (Linux only).
+pub(crate) fn meminfo(field: &str) -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text
+        .lines()
+        .find(|l| l.split(':').next() == Some(field))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// Half the host's RAM: the pool only grows as far as the plan needs, and
+/// the host RAM reserve is checked before every chunk as well.
+fn default_pinned_pool_bytes() -> u64 {
+    meminfo("MemTotal").map_or(8 << 30, |total| total / 2)
 }
 
 /// A built-in policy by its name.

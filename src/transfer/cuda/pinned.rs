@@ -257,8 +257,5 @@ impl Drop for PinnedBlock {
 
 /// `MemAvailable` from `/proc/meminfo`, in bytes (Linux only).
 pub(crate) fn mem_available() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
+    crate::config::meminfo("MemAvailable")
 }
