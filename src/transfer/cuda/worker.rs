@@ -6,20 +6,24 @@
 //! asked for a fresh marker of the compute stream from the lane's own CubeCL
 //! stream, which makes the lane's stream wait (on the GPU) for compute's
 //! position at that moment ([`Worker::order_after_compute`]). The copy thread then
-//! takes jobs in batches and, per batch:
+//! takes the jobs that have arrived and:
 //! 1. synchronises its CubeCL stream, blocking only itself: every kernel
 //!    enqueued on compute before the jobs were made has run, so downloads
 //!    read final data and upload destinations are no longer read by queued
 //!    kernels (their memory may have been freed by compute and reused);
 //! 2. copies each buffer on its own stream (never CubeCL's, which waits on
 //!    the compute backlog), recording one event per copy;
-//! 3. completes each job as soon as its own copy finished: a download's
-//!    device tensor is dropped (its memory goes back to CubeCL's pool), an
-//!    upload's handle is handed over.
+//! 3. completes the oldest copy in flight once its event passed (a
+//!    download's device tensor is dropped, so its memory goes back to
+//!    CubeCL's pool; an upload's handle is handed over), then takes newly
+//!    arrived jobs before waiting on the next one. Copies still queued keep
+//!    the copy engine busy meanwhile: the stream only runs dry when no job
+//!    is waiting, not at every batch boundary.
 //!
 //! A job that is dropped unfinished (its thread stopped) completes with an
 //! error, and a download gives its tensor back: nobody waits forever.
 
+use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::{Arc, Condvar, Mutex};
@@ -35,8 +39,8 @@ use cudarc::driver::{result, sys};
 use super::pinned::PinnedBlock;
 use super::CudaError;
 
-/// Jobs in one batch at most (bounds the latency of the first one).
-const MAX_BATCH: usize = 64;
+/// Copies in flight on one lane at most (one CUDA event each).
+const MAX_IN_FLIGHT: usize = 64;
 
 /// A value that another thread fills in once.
 pub(crate) struct Ticket<T> {
@@ -233,7 +237,7 @@ impl<J: Send + 'static> Worker<J> {
 /// What a copy thread needs to run: its context, stream and events.
 struct Lane {
     stream: sys::CUstream,
-    /// One event per job of a batch.
+    /// One event per copy in flight.
     events: Vec<sys::CUevent>,
     client: ComputeClient<CudaRuntime>,
 }
@@ -243,7 +247,7 @@ impl Lane {
         super::make_current(device)?;
         let stream =
             result::stream::create(result::stream::StreamKind::NonBlocking).map_err(CudaError)?;
-        let events = (0..MAX_BATCH)
+        let events = (0..MAX_IN_FLIGHT)
             .map(|_| {
                 result::event::create(sys::CUevent_flags::CU_EVENT_DISABLE_TIMING)
                     .map_err(CudaError)
@@ -279,11 +283,29 @@ impl Lane {
     }
 }
 
-fn spawn<J: Send + 'static>(
+/// What a copy thread does with its jobs.
+struct Copier<P, C, D> {
+    /// Takes a freshly arrived batch: fences it against compute and returns
+    /// the jobs to copy (completing any that cannot be copied).
+    prepare: P,
+    /// Issues one job's copy on the lane's stream; returns what must live
+    /// until the copy finished.
+    copy: C,
+    /// Hands a job its outcome once its copy finished (or failed).
+    complete: D,
+}
+
+fn spawn<J, K, P, C, D>(
     name: &str,
     device: CudaDevice,
-    run: impl Fn(&Lane, Vec<J>) + Send + 'static,
-) -> Result<Worker<J>, CudaError> {
+    copier: Copier<P, C, D>,
+) -> Result<Worker<J>, CudaError>
+where
+    J: Send + 'static,
+    P: Fn(&Lane, Vec<J>) -> Vec<J> + Send + 'static,
+    C: Fn(&Lane, &J) -> Result<K, String> + Send + 'static,
+    D: Fn(J, Result<K, String>) + Send + 'static,
+{
     let (tx, rx): (Sender<J>, Receiver<J>) = channel();
     let (ready_tx, ready_rx) = channel();
     std::thread::Builder::new()
@@ -299,16 +321,7 @@ fn spawn<J: Send + 'static>(
                     return;
                 }
             };
-            while let Ok(first) = rx.recv() {
-                let mut batch = vec![first];
-                while batch.len() < MAX_BATCH {
-                    match rx.try_recv() {
-                        Ok(job) => batch.push(job),
-                        Err(_) => break,
-                    }
-                }
-                run(&lane, batch);
-            }
+            run_lane(&lane, &rx, &copier);
         })
         .map_err(|e| CudaError::other(format!("spawning {name}: {e}")))?;
     let stream = ready_rx
@@ -320,138 +333,155 @@ fn spawn<J: Send + 'static>(
     })
 }
 
-/// Issues one copy per job on the lane's stream (`copy` returns what must
-/// live until it finished), then hands each job its own outcome as soon as
-/// its copy is done.
-fn copy_each<J, K>(
-    lane: &Lane,
-    jobs: Vec<J>,
-    copy: impl Fn(&J) -> Result<K, String>,
-    complete: impl Fn(J, Result<K, String>),
-) {
-    let issued: Vec<(J, Result<K, String>)> = jobs
-        .into_iter()
-        .enumerate()
-        .map(|(i, job)| {
-            let copied = copy(&job).and_then(|keep| lane.record(i).map(|()| keep));
-            (job, copied)
-        })
-        .collect();
-    for (i, (job, copied)) in issued.into_iter().enumerate() {
-        let outcome = copied.and_then(|keep| lane.wait_copy(i).map(|()| keep));
-        complete(job, outcome);
+/// The copy thread's loop: issue whatever has arrived, complete the oldest
+/// copy, repeat; block on the channel only when nothing is in flight. Ends
+/// once the channel closed and every copy completed.
+fn run_lane<J, K, P, C, D>(lane: &Lane, rx: &Receiver<J>, copier: &Copier<P, C, D>)
+where
+    P: Fn(&Lane, Vec<J>) -> Vec<J>,
+    C: Fn(&Lane, &J) -> Result<K, String>,
+    D: Fn(J, Result<K, String>),
+{
+    let mut in_flight: VecDeque<(J, Result<K, String>, usize)> = VecDeque::new();
+    let mut free_events: Vec<usize> = (0..lane.events.len()).rev().collect();
+    loop {
+        let mut arrived = Vec::new();
+        if in_flight.is_empty() {
+            match rx.recv() {
+                Ok(job) => arrived.push(job),
+                Err(_) => return,
+            }
+        }
+        while arrived.len() < free_events.len() {
+            match rx.try_recv() {
+                Ok(job) => arrived.push(job),
+                Err(_) => break,
+            }
+        }
+        if !arrived.is_empty() {
+            let _span = tracing::trace_span!("copy_batch", jobs = arrived.len()).entered();
+            for job in (copier.prepare)(lane, arrived) {
+                let event = free_events.pop().expect("one free event per arrived job");
+                let copied = (copier.copy)(lane, &job)
+                    .and_then(|keep| lane.record(event).map(|()| keep));
+                in_flight.push_back((job, copied, event));
+            }
+        }
+        if let Some((job, copied, event)) = in_flight.pop_front() {
+            let outcome = copied.and_then(|keep| lane.wait_copy(event).map(|()| keep));
+            free_events.push(event);
+            (copier.complete)(job, outcome);
+        }
     }
 }
 
 pub(crate) fn spawn_download(device: CudaDevice) -> Result<Worker<Download>, CudaError> {
-    spawn("burn-swap-d2h", device, |lane, batch: Vec<Download>| {
-        let _span = tracing::trace_span!("d2h_batch", jobs = batch.len()).entered();
-        if let Err(err) = lane.wait_for_compute() {
-            tracing::warn!(%err, "download fence failed; tensors stay on the device");
-            batch.into_iter().for_each(Download::fail);
-            return;
-        }
-        copy_each(
-            lane,
-            batch,
-            |job| {
-                let tensor = job
-                    .tensor
-                    .as_ref()
-                    .expect("a download holds its tensor until completed");
-                let resource = lane
-                    .client
-                    .get_resource(tensor.handle.clone())
-                    .map_err(|e| format!("{e:?}"))?;
-                let size = resource.resource().size as usize;
-                if size != job.block.len() {
-                    return Err(format!("buffer is {size} B, block {} B", job.block.len()));
-                }
-                // SAFETY: the resource is kept until the copy's event
-                // completed; the block is held by the job.
-                unsafe {
-                    sys::cuMemcpyDtoHAsync_v2(
-                        job.block.ptr() as *mut _,
-                        resource.resource().ptr,
-                        size,
-                        lane.stream,
-                    )
-                    .result()
-                    .map_err(|e| CudaError(e).to_string())?;
-                }
-                Ok(resource)
-            },
-            |job, outcome| match outcome {
-                Ok(resource) => {
-                    drop(resource);
-                    job.succeed();
-                }
-                Err(err) => {
-                    tracing::warn!(%err, "download failed; the tensor stays on the device");
-                    job.fail();
-                }
-            },
-        );
-    })
+    let copier = Copier {
+        prepare: |lane: &Lane, batch: Vec<Download>| {
+            if let Err(err) = lane.wait_for_compute() {
+                tracing::warn!(%err, "download fence failed; tensors stay on the device");
+                batch.into_iter().for_each(Download::fail);
+                return Vec::new();
+            }
+            batch
+        },
+        copy: |lane: &Lane, job: &Download| {
+            let tensor = job
+                .tensor
+                .as_ref()
+                .expect("a download holds its tensor until completed");
+            let resource = lane
+                .client
+                .get_resource(tensor.handle.clone())
+                .map_err(|e| format!("{e:?}"))?;
+            let size = resource.resource().size as usize;
+            if size != job.block.len() {
+                return Err(format!("buffer is {size} B, block {} B", job.block.len()));
+            }
+            // SAFETY: the resource is kept until the copy's event
+            // completed; the block is held by the job.
+            unsafe {
+                sys::cuMemcpyDtoHAsync_v2(
+                    job.block.ptr() as *mut _,
+                    resource.resource().ptr,
+                    size,
+                    lane.stream,
+                )
+                .result()
+                .map_err(|e| CudaError(e).to_string())?;
+            }
+            Ok(resource)
+        },
+        complete: |job: Download, outcome: Result<_, String>| match outcome {
+            Ok(resource) => {
+                drop(resource);
+                job.succeed();
+            }
+            Err(err) => {
+                tracing::warn!(%err, "download failed; the tensor stays on the device");
+                job.fail();
+            }
+        },
+    };
+    spawn("burn-swap-d2h", device, copier)
 }
 
 pub(crate) fn spawn_upload(
     device: CudaDevice,
     usage: Arc<StreamUsage>,
 ) -> Result<Worker<Upload>, CudaError> {
-    spawn("burn-swap-h2d", device, move |lane, batch: Vec<Upload>| {
-        let _span = tracing::trace_span!("h2d_batch", jobs = batch.len()).entered();
-        // A block is read only once its own download finished; a failed
-        // download kept the tensor on the device, so there is nothing to copy.
-        let (ready, failed): (Vec<Upload>, Vec<Upload>) = batch
-            .into_iter()
-            .partition(|job| job.after.wait_with(|result| matches!(result, Some(Ok(())))));
-        for job in failed {
-            job.complete(Err("its download failed".into()));
-        }
-        if ready.is_empty() {
-            return;
-        }
-        // The destinations were taken before the jobs' fences: once compute
-        // passed them, nothing queued still reads that memory.
-        if let Err(err) = lane.wait_for_compute() {
-            for job in ready {
-                job.complete(Err(format!("upload fence: {err}")));
+    let copier = Copier {
+        prepare: move |lane: &Lane, batch: Vec<Upload>| {
+            // A block is read only once its own download finished; a failed
+            // download kept the tensor on the device: nothing to copy.
+            let (ready, failed): (Vec<Upload>, Vec<Upload>) = batch
+                .into_iter()
+                .partition(|job| job.after.wait_with(|result| matches!(result, Some(Ok(())))));
+            for job in failed {
+                job.complete(Err("its download failed".into()));
             }
-            return;
-        }
-        copy_each(
-            lane,
-            ready,
-            |job| {
-                let resource = lane
-                    .client
-                    .get_resource(job.dst.clone())
-                    .map_err(|e| format!("{e:?}"))?;
-                // SAFETY: as for downloads; the block is held by the job.
-                unsafe {
-                    sys::cuMemcpyHtoDAsync_v2(
-                        resource.resource().ptr,
-                        job.block.ptr() as *const _,
-                        job.block.len(),
-                        lane.stream,
-                    )
-                    .result()
-                    .map_err(|e| CudaError(e).to_string())?;
+            if ready.is_empty() {
+                return ready;
+            }
+            // The destinations were taken before the jobs' fences: once
+            // compute passed them, nothing queued still reads that memory.
+            if let Err(err) = lane.wait_for_compute() {
+                for job in ready {
+                    job.complete(Err(format!("upload fence: {err}")));
                 }
-                Ok(resource)
-            },
-            |job, outcome| {
-                let dst = job.dst.clone();
-                job.complete(outcome.map(|resource| {
-                    drop(resource);
-                    dst
-                }));
-            },
-        );
-        if let Ok(u) = lane.client.memory_usage() {
-            usage.in_use.store(u.bytes_in_use, Ordering::Relaxed);
-            usage.reserved.store(u.bytes_reserved, Ordering::Relaxed);
-        }
-    })
+                return Vec::new();
+            }
+            if let Ok(u) = lane.client.memory_usage() {
+                usage.in_use.store(u.bytes_in_use, Ordering::Relaxed);
+                usage.reserved.store(u.bytes_reserved, Ordering::Relaxed);
+            }
+            ready
+        },
+        copy: |lane: &Lane, job: &Upload| {
+            let resource = lane
+                .client
+                .get_resource(job.dst.clone())
+                .map_err(|e| format!("{e:?}"))?;
+            // SAFETY: as for downloads; the block is held by the job.
+            unsafe {
+                sys::cuMemcpyHtoDAsync_v2(
+                    resource.resource().ptr,
+                    job.block.ptr() as *const _,
+                    job.block.len(),
+                    lane.stream,
+                )
+                .result()
+                .map_err(|e| CudaError(e).to_string())?;
+            }
+            Ok(resource)
+        },
+        complete: |job: Upload, outcome: Result<_, String>| {
+            let dst = job.dst.clone();
+            job.complete(outcome.map(|resource| {
+                drop(resource);
+                dst
+            }));
+        },
+    };
+    spawn("burn-swap-h2d", device, copier)
 }
