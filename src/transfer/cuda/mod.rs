@@ -40,7 +40,7 @@ use cudarc::driver::{result, DriverError};
 
 pub use pinned::PoolStats;
 use pinned::{PinnedBlock, PinnedPool};
-use worker::{Download, DownloadResult, StreamUsage, Ticket, Upload, Worker};
+use worker::{Download, DownloadResult, Ticket, Upload, Worker};
 
 use super::{DeviceUsage, TransferError};
 
@@ -85,7 +85,6 @@ struct Engine {
     pool: Arc<PinnedPool>,
     down: Worker<Download>,
     up: Worker<Upload>,
-    upload_usage: Arc<StreamUsage>,
     refusals_logged: AtomicU64,
 }
 
@@ -110,7 +109,6 @@ fn engine(device: &CudaDevice) -> Result<Arc<Engine>, TransferError> {
     let limits = super::engine_limits();
     let fail = |e: CudaError| TransferError::Engine(e.to_string());
     make_current(device).map_err(fail)?;
-    let upload_usage = Arc::new(StreamUsage::default());
     let engine = Arc::new(Engine {
         compute: CudaRuntime::client(device),
         pool: PinnedPool::new(
@@ -119,8 +117,7 @@ fn engine(device: &CudaDevice) -> Result<Arc<Engine>, TransferError> {
             limits.host_reserve_bytes,
         ),
         down: worker::spawn_download(device.clone()).map_err(fail)?,
-        up: worker::spawn_upload(device.clone(), upload_usage.clone()).map_err(fail)?,
-        upload_usage,
+        up: worker::spawn_upload(device.clone()).map_err(fail)?,
         refusals_logged: AtomicU64::new(0),
     });
     tracing::info!(
@@ -260,7 +257,11 @@ pub(crate) fn prefetch(copy: CudaCopy) -> Result<PendingLoad, Loaded> {
     let done = Ticket::new();
     match existing(&copy.device) {
         Some(engine) => {
-            let dst = engine.up.alloc(&engine.compute, copy.block.len());
+            // From compute's own pool, so the memory goes back to compute
+            // when the tensor dies. Taken before the fence: whatever last
+            // used this memory was enqueued before it, so it has run before
+            // the copy lands.
+            let dst = engine.compute.empty(copy.block.len());
             match engine.up.order_after_compute(&engine.compute) {
                 // A job that cannot be sent completes with an error when dropped.
                 Ok(()) => drop(engine.up.send(Upload::new(
@@ -359,8 +360,9 @@ fn is_float(dtype: DType) -> bool {
     )
 }
 
-/// Device memory in use as CubeCL reports it, over the streams burn-swap
-/// uses: the calling (compute) thread's and the upload thread's.
+/// Device memory in use as CubeCL reports it for the calling (compute)
+/// thread's stream, where every buffer burn-swap moves is allocated, and as
+/// the driver sees it.
 pub(crate) fn device_usage(device: &CudaDevice) -> Option<DeviceUsage> {
     let usage = CudaRuntime::client(device).memory_usage().ok()?;
     let mut out = DeviceUsage {
@@ -368,10 +370,6 @@ pub(crate) fn device_usage(device: &CudaDevice) -> Option<DeviceUsage> {
         reserved: usage.bytes_reserved,
         driver_used: None,
     };
-    if let Some(engine) = existing(device) {
-        out.in_use += engine.upload_usage.in_use.load(Ordering::Relaxed);
-        out.reserved += engine.upload_usage.reserved.load(Ordering::Relaxed);
-    }
     if make_current(device).is_ok() {
         if let Ok((free, total)) = result::mem_get_info() {
             out.driver_used = Some((total - free) as u64);

@@ -24,7 +24,6 @@
 //! error, and a download gives its tensor back: nobody waits forever.
 
 use std::collections::VecDeque;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::{Arc, Condvar, Mutex};
 
@@ -139,7 +138,7 @@ impl Drop for Download {
     }
 }
 
-/// Host to device: `dst` (from this worker's CubeCL pool), filled from the
+/// Host to device: `dst` (from compute's CubeCL pool), filled from the
 /// block once the block's own download (`after`) finished.
 pub(crate) struct Upload {
     block: Arc<PinnedBlock>,
@@ -178,13 +177,6 @@ impl Drop for Upload {
     }
 }
 
-/// Device memory CubeCL reports for the upload thread's own stream.
-#[derive(Default)]
-pub(crate) struct StreamUsage {
-    pub in_use: AtomicU64,
-    pub reserved: AtomicU64,
-}
-
 pub(crate) struct Worker<J> {
     tx: Mutex<Sender<J>>,
     /// The CubeCL stream of the copy thread (the one that waits on compute).
@@ -200,14 +192,6 @@ impl<J: Send + 'static> Worker<J> {
             .unwrap_or_else(|p| p.into_inner())
             .send(job)
             .map_err(|e| e.0)
-    }
-
-    /// A destination buffer from this worker's CubeCL pool. Take it on the
-    /// compute thread *before* [`Worker::order_after_compute`]: memory that
-    /// compute freed into the pool was freed before the fence, so its last
-    /// readers have run before the copy overwrites it.
-    pub(crate) fn alloc(&self, compute: &ComputeClient<CudaRuntime>, bytes: usize) -> Handle {
-        self.on_lane(compute).empty(bytes)
     }
 
     fn on_lane(&self, compute: &ComputeClient<CudaRuntime>) -> ComputeClient<CudaRuntime> {
@@ -426,12 +410,9 @@ pub(crate) fn spawn_download(device: CudaDevice) -> Result<Worker<Download>, Cud
     spawn("burn-swap-d2h", device, copier)
 }
 
-pub(crate) fn spawn_upload(
-    device: CudaDevice,
-    usage: Arc<StreamUsage>,
-) -> Result<Worker<Upload>, CudaError> {
+pub(crate) fn spawn_upload(device: CudaDevice) -> Result<Worker<Upload>, CudaError> {
     let copier = Copier {
-        prepare: move |lane: &Lane, batch: Vec<Upload>| {
+        prepare: |lane: &Lane, batch: Vec<Upload>| {
             // A block is read only once its own download finished; a failed
             // download kept the tensor on the device: nothing to copy.
             let (ready, failed): (Vec<Upload>, Vec<Upload>) = batch
@@ -450,10 +431,6 @@ pub(crate) fn spawn_upload(
                     job.complete(Err(format!("upload fence: {err}")));
                 }
                 return Vec::new();
-            }
-            if let Ok(u) = lane.client.memory_usage() {
-                usage.in_use.store(u.bytes_in_use, Ordering::Relaxed);
-                usage.reserved.store(u.bytes_reserved, Ordering::Relaxed);
             }
             ready
         },
