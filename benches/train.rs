@@ -68,7 +68,8 @@ const USAGE: &str = "usage: train [--models NAME[@cifar|@imagenet],...] [--image
        [--steps N] [--warmup N] [--max-warmup N] [--budget BYTES] [--min-swap BYTES]
        [--case-timeout SECS] [--search-budget BYTES [--search-start N] [--search-max N]]
        [--gpt small|tiny] [--gpt-layers N] [--gpt-seq N] [--json PATH]
-       [--swap-under-fusion] [--unfused (CUDA builds)]";
+       [--swap-under-fusion] [--unfused (CUDA builds)]
+       [--memory-every K (sample device and pinned memory every K timed steps)]";
 
 // ---------------------------------------------------------------------------
 // What a case is, and what a child reports back.
@@ -126,6 +127,9 @@ struct Case {
     swap_under_fusion: bool,
     /// On CUDA: CubeCL's backend without fusion instead of `Cuda`.
     unfused: bool,
+    /// Sample device and pinned memory every this many timed steps (0: never).
+    #[serde(default)]
+    memory_every: usize,
 }
 
 impl Case {
@@ -204,6 +208,9 @@ struct SwapStats {
     saved_count: usize,
     peak_resident_saved_bytes: u64,
     peak_live_bytes: u64,
+    /// Where the compute thread waited for tensors to come back.
+    #[serde(default)]
+    swap_in_stalls: burn_swap::SwapInStalls,
     /// Device memory sampled inside the iteration by burn-swap (catches the
     /// peak between two steps, which the per-step samples cannot).
     iteration_peak_in_use: Option<u64>,
@@ -235,10 +242,41 @@ struct Measured {
     memory: Option<MemoryPeak>,
     /// `None` for the baseline backends.
     swap: Option<SwapStats>,
+    /// Memory every `--memory-every` timed steps: flat when nothing leaks.
+    #[serde(default)]
+    memory_series: Vec<MemorySample>,
     /// Bytes before compression over bytes that crossed the link. No policy
     /// compresses yet, so this is 1.0 when anything was swapped and `None`
     /// otherwise.
     compression_ratio: Option<f64>,
+}
+
+/// Device and pinned host memory after a timed step.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct MemorySample {
+    step: usize,
+    device_in_use: u64,
+    device_reserved: u64,
+    driver_used: Option<u64>,
+    /// burn-swap's pinned pool (CUDA engine), once it was made.
+    pinned_reserved: Option<u64>,
+    pinned_in_use: Option<u64>,
+}
+
+fn memory_sample(step: usize, device: &DeviceOf) -> Option<MemorySample> {
+    let usage = device_usage::<Device>(device)?;
+    #[cfg(feature = "cuda")]
+    let pinned = burn_swap::transfer::pinned_pool_stats(device).map(|p| (p.reserved, p.in_use));
+    #[cfg(not(feature = "cuda"))]
+    let pinned: Option<(u64, u64)> = None;
+    Some(MemorySample {
+        step,
+        device_in_use: usage.in_use,
+        device_reserved: usage.reserved,
+        driver_used: usage.driver_used,
+        pinned_reserved: pinned.map(|p| p.0),
+        pinned_in_use: pinned.map(|p| p.1),
+    })
 }
 
 /// One row of the report: a case and its outcome.
@@ -450,10 +488,14 @@ fn measure<B: AutodiffBackend<Device = DeviceOf>>(
     let ready_when_timed = ready();
     let mut step_secs = Vec::new();
     let mut final_loss = f32::NAN;
+    let mut memory_series = Vec::new();
     for n in 1..=case.steps {
         let (secs, loss) = step("step", n);
         step_secs.push(secs);
         final_loss = loss;
+        if case.memory_every > 0 && (n == 1 || n % case.memory_every == 0) {
+            memory_series.extend(memory_sample(n, &device));
+        }
     }
 
     let mut rates: Vec<f64> = step_secs.iter().map(|s| case.batch as f64 / s).collect();
@@ -469,6 +511,7 @@ fn measure<B: AutodiffBackend<Device = DeviceOf>>(
         memory: peak.map(|(start, max)| memory_peak(start, max)),
         steady_before_timing: ready_when_timed,
         swap: None,
+        memory_series,
         compression_ratio: None,
     }
 }
@@ -499,6 +542,7 @@ fn swap_stats() -> SwapStats {
         saved_count: profile.saved_count,
         peak_resident_saved_bytes: profile.peak_resident_saved_bytes,
         peak_live_bytes: profile.peak_live_bytes,
+        swap_in_stalls: profile.swap_in_stalls,
         iteration_peak_in_use: device.map(|d| d.peak_in_use),
         iteration_peak_reserved: device.map(|d| d.peak_reserved),
         iteration_peak_driver_used: device.and_then(|d| d.peak_driver_used),
@@ -546,6 +590,7 @@ struct Options {
     json: Option<PathBuf>,
     swap_under_fusion: bool,
     unfused: bool,
+    memory_every: usize,
 }
 
 /// The default matrix: the issue's GPU matrix on CUDA, a small one on CPU.
@@ -593,6 +638,7 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
         json: None,
         swap_under_fusion: false,
         unfused: false,
+        memory_every: 0,
     };
     let mut gpt_layers = None;
     let mut gpt_seq = None;
@@ -632,6 +678,7 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
             "--gpt-layers" => gpt_layers = Some(count(value()?)?),
             "--gpt-seq" => gpt_seq = Some(count(value()?)?),
             "--json" => o.json = Some(PathBuf::from(value()?)),
+            "--memory-every" => o.memory_every = count(value()?)?,
             "--swap-under-fusion" => o.swap_under_fusion = true,
             "--unfused" if cfg!(feature = "cuda") => o.unfused = true,
             // cargo bench passes --bench to harness = false targets.
@@ -694,6 +741,7 @@ impl Options {
             gpt: self.gpt,
             swap_under_fusion: self.swap_under_fusion,
             unfused: self.unfused,
+            memory_every: self.memory_every,
         }
     }
 }
@@ -996,7 +1044,7 @@ fn plain_rate(rows: &[Row], row: &Row) -> Option<f64> {
 
 fn print_table(rows: &[Row]) {
     println!(
-        "{:<14} {:<16} {:<10} {:>6} {:>10} {:>8} {:>10} {:>9} {:>9} {:>5}  why",
+        "{:<14} {:<16} {:<10} {:>6} {:>10} {:>8} {:>10} {:>9} {:>9} {:>5} {:>8}  why",
         "model",
         "input",
         "policy",
@@ -1006,7 +1054,8 @@ fn print_table(rows: &[Row]) {
         "peak MiB",
         "out MiB",
         "in MiB",
-        "compr"
+        "compr",
+        "wait ms"
     );
     for row in rows {
         let m = row.result.as_ref();
@@ -1025,6 +1074,9 @@ fn print_table(rows: &[Row]) {
         let swap = m.and_then(|m| m.swap.as_ref());
         let out = swap.map_or("-".into(), |s| mib(s.swapped_out_bytes));
         let back = swap.map_or("-".into(), |s| mib(s.swapped_in_bytes));
+        let wait = swap.map_or("-".into(), |s| {
+            format!("{:.1}", s.swap_in_stalls.total_ns() as f64 / 1e6)
+        });
         let compression = m
             .and_then(|m| m.compression_ratio)
             .map_or("-".into(), |r| format!("{r:.2}"));
@@ -1041,7 +1093,7 @@ fn print_table(rows: &[Row]) {
             None => {}
         }
         println!(
-            "{:<14} {:<16} {:<10} {:>6} {:>10} {:>8} {:>10} {:>9} {:>9} {:>5}  {why}",
+            "{:<14} {:<16} {:<10} {:>6} {:>10} {:>8} {:>10} {:>9} {:>9} {:>5} {:>8}  {why}",
             row.case.model,
             row.input,
             row.case.policy,
@@ -1051,7 +1103,44 @@ fn print_table(rows: &[Row]) {
             peak,
             out,
             back,
-            compression
+            compression,
+            wait
+        );
+    }
+}
+
+/// For `--memory-every`: each series' first, last and highest sample.
+fn print_memory_series(rows: &[Row]) {
+    let series: Vec<(&Row, &[MemorySample])> = rows
+        .iter()
+        .filter_map(|r| Some((r, r.result.as_ref()?.memory_series.as_slice())))
+        .filter(|(_, s)| !s.is_empty())
+        .collect();
+    if series.is_empty() {
+        return;
+    }
+    println!();
+    println!("memory over the timed steps (MiB: first sample -> last sample, highest):");
+    let span = |samples: &[MemorySample], get: &dyn Fn(&MemorySample) -> Option<u64>| {
+        let values: Vec<u64> = samples.iter().filter_map(get).collect();
+        match (values.first(), values.last(), values.iter().max()) {
+            (Some(first), Some(last), Some(max)) => {
+                format!("{} -> {}, {}", mib(*first), mib(*last), mib(*max))
+            }
+            _ => "-".into(),
+        }
+    };
+    for (row, samples) in series {
+        let steps = samples.last().map_or(0, |s| s.step);
+        println!(
+            "  {} ({} samples to step {steps}): device in use {}; reserved {}; driver {}; pinned reserved {}; pinned in use {}",
+            row.case.label(),
+            samples.len(),
+            span(samples, &|s| Some(s.device_in_use)),
+            span(samples, &|s| Some(s.device_reserved)),
+            span(samples, &|s| s.driver_used),
+            span(samples, &|s| s.pinned_reserved),
+            span(samples, &|s| s.pinned_in_use),
         );
     }
 }
@@ -1169,6 +1258,7 @@ fn main() {
         println!("device: {device}");
     }
     print_table(&rows);
+    print_memory_series(&rows);
     if !searches.is_empty() {
         print_searches(&searches);
     }

@@ -45,6 +45,9 @@ pub(crate) enum SlotEvent {
     Offloaded { id: TensorId, bytes: u64 },
     Loaded { id: TensorId, bytes: u64 },
     Released { id: TensorId },
+    /// The compute thread waited `nanos` for a tensor to come back: its
+    /// prefetch had not landed, or (`on_demand`) none was issued.
+    Stalled { nanos: u64, on_demand: bool },
 }
 
 /// Inbox for slot events; slots may report from any thread.
@@ -307,6 +310,7 @@ impl Executor {
                     }
                     self.recorder.loaded(id, bytes, at);
                 }
+                SlotEvent::Stalled { nanos, on_demand } => self.recorder.stalled(nanos, on_demand),
             }
         }
         self.events = events;

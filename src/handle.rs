@@ -9,6 +9,7 @@
 
 use std::fmt;
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Instant;
 
 use burn_backend::{Backend, DType, Shape, TensorMetadata};
 use serde::{Deserialize, Serialize};
@@ -195,21 +196,38 @@ impl<B: Backend> Slot<B> {
         }
     }
 
+    /// Brings the data back now: no prefetch was issued for this use, so the
+    /// compute thread waits for the whole copy (reported as a stall).
     fn load_from(&self, host: HostCopy) -> B::FloatTensorPrimitive {
         let _span = tracing::trace_span!("swap_in", id = self.id, bytes = self.bytes).entered();
+        let started = Instant::now();
         let primitive = transfer::load::<B>(host, &self.device);
         self.tracker.push(SlotEvent::Loaded {
             id: self.id,
             bytes: self.bytes,
         });
+        self.tracker.push(SlotEvent::Stalled {
+            nanos: started.elapsed().as_nanos() as u64,
+            on_demand: true,
+        });
         primitive
     }
 
-    /// A prefetched primitive, waiting for its copy if it has not landed.
+    /// A prefetched primitive, waiting for its copy if it has not landed
+    /// (a wait is reported as a stall: the prefetch came too late).
     fn collect(&self, incoming: Incoming<B::FloatTensorPrimitive>) -> B::FloatTensorPrimitive {
+        if incoming.landed() {
+            return transfer::collect::<B>(incoming);
+        }
         let _span =
             tracing::trace_span!("swap_in_wait", id = self.id, bytes = self.bytes).entered();
-        transfer::collect::<B>(incoming)
+        let started = Instant::now();
+        let primitive = transfer::collect::<B>(incoming);
+        self.tracker.push(SlotEvent::Stalled {
+            nanos: started.elapsed().as_nanos() as u64,
+            on_demand: false,
+        });
+        primitive
     }
 }
 
@@ -323,11 +341,14 @@ mod tests {
         let after = burn_backend::read_sync(Flex::float_into_data(back)).unwrap();
         assert_eq!(before.as_bytes(), after.as_bytes());
         assert_eq!(saved.residency(), Residency::Resident);
-        let kinds: Vec<_> = events(&tracker)
-            .iter()
-            .map(|e| std::mem::discriminant(e))
-            .collect();
-        assert_eq!(kinds.len(), 2, "one offload, one load");
+        let events = events(&tracker);
+        assert!(matches!(events[0], SlotEvent::Offloaded { id: 7, bytes: 24 }));
+        assert!(matches!(events[1], SlotEvent::Loaded { id: 7, bytes: 24 }));
+        assert!(
+            matches!(events[2], SlotEvent::Stalled { on_demand: true, .. }),
+            "a load without a prefetch is reported as a stall"
+        );
+        assert_eq!(events.len(), 3);
     }
 
     #[test]

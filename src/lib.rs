@@ -45,7 +45,7 @@ pub use decorator::Swapping;
 pub use error::SwapError;
 pub use handle::{Residency, SwapTensor};
 pub use policy::{Action, KeepAll, Plan, Policy, SwapAll};
-pub use profiler::{Profile, TensorKey};
+pub use profiler::{Profile, SwapInStalls, TensorKey};
 pub use transfer::TransferError;
 
 /// Sets the configuration for the current thread, forgetting any plan and

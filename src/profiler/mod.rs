@@ -169,12 +169,38 @@ pub struct Profile {
     pub swapped_out_bytes: u64,
     /// Bytes copied host to device.
     pub swapped_in_bytes: u64,
+    /// Time the compute thread waited for tensors to come back.
+    #[serde(default)]
+    pub swap_in_stalls: SwapInStalls,
     /// Per-op signature hashes (name and float input shapes).
     pub op_signatures: Vec<u64>,
     /// Device memory the runtime reported during the iteration (CUDA; `None`
     /// where the backend does not say).
     #[serde(default)]
     pub device: Option<crate::transfer::DeviceReport>,
+}
+
+/// Where bringing tensors back held up the compute thread in one iteration.
+/// Waits block the thread that enqueues kernels, so the device runs dry once
+/// its queue drains: these are the swap's visible cost.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SwapInStalls {
+    /// Prefetched tensors whose copy had not landed at their first use.
+    pub late_prefetches: u32,
+    /// Time spent waiting for them.
+    pub late_prefetch_ns: u64,
+    /// Tensors brought back at their use, with no prefetch (outside a plan,
+    /// or a plan that did not foresee the use).
+    pub on_demand_loads: u32,
+    /// Time those loads took.
+    pub on_demand_ns: u64,
+}
+
+impl SwapInStalls {
+    /// All waiting, in nanoseconds.
+    pub fn total_ns(&self) -> u64 {
+        self.late_prefetch_ns + self.on_demand_ns
+    }
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -194,6 +220,7 @@ pub(crate) struct Recorder {
     events: Vec<(TensorId, u32, Event)>,
     swapped_out: u64,
     swapped_in: u64,
+    stalls: SwapInStalls,
     backward_start: Option<u32>,
 }
 
@@ -209,6 +236,7 @@ impl Recorder {
             events: Vec::new(),
             swapped_out: 0,
             swapped_in: 0,
+            stalls: SwapInStalls::default(),
             backward_start: None,
         }
     }
@@ -262,6 +290,16 @@ impl Recorder {
     pub(crate) fn loaded(&mut self, id: TensorId, bytes: u64, at: u32) {
         self.swapped_in += bytes;
         self.events.push((id, at, Event::Loaded));
+    }
+
+    pub(crate) fn stalled(&mut self, nanos: u64, on_demand: bool) {
+        if on_demand {
+            self.stalls.on_demand_loads += 1;
+            self.stalls.on_demand_ns += nanos;
+        } else {
+            self.stalls.late_prefetches += 1;
+            self.stalls.late_prefetch_ns += nanos;
+        }
     }
 
     pub(crate) fn backward_starts(&mut self, at: u32) {
@@ -361,6 +399,7 @@ impl Recorder {
             saved_count: saved.len(),
             swapped_out_bytes: self.swapped_out,
             swapped_in_bytes: self.swapped_in,
+            swap_in_stalls: self.stalls,
             ops: self.ops,
             tensors,
             timeline,
@@ -474,6 +513,18 @@ impl fmt::Display for Profile {
             human_bytes(self.swapped_out_bytes),
             human_bytes(self.swapped_in_bytes)
         )?;
+        let stalls = &self.swap_in_stalls;
+        if stalls.late_prefetches + stalls.on_demand_loads > 0 {
+            writeln!(
+                f,
+                "  waited for swapped tensors: {:.3} ms ({} late prefetches {:.3} ms, {} loads on demand {:.3} ms)",
+                stalls.total_ns() as f64 / 1e6,
+                stalls.late_prefetches,
+                stalls.late_prefetch_ns as f64 / 1e6,
+                stalls.on_demand_loads,
+                stalls.on_demand_ns as f64 / 1e6
+            )?;
+        }
         let timed: Vec<&OpProfile> = self
             .ops
             .iter()

@@ -50,6 +50,17 @@ pub(crate) enum Incoming<P> {
     Cuda(cuda::PendingLoad),
 }
 
+impl<P> Incoming<P> {
+    /// The data is on the device: collecting it will not wait for a copy.
+    pub(crate) fn landed(&self) -> bool {
+        match self {
+            Incoming::Ready(_) => true,
+            #[cfg(feature = "cuda")]
+            Incoming::Cuda(pending) => pending.landed(),
+        }
+    }
+}
+
 /// Why a transfer did not happen. In every case the tensor stays on the device.
 #[derive(Debug, thiserror::Error)]
 pub enum TransferError {

@@ -172,6 +172,13 @@ pub(crate) enum Loaded {
     Cube(CubePrimitive),
 }
 
+impl PendingLoad {
+    /// The upload finished (or failed): collecting it will not block.
+    pub(crate) fn landed(&self) -> bool {
+        self.done.is_set()
+    }
+}
+
 impl CudaCopy {
     /// The device-to-host copy is still running.
     pub(crate) fn in_flight(&self) -> bool {
