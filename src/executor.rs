@@ -42,12 +42,23 @@ pub(crate) fn next_tensor_id() -> TensorId {
 /// Something that happened to a slot outside the executor's own calls.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum SlotEvent {
-    Offloaded { id: TensorId, bytes: u64 },
-    Loaded { id: TensorId, bytes: u64 },
-    Released { id: TensorId },
+    Offloaded {
+        id: TensorId,
+        bytes: u64,
+    },
+    Loaded {
+        id: TensorId,
+        bytes: u64,
+    },
+    Released {
+        id: TensorId,
+    },
     /// The compute thread waited `nanos` for a tensor to come back: its
     /// prefetch had not landed, or (`on_demand`) none was issued.
-    Stalled { nanos: u64, on_demand: bool },
+    Stalled {
+        nanos: u64,
+        on_demand: bool,
+    },
 }
 
 /// Inbox for slot events; slots may report from any thread.

@@ -342,10 +342,19 @@ mod tests {
         assert_eq!(before.as_bytes(), after.as_bytes());
         assert_eq!(saved.residency(), Residency::Resident);
         let events = events(&tracker);
-        assert!(matches!(events[0], SlotEvent::Offloaded { id: 7, bytes: 24 }));
+        assert!(matches!(
+            events[0],
+            SlotEvent::Offloaded { id: 7, bytes: 24 }
+        ));
         assert!(matches!(events[1], SlotEvent::Loaded { id: 7, bytes: 24 }));
         assert!(
-            matches!(events[2], SlotEvent::Stalled { on_demand: true, .. }),
+            matches!(
+                events[2],
+                SlotEvent::Stalled {
+                    on_demand: true,
+                    ..
+                }
+            ),
             "a load without a prefetch is reported as a stall"
         );
         assert_eq!(events.len(), 3);

@@ -121,7 +121,10 @@ pub trait Policy: Send + Sync + fmt::Debug {
 pub struct KeepAll;
 
 /// vDNN: every saved activation of at least `min_swap_bytes` is offloaded
-/// after its last forward use and brought back before its first backward use.
+/// after its last forward use and brought back before its first backward
+/// use, except those that would come back the moment backward starts and
+/// fit under the budget through the end of forward (their round trip would
+/// free nothing where it matters and stall the first backward ops).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct SwapAll;
 
@@ -176,6 +179,7 @@ impl Policy for SwapAll {
             }
             None => prefetch_early(profile, config.budget_bytes, &mut decisions, backward_start),
         }
+        keep_what_returns_at_the_turn(profile, config.budget_bytes, &mut decisions, backward_start);
         let swapped = decisions
             .iter()
             .filter(|d| d.action == Action::Swap)
@@ -280,6 +284,47 @@ fn prefetch_early(
         }
         if at < needed {
             d.prefetch_at = at as u32;
+        }
+    }
+}
+
+/// A swapped tensor that comes back the moment backward starts frees its
+/// memory only through the end of forward, and pays for it with a round
+/// trip at the link's busiest moment: its upload waits behind every
+/// download still queued from the end of forward, and the first backward
+/// ops need it at once (measured on an H100, Plain20 b256: a handful of such
+/// waits cost 24 ms a step). Such tensors stay on the device wherever the
+/// limit (the budget, or without one the plan's own peak) still holds,
+/// latest offloaded first.
+fn keep_what_returns_at_the_turn(
+    profile: &Profile,
+    budget: Option<u64>,
+    decisions: &mut [Decision],
+    backward_start: u32,
+) {
+    let (peak, _) = simulate(profile, decisions);
+    let limit = budget.unwrap_or(peak);
+    if peak > limit {
+        return;
+    }
+    let mut at_the_turn: Vec<usize> = (0..decisions.len())
+        .filter(|&i| {
+            decisions[i].action == Action::Swap && decisions[i].prefetch_at <= backward_start
+        })
+        .collect();
+    at_the_turn
+        .sort_by_key(|&i| std::cmp::Reverse((decisions[i].offload_after, decisions[i].key.op)));
+    for i in at_the_turn {
+        let swapped = decisions[i].clone();
+        decisions[i] = Decision {
+            action: Action::Keep,
+            offload_after: 0,
+            prefetch_at: 0,
+            needed_at: 0,
+            ..swapped.clone()
+        };
+        if simulate(profile, decisions).0 > limit {
+            decisions[i] = swapped;
         }
     }
 }

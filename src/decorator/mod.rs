@@ -145,7 +145,10 @@ impl<B: Backend> OpScope<B> {
                 }
             }
             let slots = if e.evicts_while_profiling() {
-                outputs.iter().map(|s| Arc::downgrade(s) as Weak<dyn ManagedSlot>).collect()
+                outputs
+                    .iter()
+                    .map(|s| Arc::downgrade(s) as Weak<dyn ManagedSlot>)
+                    .collect()
             } else {
                 Vec::new()
             };

@@ -346,8 +346,8 @@ where
             let _span = tracing::trace_span!("copy_batch", jobs = arrived.len()).entered();
             for job in (copier.prepare)(lane, arrived) {
                 let event = free_events.pop().expect("one free event per arrived job");
-                let copied = (copier.copy)(lane, &job)
-                    .and_then(|keep| lane.record(event).map(|()| keep));
+                let copied =
+                    (copier.copy)(lane, &job).and_then(|keep| lane.record(event).map(|()| keep));
                 in_flight.push_back((job, copied, event));
             }
         }
