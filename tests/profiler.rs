@@ -25,6 +25,16 @@ fn tiny_iteration(w: &Tensor<Swap, 2>) {
     let _grads = loss.backward();
 }
 
+/// `SwapAll` on every saved tensor, however small, without a budget.
+fn configure_swap_all_of_any_size() {
+    burn_swap::configure(
+        SwapConfig::builder()
+            .policy(SwapAll)
+            .min_swap_bytes(0)
+            .build(),
+    );
+}
+
 fn tiny_weight() -> Tensor<Swap, 2> {
     let data = TensorData::new((0..128).map(|v| (v % 7) as f32 - 3.0).collect(), [8, 16]);
     Tensor::<Swap, 2>::from_data(data, &Default::default()).require_grad()
@@ -162,12 +172,7 @@ fn swap_all_keeps_what_would_come_back_as_backward_starts() {
     // prefetched the moment backward starts (their bytes fit under the
     // plan's peak from there on), so their round trips would free memory
     // only at the end of forward, where the peak is not: both stay.
-    burn_swap::configure(
-        SwapConfig::builder()
-            .policy(SwapAll)
-            .min_swap_bytes(0)
-            .build(),
-    );
+    configure_swap_all_of_any_size();
     let w = tiny_weight();
     for _ in 0..3 {
         tiny_iteration(&w);
@@ -295,12 +300,7 @@ fn a_budget_failure_can_fall_back_to_keeping_everything() {
 #[test]
 fn a_changed_graph_suspends_the_plan_and_replans() {
     let _guard = serial();
-    burn_swap::configure(
-        SwapConfig::builder()
-            .policy(SwapAll)
-            .min_swap_bytes(0)
-            .build(),
-    );
+    configure_swap_all_of_any_size();
     let plain =
         gradients_per_iteration::<burn::backend::Autodiff<Flex>>(ModelKind::SmallCnn, 6, 1, 5);
     gradients_per_iteration::<Swap>(ModelKind::SmallCnn, 4, 3, 5);
