@@ -6,7 +6,7 @@ mod common;
 use burn::backend::Flex;
 use burn::tensor::activation::relu;
 use burn::tensor::{Tensor, TensorData};
-use burn_swap::{Action, KeepAll, OnBudgetError, SwapAll, SwapAutodiff, SwapConfig, SwapError};
+use burn_swap::{KeepAll, OnBudgetError, SwapAll, SwapAutodiff, SwapConfig, SwapError};
 use burn_swap_models::ModelKind;
 use common::{gradients_per_iteration, serial};
 
