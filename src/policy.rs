@@ -25,7 +25,7 @@ pub enum Action {
 }
 
 /// The plan for one saved activation.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
 pub struct Decision {
     /// The tensor, by producing op.
     pub key: TensorKey,
@@ -197,9 +197,13 @@ fn saved(profile: &Profile) -> impl Iterator<Item = &TensorProfile> {
 }
 
 fn keep(t: &TensorProfile) -> Decision {
+    kept(t.key, t.bytes)
+}
+
+fn kept(key: TensorKey, bytes: u64) -> Decision {
     Decision {
-        key: t.key,
-        bytes: t.bytes,
+        key,
+        bytes,
         action: Action::Keep,
         offload_after: 0,
         prefetch_at: 0,
@@ -315,14 +319,8 @@ fn keep_what_returns_at_the_turn(
     at_the_turn
         .sort_by_key(|&i| std::cmp::Reverse((decisions[i].offload_after, decisions[i].key.op)));
     for i in at_the_turn {
-        let swapped = decisions[i].clone();
-        decisions[i] = Decision {
-            action: Action::Keep,
-            offload_after: 0,
-            prefetch_at: 0,
-            needed_at: 0,
-            ..swapped.clone()
-        };
+        let swapped = decisions[i];
+        decisions[i] = kept(swapped.key, swapped.bytes);
         if simulate(profile, decisions).0 > limit {
             decisions[i] = swapped;
         }
