@@ -1,7 +1,16 @@
 //! Codec throughput on the GPU (CUDA): compress and decompress throughput in
 //! uncompressed bytes per second per codec, sparsity and size, the ratio,
-//! a device-to-device copy measured in the same run as the reference, and
-//! the tuner (Bayesian search) against an exhaustive search.
+//! the driver's device-to-device copy measured in the same run as the
+//! reference, and the tuner (Bayesian search) against an exhaustive search.
+//!
+//! Timing: every kernel and both copies are timed the same way: calls issued
+//! back to back in batches of K (K from a calibration batch so that a batch
+//! takes about 20 ms, at least 5), one sync per batch, the batch time over
+//! K; the median of `--reps` batches. Reference: `cuMemcpyDtoDAsync` on a
+//! stream (cudarc, on the primary context cubecl-cuda uses, buffers
+//! allocated with cudarc), read plus write bytes counted; the ratio columns
+//! (`c/d2d`, `d/d2d`) divide the codec's uncompressed bytes/s by it. A
+//! CubeCL u32 copy kernel is reported as a second reference.
 //!
 //! `cargo build --release --features cuda --bench codecs`, then on the GPU:
 //! `codecs [options] [--json PATH]`. With no options: every codec at 1 MB,
@@ -13,7 +22,8 @@
 //! - `--codecs zvc,rle,csr,lz4` codecs of the table rows and pass comparison
 //! - `--dtypes f32,f16,bf16` every listed dtype at every size (default: f32,
 //!   plus f16 and bf16 ZVC at 64 MB)
-//! - `--sparsities 0.2,0.5,0.8,0.95`, `--reps N` (timed calls per row)
+//! - `--sparsities 0.2,0.5,0.8,0.95`, `--reps N` (timed batches per
+//!   measurement, default 5)
 //! - `--tuner-sizes 64MB` and `--tuner-codecs zvc,csr` (tuner against
 //!   exhaustive search; `--tuner-sizes none` skips it)
 //! - `--no-passes` skips the single- against three-pass comparison
@@ -36,14 +46,16 @@ fn main() {
 
 #[cfg(feature = "cuda")]
 mod bench {
+    use std::sync::Arc;
     use std::time::Instant;
 
-    use cube_kernels::format::{self, CodecKind, DType, Header};
+    use cube_kernels::format::{self, CodecKind, DType};
     use cube_kernels::tuner::{self, bayes_opt, Direction, SearchBudget};
     use cube_kernels::{compress, cpu, decompress, LaunchConfig, Tuner};
     use cubecl::cuda::{CudaDevice, CudaRuntime};
     use cubecl::prelude::*;
     use cubecl::server::Handle;
+    use cudarc::driver::{result, CudaContext, CudaStream, DevicePtr, DevicePtrMut};
     use serde_json::{json, Value};
 
     type Client = ComputeClient<CudaRuntime>;
@@ -123,17 +135,60 @@ mod bench {
         v[v.len() / 2]
     }
 
-    fn time(c: &Client, reps: usize, mut f: impl FnMut()) -> f64 {
+    /// Target wall time of one timed batch.
+    const BATCH_SECONDS: f64 = 0.020;
+
+    /// Seconds per call of `f` (see the file's documentation): a warm-up
+    /// call, a calibration batch of 5 calls that sets K (a batch of about
+    /// [`BATCH_SECONDS`], at least 5 calls), then `batches` batches of K
+    /// calls back to back with one `sync` each; the median batch time over
+    /// K. Returns (seconds per call, K).
+    fn batch_time(sync: &dyn Fn(), f: &mut dyn FnMut(), batches: usize) -> (f64, usize) {
         f();
-        sync(c);
-        let mut t = Vec::new();
-        for _ in 0..reps {
-            let s = Instant::now();
+        sync();
+        let s = Instant::now();
+        for _ in 0..5 {
             f();
-            sync(c);
-            t.push(s.elapsed().as_secs_f64());
         }
-        median(t)
+        sync();
+        let per = s.elapsed().as_secs_f64() / 5.0;
+        let k = ((BATCH_SECONDS / per).ceil() as usize).clamp(5, 20_000);
+        let mut t = Vec::with_capacity(batches);
+        for _ in 0..batches.max(1) {
+            let s = Instant::now();
+            for _ in 0..k {
+                f();
+            }
+            sync();
+            t.push(s.elapsed().as_secs_f64() / k as f64);
+        }
+        (median(t), k)
+    }
+
+    /// [`batch_time`] of CubeCL launches, synced with `client.sync()`.
+    fn time(c: &Client, batches: usize, mut f: impl FnMut()) -> (f64, usize) {
+        batch_time(&|| sync(c), &mut f, batches)
+    }
+
+    /// The driver's device-to-device copy of `bytes` (`cuMemcpyDtoDAsync` on
+    /// a stream of the primary context), timed as every kernel is.
+    fn driver_copy_time(ctx: &Arc<CudaContext>, bytes: usize, batches: usize) -> (f64, usize) {
+        let stream: Arc<CudaStream> = ctx.new_stream().expect("stream");
+        let src = stream.alloc_zeros::<u8>(bytes).expect("alloc");
+        let mut dst = stream.alloc_zeros::<u8>(bytes).expect("alloc");
+        stream.synchronize().expect("sync");
+        let r = {
+            let (sp, _src_guard) = src.device_ptr(&stream);
+            let (dp, _dst_guard) = dst.device_ptr_mut(&stream);
+            let cu = stream.cu_stream();
+            batch_time(
+                &|| stream.synchronize().expect("sync"),
+                &mut || unsafe { result::memcpy_dtod_async(dp, sp, bytes, cu) }.expect("copy"),
+                batches,
+            )
+        };
+        stream.synchronize().expect("sync");
+        r
     }
 
     fn grid(c: &Client) -> u32 {
@@ -144,8 +199,14 @@ mod bench {
             * 16
     }
 
-    fn copy_time(c: &Client, src: &Handle, dst: &Handle, words: usize, reps: usize) -> f64 {
-        time(c, reps, || {
+    fn copy_time(
+        c: &Client,
+        src: &Handle,
+        dst: &Handle,
+        words: usize,
+        batches: usize,
+    ) -> (f64, usize) {
+        time(c, batches, || {
             copy_words::launch(
                 c,
                 CubeCount::Static(grid(c), 1, 1),
@@ -318,6 +379,8 @@ mod bench {
         let opts = Opts::parse();
         let started = Instant::now();
         let client = CudaRuntime::client(&CudaDevice::new(0));
+        // retains the primary context, the one cubecl-cuda runs on
+        let cuda = CudaContext::new(0).expect("CUDA context");
         let device = device_name();
         println!("device: {device}");
         println!("cubecl device key: {}", tuner::device_key(&client));
@@ -341,7 +404,7 @@ mod bench {
                 "single_vs_three_pass": passes,
                 "tuner_vs_exhaustive": tuning,
                 "wall_seconds": started.elapsed().as_secs_f64(),
-                "note": "throughput in uncompressed bytes/s; copy is a cubecl u32 copy kernel, read+write counted; ratio = uncompressed/compressed bytes; ideal ZVC ratio = 1/((1-sp)+1/bits) (a 32-bit mask per 32 elements: 1/32 for f32, 1/16 for f16 and bf16)",
+                "note": "throughput in uncompressed bytes/s. Timing: every kernel and both copies are timed the same way: K calls issued back to back (K from a calibration batch so a batch takes about 20 ms, at least 5), one sync, batch time / K; the median of --reps batches (K per row in the *_batch fields). Reference: the CUDA driver's device-to-device copy (cuMemcpyDtoDAsync on a stream of the primary context via cudarc, buffers allocated with cudarc), read+write bytes counted; *_vs_d2d_rw = codec uncompressed bytes/s over it. Second reference: a CubeCL u32 copy kernel (cubecl_copy_*), *_vs_cubecl_copy_rw. ratio = uncompressed/compressed bytes (the header, with its data checksum, and the index included); ideal ZVC ratio = 1/((1-sp)+1/bits) (a 32-bit mask per 32 elements: 1/32 for f32, 1/16 for f16 and bf16)",
             });
             if let Some(p) = &opts.json {
                 std::fs::write(p, serde_json::to_string_pretty(&out).unwrap()).unwrap();
@@ -349,11 +412,11 @@ mod bench {
         };
 
         println!(
-            "{:>6} {:>5} {:>8} {:>5} {:>7} {:>10} {:>10} {:>7} {:>7} {:>7} {:>5}  compress cfg / decompress cfg",
-            "codec", "dtype", "size", "sp", "ratio", "comp GB/s", "dec GB/s", "c/copy", "d/copy", "ideal", "exact"
+            "{:>6} {:>5} {:>8} {:>5} {:>7} {:>10} {:>10} {:>7} {:>7} {:>7} {:>7} {:>7} {:>5}  compress cfg / decompress cfg",
+            "codec", "dtype", "size", "sp", "ratio", "comp GB/s", "dec GB/s", "c/d2d", "d/d2d", "c/cube", "d/cube", "ideal", "exact"
         );
+        let reps = opts.reps.unwrap_or(5);
         for &bytes in &opts.sizes {
-            let reps = opts.reps.unwrap_or(if bytes >= 1 << 30 { 5 } else { 20 });
             for dtype in opts.dtypes_at(bytes) {
                 let codecs: Vec<CodecKind> = opts
                     .codecs
@@ -369,15 +432,22 @@ mod bench {
                 let words = bytes / 4;
                 let len = bytes / dtype.size();
                 let half = dtype.size() == 2;
-                // device-to-device copy of the same size, this run
+                // the driver's device-to-device copy of the same size, this
+                // run (the reference), and a CubeCL copy kernel
+                let (t_d2d, k_d2d) = driver_copy_time(&cuda, bytes, reps);
+                let d2d_rw = 2.0 * bytes as f64 / t_d2d;
                 let a = gen(&client, words, 0.5, 1, half);
                 let b = client.empty(bytes);
-                let t_copy = copy_time(&client, &a, &b, words, reps);
+                let (t_copy, k_copy) = copy_time(&client, &a, &b, words, reps);
                 let copy_rw = 2.0 * bytes as f64 / t_copy;
-                copies.push(json!({"bytes": bytes, "dtype": format!("{dtype:?}"), "seconds": t_copy, "read_plus_write_bytes_per_s": copy_rw, "uncompressed_bytes_per_s": bytes as f64 / t_copy}));
+                copies.push(json!({"bytes": bytes, "dtype": format!("{dtype:?}"),
+                    "d2d_seconds": t_d2d, "d2d_read_plus_write_bytes_per_s": d2d_rw, "d2d_batch": k_d2d,
+                    "cubecl_copy_seconds": t_copy, "cubecl_copy_read_plus_write_bytes_per_s": copy_rw, "cubecl_copy_batch": k_copy}));
                 println!(
-                    "copy {dtype:?} {} MB: {:.1} GB/s read+write ({:.3} ms)",
+                    "copy {dtype:?} {} MB: driver D2D {:.1} GB/s read+write ({:.4} ms, batch {k_d2d}); CubeCL kernel {:.1} GB/s ({:.4} ms, batch {k_copy})",
                     bytes >> 20,
+                    d2d_rw / 1e9,
+                    t_d2d * 1e3,
                     copy_rw / 1e9,
                     t_copy * 1e3
                 );
@@ -387,7 +457,15 @@ mod bench {
                     for &codec in &codecs {
                         let row = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                             run_one(
-                                &client, &mut tuner, codec, dtype, len, &input, sp, reps, copy_rw,
+                                &client,
+                                &mut tuner,
+                                codec,
+                                dtype,
+                                len,
+                                &input,
+                                sp,
+                                reps,
+                                [d2d_rw, copy_rw],
                             )
                         }));
                         results.push(row.unwrap_or_else(|e| {
@@ -420,7 +498,7 @@ mod bench {
                 let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     let three = compress(&client, codec, &input, DType::F32, len, base).unwrap();
                     let tw = three.read_size(&client).unwrap();
-                    let t3 = time(&client, 10, || {
+                    let (t3, _) = time(&client, reps, || {
                         compress(&client, codec, &input, DType::F32, len, base).unwrap();
                     });
                     let mut row = json!({"codec": codec.name(), "bytes": bytes, "three_pass_seconds": t3, "three_pass_bytes_per_s": bytes as f64 / t3});
@@ -433,7 +511,7 @@ mod bench {
                         let one = compress(&client, codec, &input, DType::F32, len, cfg).unwrap();
                         let ow = one.read_size(&client).unwrap();
                         let same = ow == tw && diff(&client, &three.handle, &one.handle, tw) == 0;
-                        let t1 = time(&client, 10, || {
+                        let (t1, _) = time(&client, reps, || {
                             compress(&client, codec, &input, DType::F32, len, cfg).unwrap();
                         });
                         println!(
@@ -496,7 +574,8 @@ mod bench {
         input: &Handle,
         sp: f64,
         reps: usize,
-        copy_rw: f64,
+        // read+write bytes/s of the driver D2D copy and of the CubeCL copy
+        [d2d_rw, copy_rw]: [f64; 2],
     ) -> Value {
         let bytes = len * dtype.size();
         let words = dtype.words(len);
@@ -527,21 +606,17 @@ mod bench {
         let ccfg = pick(Direction::Compress);
         let dcfg = pick(Direction::Decompress);
         let tune_s = t0.elapsed().as_secs_f64();
-        let t_c = time(client, reps, || {
+        let (t_c, k_c) = time(client, reps, || {
             compress(client, codec, input, dtype, len, ccfg).unwrap();
         });
         let c = compress(client, codec, input, dtype, len, ccfg).unwrap();
         let cw = c.read_size(client).unwrap();
-        let header = Header {
-            codec,
-            dtype,
-            len,
-            total_words: cw,
-        };
-        let t_d = time(client, reps, || {
+        let header = c.read_header(client).unwrap();
+        let (t_d, k_d) = time(client, reps, || {
             decompress(client, &c.handle, &header, dcfg).unwrap();
         });
         let d = decompress(client, &c.handle, &header, dcfg).unwrap();
+        // status bits and the checksum (header against decoded words)
         let status_ok = d.check(client).is_ok();
         let mismatches = diff(client, input, &d.handle, words);
         // the compressed bytes must equal the CPU reference's (1 MB only: the host copy is slow)
@@ -559,16 +634,18 @@ mod bench {
         let dt = bytes as f64 / t_d;
         let exact = status_ok && mismatches == 0;
         println!(
-            "{:>6} {:>5} {:>7}M {:>5.2} {:>7.3} {:>10.1} {:>10.1} {:>7.3} {:>7.3} {:>7.3} {:>5}  {:?} / {:?}",
-            codec.name(), format!("{dtype:?}"), bytes >> 20, sp, ratio, ct / 1e9, dt / 1e9, ct / copy_rw, dt / copy_rw, ideal, exact, ccfg, dcfg
+            "{:>6} {:>5} {:>7}M {:>5.2} {:>7.3} {:>10.1} {:>10.1} {:>7.3} {:>7.3} {:>7.3} {:>7.3} {:>7.3} {:>5}  {:?} / {:?}",
+            codec.name(), format!("{dtype:?}"), bytes >> 20, sp, ratio, ct / 1e9, dt / 1e9, ct / d2d_rw, dt / d2d_rw, ct / copy_rw, dt / copy_rw, ideal, exact, ccfg, dcfg
         );
         json!({
             "codec": codec.name(), "dtype": format!("{dtype:?}"), "bytes": bytes, "sparsity": sp,
             "compress_seconds": t_c, "decompress_seconds": t_d,
+            "compress_batch": k_c, "decompress_batch": k_d,
             "compress_bytes_per_s": ct, "decompress_bytes_per_s": dt,
-            "compress_vs_copy_rw": ct / copy_rw, "decompress_vs_copy_rw": dt / copy_rw,
+            "compress_vs_d2d_rw": ct / d2d_rw, "decompress_vs_d2d_rw": dt / d2d_rw,
+            "compress_vs_cubecl_copy_rw": ct / copy_rw, "decompress_vs_cubecl_copy_rw": dt / copy_rw,
             "compressed_bytes": cw * 4, "ratio": ratio, "ideal_zvc_ratio": ideal,
-            "bit_exact": exact, "mismatched_words": mismatches, "device_status_ok": status_ok,
+            "bit_exact": exact, "mismatched_words": mismatches, "device_status_and_checksum_ok": status_ok,
             "gpu_bytes_equal_cpu_reference": cpu_identical,
             "compress_config": ccfg, "decompress_config": dcfg, "tune_seconds_if_not_cached": tune_s,
         })

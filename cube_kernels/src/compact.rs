@@ -33,6 +33,8 @@ pub(crate) const PASS_WRITE: u32 = 2;
 /// Exclusive scan of the per-chunk counts (one cube), written as the chunk
 /// offsets of the compressed buffer, with the total size and the header.
 /// The payload size in words is `end / div + (end / 2 if idx_half)`.
+/// `counts[n..n + nparts]` are the compress cubes' partial checksums: their
+/// sum is the header's checksum word.
 #[cube(launch)]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn scan_offsets(
@@ -40,6 +42,7 @@ pub(crate) fn scan_offsets(
     out: &mut Array<u32>,
     size: &mut Array<u32>,
     n: u32,
+    nparts: u32,
     offs_base: u32,
     payload_base: u32,
     len: u32,
@@ -50,6 +53,17 @@ pub(crate) fn scan_offsets(
 ) {
     let mut sm = SharedMemory::<u32>::new(block as usize);
     let t = UNIT_POS;
+    let mut part = 0u32;
+    let mut k = t;
+    while k < nparts {
+        part += counts[(n + k) as usize];
+        k += block;
+    }
+    let csum = cube_sum(part, &mut sm, block, false);
+    if t == 0 {
+        out[7] = csum;
+    }
+    sync_cube();
     let seg = (n + block - 1) / block;
     let start = cubecl::prelude::min(t * seg, n);
     let end = cubecl::prelude::min(start + seg, n);
@@ -90,7 +104,66 @@ pub(crate) fn scan_offsets(
         out[4] = total_words;
         out[5] = 0u32;
         out[6] = device_header_check(MAGIC, header_w1, len, 0u32, total_words);
-        out[7] = 0u32;
+    }
+}
+
+/// Sum of `v` over the cube's `block` units (a power of two), valid at unit
+/// 0; every unit must call it (barriers inside), and `sm` (`block` words)
+/// may be reused afterwards only after a barrier. `plane` (devices with
+/// plane operations, one plane width that divides `block`): `plane_sum` per
+/// plane, then the plane totals from shared memory by the first plane; else
+/// a tree in shared memory. `PLANE_DIM` is read at run time (32 on CUDA, 8
+/// or others elsewhere).
+#[cube]
+pub(crate) fn cube_sum(
+    v: u32,
+    sm: &mut SharedMemory<u32>,
+    #[comptime] block: u32,
+    #[comptime] plane: bool,
+) -> u32 {
+    let t = UNIT_POS;
+    let mut total = 0u32;
+    // the caller may still be reading `sm`
+    sync_cube();
+    if comptime!(plane) {
+        let s = plane_sum(v);
+        if UNIT_POS_PLANE == 0 {
+            sm[(t / PLANE_DIM) as usize] = s;
+        }
+        sync_cube();
+        if t < PLANE_DIM {
+            let nplanes = (block + PLANE_DIM - 1) / PLANE_DIM;
+            let mut x = 0u32;
+            let mut k = t;
+            while k < nplanes {
+                x += sm[k as usize];
+                k += PLANE_DIM;
+            }
+            total = plane_sum(x);
+        }
+    } else {
+        sm[t as usize] = v;
+        sync_cube();
+        #[unroll]
+        for step in 0..comptime!(block.trailing_zeros()) {
+            let s = comptime!(block >> (step + 1));
+            if t < s {
+                sm[t as usize] = sm[t as usize] + sm[(t + s) as usize];
+            }
+            sync_cube();
+        }
+        total = sm[0];
+    }
+    total
+}
+
+/// Header word 7 from the checksum the single-pass compress accumulated
+/// (a kernel of its own: cubes of one launch cannot tell when all the
+/// others have added theirs).
+#[cube(launch)]
+pub(crate) fn copy_word(src: &Array<u32>, dst: &mut Array<u32>, from: u32, to: u32) {
+    if UNIT_POS == 0 {
+        dst[to as usize] = src[from as usize];
     }
 }
 
@@ -136,6 +209,11 @@ pub(crate) fn block_scan_groups(counts: &mut SharedMemory<u32>) {
 /// One cube per chunk in turn: a cube takes `iters` tickets from `state[0]`
 /// (tickets past the last chunk do nothing); `state[1 + c]` is chunk `c`'s
 /// look-back word. `state` must be zero at launch.
+///
+/// Checksum of the input (see `format::checksum`), each unit over the words
+/// it loads, once per cube: `PASS_SINGLE` adds it to `state[nchunks + 1]`
+/// (then [`copy_word`] puts it in the header), `PASS_COUNT` stores it in
+/// `counts[nchunks + CUBE_POS]` (for [`scan_offsets`]).
 #[cube(launch)]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn compact_compress(
@@ -155,10 +233,12 @@ pub(crate) fn compact_compress(
     #[comptime] half: bool,
     #[comptime] block: u32,
     #[comptime] pass: u32,
+    #[comptime] plane: bool,
 ) {
     let epw = comptime!(if half { 2u32 } else { 1u32 });
     let wpc = comptime!(CHUNK as u32 / epw);
     let gpw = comptime!(32u32 / epw);
+    let mut csum = 0u32;
     // Values and 16-bit indices are padded to whole words together.
     let pad_unit = 2u32;
     let tid = UNIT_POS;
@@ -193,7 +273,17 @@ pub(crate) fn compact_compress(
             if active && w < in_words {
                 v = input[w as usize];
             }
+            if comptime!(pass != PASS_WRITE) {
+                csum += v * (2u32 * w + 1u32);
+            }
             sm_in[(k + k / 32) as usize] = v;
+        }
+        if comptime!(half && pass != PASS_WRITE) {
+            // odd 16-bit length: the last word's upper half is not data
+            if active && c == nchunks - 1 && tid == 0 && len % 2 == 1 {
+                let w = in_words - 1;
+                csum -= (input[w as usize] & 0xFFFF_0000u32) * (2u32 * w + 1u32);
+            }
         }
         sync_cube();
 
@@ -286,7 +376,7 @@ pub(crate) fn compact_compress(
                 out[4] = total_words;
                 out[5] = 0u32;
                 out[6] = check;
-                out[7] = 0u32;
+                // out[7], the checksum, is written by `copy_word` after the launch
             }
         }
 
@@ -358,6 +448,16 @@ pub(crate) fn compact_compress(
             }
         }
         sync_cube();
+    }
+    if comptime!(pass != PASS_WRITE) {
+        let total = cube_sum(csum, &mut sm_vals, block, plane);
+        if tid == 0 {
+            if comptime!(pass == PASS_SINGLE) {
+                state[(nchunks + 1) as usize].fetch_add(total);
+            } else {
+                counts[(nchunks + CUBE_POS as u32) as usize] = total;
+            }
+        }
     }
 }
 

@@ -100,6 +100,7 @@ pub fn compress(
         dtype,
         len,
         total_words: out.len(),
+        checksum: data_checksum(words, dtype, len),
     };
     out[..HEADER_WORDS].copy_from_slice(&header.encode());
     Ok(out)
@@ -240,5 +241,12 @@ pub fn decompress(words: &[u32]) -> Result<(Vec<u32>, Header), CodecError> {
     }
     let mut out = Vec::with_capacity(dtype.words(h.len));
     pack(&elems, dtype, &mut out);
+    let found = checksum(&out);
+    if found != h.checksum {
+        return Err(CodecError::ChecksumMismatch {
+            expected: h.checksum,
+            found,
+        });
+    }
     Ok((out, h))
 }

@@ -2,7 +2,9 @@
 //! offsets are in the index), so cubes stride over chunks with no
 //! inter-cube communication. Every index read from the compressed buffer is
 //! checked before use; a chunk that fails a check is not written and sets a
-//! bit in `status[0]`.
+//! bit in `status[0]`. Every decoder also adds the checksum of the words it
+//! writes (see `format::checksum`) to `status[1]`, one atomic add per cube;
+//! `Decompressed::check` compares it with the header's.
 
 // #[cube] code: the kernel language has no div_ceil / is_multiple_of, and
 // keeps its own control-flow shape.
@@ -16,6 +18,7 @@
 
 use cubecl::prelude::*;
 
+use crate::compact::cube_sum;
 use crate::format::{CHUNK, PAD_INDEX};
 
 /// Status bits set by the decoders.
@@ -42,10 +45,12 @@ pub(crate) fn sparse_decompress(
     #[comptime] rle: bool,
     #[comptime] half: bool,
     #[comptime] block: u32,
+    #[comptime] plane: bool,
 ) {
     let epw = comptime!(if half { 2u32 } else { 1u32 });
     let wpc = comptime!(CHUNK as u32 / epw);
     let tid = UNIT_POS;
+    let mut csum = 0u32;
 
     let mut sm_vals = SharedMemory::<u32>::new(CHUNK);
     let mut sm_idx = SharedMemory::<u32>::new(CHUNK);
@@ -159,9 +164,14 @@ pub(crate) fn sparse_decompress(
                         }
                     }
                     out[w as usize] = word;
+                    csum += word * (2u32 * w + 1u32);
                 }
             }
         }
         sync_cube();
+    }
+    let total = cube_sum(csum, &mut sm_vals, block, plane);
+    if tid == 0 {
+        status[1].fetch_add(total);
     }
 }

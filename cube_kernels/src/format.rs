@@ -13,6 +13,14 @@
 //! element, a 16-bit dtype two elements per word (element `2k` in the low
 //! half). "Zero" means the all-zero bit pattern, so `-0.0` is non-zero.
 //!
+//! The header (version 2): magic, codec | dtype << 8 | version << 16, the
+//! length in elements (two words), the total size in words, a zero word, a
+//! check of those six words, and the [`checksum`] of the uncompressed data
+//! (outside the header check: the GPU encoders write it last). Every decoder
+//! recomputes the checksum over the words it writes and reports a
+//! difference as `CodecError::ChecksumMismatch`, so a corrupted stored
+//! value, which no structural check can see, is an error too.
+//!
 //! | codec | index | payload per chunk |
 //! |---|---|---|
 //! | ZVC | one mask per 32 elements, then `nchunks + 1` offsets (elements, padded) | the non-zero elements, padded to whole words |
@@ -32,8 +40,8 @@ pub const GROUPS_PER_CHUNK: usize = CHUNK / GROUP;
 pub const HEADER_WORDS: usize = 8;
 /// First header word.
 pub const MAGIC: u32 = 0x5057_5343; // "CSWP"
-/// Format version.
-pub const VERSION: u32 = 1;
+/// Format version (2: header word 7 holds the data checksum, see [`checksum`]).
+pub const VERSION: u32 = 2;
 /// Column / run-start index marking a padding entry (CSR, RLE).
 pub const PAD_INDEX: u32 = 0xFFFF;
 /// Largest input accepted, in 32-bit words (look-back values use 30 bits).
@@ -214,6 +222,32 @@ pub struct Header {
     pub len: usize,
     /// Total size of the compressed buffer in words (header included).
     pub total_words: usize,
+    /// [`checksum`] of the uncompressed words (header word 7).
+    pub checksum: u32,
+}
+
+/// The end-to-end checksum of uncompressed data: `sum_i words[i] * (2i + 1)
+/// mod 2^32` over its `u32` words, the unused upper half of the last word of
+/// an odd number of 16-bit elements counted as zero (what the decoders
+/// write). The weight is odd, so a change to any single word changes the
+/// sum. Independent of the codec; the GPU kernels compute the same sum while
+/// they read (compress) or write (decompress) the words.
+pub fn checksum(words: &[u32]) -> u32 {
+    words.iter().enumerate().fold(0u32, |acc, (i, &w)| {
+        acc.wrapping_add(w.wrapping_mul((2 * i as u32).wrapping_add(1)))
+    })
+}
+
+/// [`checksum`] of `len` elements of `dtype` held in `words` (the junk half
+/// of a last partial word ignored).
+pub fn data_checksum(words: &[u32], dtype: DType, len: usize) -> u32 {
+    let n = dtype.words(len);
+    let mut sum = checksum(&words[..n]);
+    if dtype.size() == 2 && len % 2 == 1 {
+        let junk = words[n - 1] & 0xFFFF_0000;
+        sum = sum.wrapping_sub(junk.wrapping_mul(2 * (n as u32 - 1) + 1));
+    }
+    sum
 }
 
 pub(crate) fn header_check(words: &[u32; 6]) -> u32 {
@@ -238,7 +272,18 @@ impl Header {
             0,
         ];
         let check = header_check(&six);
-        [six[0], six[1], six[2], six[3], six[4], six[5], check, 0]
+        // the checksum is outside the header check: the GPU encoders add it
+        // last, after the other words are written
+        [
+            six[0],
+            six[1],
+            six[2],
+            six[3],
+            six[4],
+            six[5],
+            check,
+            self.checksum,
+        ]
     }
 
     /// Decode and validate a header read from the first words of a buffer
@@ -286,6 +331,7 @@ impl Header {
             dtype,
             len,
             total_words,
+            checksum: words[7],
         })
     }
 }

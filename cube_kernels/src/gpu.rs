@@ -4,7 +4,7 @@ use cubecl::prelude::*;
 use cubecl::server::Handle;
 
 use crate::compact::{
-    compact_compress, scan_offsets, zero_words, PASS_COUNT, PASS_SINGLE, PASS_WRITE,
+    compact_compress, copy_word, scan_offsets, zero_words, PASS_COUNT, PASS_SINGLE, PASS_WRITE,
 };
 use crate::decode::sparse_decompress;
 use crate::format::*;
@@ -112,6 +112,18 @@ pub fn supports_single_pass<R: Runtime>(client: &ComputeClient<R>) -> bool {
     R::name(client).to_ascii_lowercase().contains("cuda")
 }
 
+/// Whether the kernels' per-cube checksum reduction may use plane
+/// operations at `block` units: the device has them, one plane width, and
+/// the cube is whole planes (CUDA's plane operations take the full warp).
+pub(crate) fn plane_reduce<R: Runtime>(client: &ComputeClient<R>, block: u32) -> bool {
+    let p = client.properties();
+    let (min, max) = (p.hardware.plane_size_min, p.hardware.plane_size_max);
+    p.features.plane.contains(cubecl::features::Plane::Ops)
+        && min == max
+        && min > 0
+        && block.is_multiple_of(min)
+}
+
 /// Shared memory a kernel of `codec` needs at `block` units (upper bound
 /// over directions and dtypes).
 pub fn shared_bytes(codec: CodecKind, block: u32) -> usize {
@@ -157,6 +169,15 @@ impl Compressed {
     pub fn read_size<R: Runtime>(&self, client: &ComputeClient<R>) -> Result<usize, CodecError> {
         Ok(read_words(client, self.size.clone())?[0] as usize)
     }
+    /// The header, read from the device (a 32-byte read that waits for the
+    /// compress kernels) and decoded.
+    pub fn read_header<R: Runtime>(&self, client: &ComputeClient<R>) -> Result<Header, CodecError> {
+        let h = self
+            .handle
+            .clone()
+            .offset_end(((self.capacity_words - HEADER_WORDS) * 4) as u64);
+        Header::decode(&read_words(client, h)?, Some(self.capacity_words))
+    }
     /// The compressed words, copied to the host (only the used part).
     pub fn to_host<R: Runtime>(&self, client: &ComputeClient<R>) -> Result<Vec<u32>, CodecError> {
         let words = self.read_size(client)?;
@@ -173,26 +194,39 @@ impl Compressed {
     }
 }
 
-/// A decompressed buffer on the device, with the decoder's status word.
+/// A decompressed buffer on the device, with the decoder's status words.
 #[derive(Debug, Clone)]
 pub struct Decompressed {
     /// The element words (`dtype.words(len)` of them, at least one).
     pub handle: Handle,
-    /// One word on the device: zero when the decoder found no corruption.
+    /// Two words on the device: the decoder's status bits (zero when it
+    /// found no structural corruption), and the checksum of the words it
+    /// wrote (see [`checksum`]).
     pub status: Handle,
     /// Words of data in `handle`.
     pub words: usize,
+    /// The checksum the header holds: what the second status word must be.
+    pub expected_checksum: u32,
 }
 
 impl Decompressed {
-    /// Read the status word (waits for the decoder); an error if the decoder
-    /// found the buffer corrupt. Until this returns `Ok`, the contents of
-    /// `handle` must not be trusted.
+    /// Read the two status words (an 8-byte read that waits for the
+    /// decoder): [`CodecError::DeviceRejected`] if the decoder found the
+    /// buffer structurally corrupt, [`CodecError::ChecksumMismatch`] if the
+    /// decoded words do not give the header's checksum. Until this returns
+    /// `Ok`, the contents of `handle` must not be trusted.
     pub fn check<R: Runtime>(&self, client: &ComputeClient<R>) -> Result<(), CodecError> {
-        match read_words(client, self.status.clone())?[0] {
-            0 => Ok(()),
-            s => Err(CodecError::DeviceRejected(s)),
+        let s = read_words(client, self.status.clone())?;
+        if s[0] != 0 {
+            return Err(CodecError::DeviceRejected(s[0]));
         }
+        if s[1] != self.expected_checksum {
+            return Err(CodecError::ChecksumMismatch {
+                expected: self.expected_checksum,
+                found: s[1],
+            });
+        }
+        Ok(())
     }
     /// Check, then copy the words to the host.
     pub fn to_host<R: Runtime>(&self, client: &ComputeClient<R>) -> Result<Vec<u32>, CodecError> {
@@ -268,9 +302,11 @@ pub fn compress<R: Runtime>(
         dtype,
         len,
         total_words: 0,
+        checksum: 0,
     }
     .encode()[1];
     let half = dtype.size() == 2;
+    let plane = plane_reduce(client, cfg.block);
     match codec {
         CodecKind::Lz4 => lz4::compress_gpu(
             client, input, in_words, &out, &size, dtype, len, cfg, &layout, w1,
@@ -288,9 +324,9 @@ pub fn compress<R: Runtime>(
                     CubeDim::new_1d(cfg.block),
                     arr(input, in_words),
                     arr(&out, cap),
-                    arr(state, nchunks + 1),
+                    arr(state, nchunks + 2),
                     arr(&size, 1),
-                    arr(counts, nchunks),
+                    arr(counts, nchunks + grid as usize),
                     len as u32,
                     in_words as u32,
                     nchunks as u32,
@@ -302,23 +338,28 @@ pub fn compress<R: Runtime>(
                     half,
                     cfg.block,
                     pass,
+                    plane,
                 )
             };
             if cfg.single_pass {
-                let state = zeroed(client, nchunks + 1);
+                // look-back words, then the checksum
+                let state = zeroed(client, nchunks + 2);
                 launch(PASS_SINGLE, &state, &state);
+                finish_checksum(client, &state, nchunks + 1, &out, cap);
             } else {
-                let counts = client.empty(nchunks * 4);
+                // chunk counts, then one partial checksum per cube
+                let counts = client.empty((nchunks + grid as usize) * 4);
                 launch(PASS_COUNT, &counts, &counts);
                 let div = 4 / dtype.size() as u32;
                 scan_offsets::launch(
                     client,
                     CubeCount::Static(1, 1, 1),
                     CubeDim::new_1d(256),
-                    arr(&counts, nchunks),
+                    arr(&counts, nchunks + grid as usize),
                     arr(&out, cap),
                     arr(&size, 1),
                     nchunks as u32,
+                    grid,
                     layout.offsets as u32,
                     layout.payload as u32,
                     len as u32,
@@ -339,6 +380,26 @@ pub fn compress<R: Runtime>(
         dtype,
         len,
     })
+}
+
+/// Header word 7 (the checksum) from `src[from]`, after a single-pass
+/// compress added every cube's part there.
+fn finish_checksum<R: Runtime>(
+    client: &ComputeClient<R>,
+    src: &Handle,
+    from: usize,
+    out: &Handle,
+    cap: usize,
+) {
+    copy_word::launch(
+        client,
+        CubeCount::Static(1, 1, 1),
+        CubeDim::new_1d(1),
+        arr(src, from + 1),
+        arr(out, cap),
+        from as u32,
+        7u32,
+    );
 }
 
 static WORD_LOADS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
@@ -403,6 +464,7 @@ fn zvc_compress_gpu<R: Runtime>(
         1
     };
     let full_lines = in_words / nv;
+    let plane = plane_reduce(client, cfg.block);
     let launch = |pass: u32, state: &Handle, tiles: &Handle| unsafe {
         zvc::zvc_compress::launch_unchecked::<R>(
             client,
@@ -412,9 +474,9 @@ fn zvc_compress_gpu<R: Runtime>(
             arr(input, full_lines),
             arr(input, in_words),
             arr(out, cap),
-            arr(state, ntiles + 1),
+            arr(state, ntiles + 2),
             arr(size, 1),
-            arr(tiles, ntiles),
+            arr(tiles, ntiles + 1 + grid as usize),
             len as u32,
             in_words as u32,
             full_lines as u32,
@@ -430,13 +492,17 @@ fn zvc_compress_gpu<R: Runtime>(
             cfg.block,
             cb,
             pass,
+            plane,
         )
     };
     if cfg.single_pass {
-        let state = zeroed(client, ntiles + 1);
+        // ticket, look-back words, then the checksum
+        let state = zeroed(client, ntiles + 2);
         launch(PASS_SINGLE, &state, &state);
+        finish_checksum(client, &state, ntiles + 1, out, cap);
     } else {
-        let tiles = client.empty(ntiles * 4);
+        // tile counts, the checksum, one partial checksum per cube
+        let tiles = client.empty((ntiles + 1 + grid as usize) * 4);
         let scan_block = if client.properties().hardware.max_units_per_cube >= 1024 {
             1024
         } else {
@@ -448,8 +514,9 @@ fn zvc_compress_gpu<R: Runtime>(
                 client,
                 CubeCount::Static(1, 1, 1),
                 CubeDim::new_1d(scan_block),
-                arr(&tiles, ntiles),
+                arr(&tiles, ntiles + 1 + grid as usize),
                 ntiles as u32,
+                grid,
                 scan_block,
                 4,
             )
@@ -470,6 +537,7 @@ fn zvc_decompress_gpu<R: Runtime>(
     status: Handle,
 ) -> Result<Decompressed, CodecError> {
     let len = header.len;
+    let plane = plane_reduce(client, cfg.block);
     let half = header.dtype.size() == 2;
     let out_words = header.dtype.words(len);
     let vec4 = !WORD_LOADS.load(std::sync::atomic::Ordering::Relaxed)
@@ -478,7 +546,8 @@ fn zvc_decompress_gpu<R: Runtime>(
     let out_lines = out_words.div_ceil(nv);
     let out = client.empty(out_lines * nv * 4);
     let cb = zvc_compute_units(client, cfg.block);
-    let ntiles = len.div_ceil(32 * cb as usize);
+    let gpu = zvc::decompress_groups_per_unit(half) as usize;
+    let ntiles = len.div_ceil(32 * cb as usize * gpu);
     let grid = cfg.grid.min(ntiles as u32);
     let iters = (ntiles as u32).div_ceil(grid);
     unsafe {
@@ -489,7 +558,7 @@ fn zvc_decompress_gpu<R: Runtime>(
             nv,
             arr(comp, header.total_words),
             arr(&out, out_lines),
-            arr(&status, 1),
+            arr(&status, 2),
             len as u32,
             out_lines as u32,
             chunks(len) as u32,
@@ -503,6 +572,7 @@ fn zvc_decompress_gpu<R: Runtime>(
             nv as u32,
             cfg.block,
             cb,
+            plane,
         )
     };
     let handle = out.offset_end(((out_lines * nv - out_words) * 4) as u64);
@@ -510,6 +580,7 @@ fn zvc_decompress_gpu<R: Runtime>(
         handle,
         status,
         words: out_words,
+        expected_checksum: header.checksum,
     })
 }
 
@@ -535,7 +606,8 @@ pub fn decompress<R: Runtime>(
     let len = header.len;
     let dtype = header.dtype;
     let out_words = dtype.words(len);
-    let status = zeroed(client, 1);
+    // status bits, checksum of the decoded words
+    let status = zeroed(client, 2);
     if codec == CodecKind::Zvc && len > 0 {
         return zvc_decompress_gpu(client, comp, header, cfg, &Layout::new(codec, len), status);
     }
@@ -545,6 +617,7 @@ pub fn decompress<R: Runtime>(
             handle: out,
             status,
             words: 0,
+            expected_checksum: header.checksum,
         });
     }
     let layout = Layout::new(codec, len);
@@ -565,7 +638,7 @@ pub fn decompress<R: Runtime>(
                     CubeDim::new_1d(cfg.block),
                     arr(comp, total),
                     arr(&out, out_words),
-                    arr(&status, 1),
+                    arr(&status, 2),
                     len as u32,
                     out_words as u32,
                     nchunks as u32,
@@ -576,6 +649,7 @@ pub fn decompress<R: Runtime>(
                     codec == CodecKind::Rle,
                     half,
                     cfg.block,
+                    plane_reduce(client, cfg.block),
                 );
             }
         }
@@ -584,6 +658,7 @@ pub fn decompress<R: Runtime>(
         handle: out,
         status,
         words: out_words,
+        expected_checksum: header.checksum,
     })
 }
 

@@ -53,6 +53,16 @@ pub enum CodecError {
     /// The device decoder flagged the buffer (status bits, see `decode.rs`).
     #[error("device decoder rejected the buffer (status {0:#x})")]
     DeviceRejected(u32),
+    /// The decoded data's checksum differs from the one the encoder stored
+    /// (header word 7, see [`format::checksum`]): a stored value was
+    /// corrupted.
+    #[error("checksum mismatch: header says {expected:#010x}, decoded data gives {found:#010x}")]
+    ChecksumMismatch {
+        /// Checksum in the header.
+        expected: u32,
+        /// Checksum of the decoded words.
+        found: u32,
+    },
     /// Input larger than the format allows.
     #[error("input of {words} words exceeds the format's limit of {max}")]
     TooLarge {

@@ -19,10 +19,10 @@
 use cubecl::prelude::*;
 use cubecl::server::Handle;
 
-use crate::compact::scan_offsets;
+use crate::compact::{cube_sum, scan_offsets};
 use crate::decode::{STATUS_BAD_LZ4, STATUS_BAD_OFFSETS};
 use crate::format::*;
-use crate::gpu::{arr, LaunchConfig};
+use crate::gpu::{arr, plane_reduce, LaunchConfig};
 use crate::CodecError;
 
 include!("lz4_cpu.rs");
@@ -120,6 +120,12 @@ fn emit_sequence(
     }
 }
 
+/// One unit per chunk: the chunk's block into its slot of `scratch`, its
+/// size into `sizes[c]`. The checksum of the input (see `format::checksum`)
+/// is summed over the words the matcher reads, each counted once (the
+/// matcher reads words in order, except that it reads the word where a
+/// match ends twice: `counted` is the prefix of the chunk already summed),
+/// and stored once per cube in `sizes[nchunks + CUBE_POS]`.
 #[cube(launch)]
 #[allow(clippy::too_many_arguments)]
 fn lz4_compress(
@@ -132,11 +138,13 @@ fn lz4_compress(
     slot_words: u32,
     #[comptime] half: bool,
     #[comptime] block: u32,
+    #[comptime] plane: bool,
 ) {
     let esize = comptime!(if half { 2u32 } else { 4u32 });
     let wpc = comptime!(CHUNK as u32 * esize / 4);
     let mut table = SharedMemory::<u32>::new(comptime!((block * HASH_SLOTS as u32) as usize));
     let t = UNIT_POS;
+    let mut csum = 0u32;
     for it in 0..iters {
         let c = (CUBE_POS as u32 + it * CUBE_COUNT as u32) * block + t;
         if c < nchunks {
@@ -153,12 +161,17 @@ fn lz4_compress(
             };
             let mut anchor = 0u32;
             let mut p = 0u32;
+            let mut counted = 0u32;
             let mut max_end = 0u32;
             if l >= 5 {
                 max_end = (l - 5) / 4;
             }
             while 4 * p + 12 <= l {
                 let v = input[(base + p) as usize];
+                if p == counted {
+                    csum += v * (2u32 * (base + p) + 1u32);
+                    counted += 1;
+                }
                 let h = lz4_hash(v);
                 let slot = (t * HASH_SLOTS as u32 + h) as usize;
                 let cand = table[slot];
@@ -169,10 +182,20 @@ fn lz4_compress(
                     if p - s <= MAX_OFFSET_WORDS as u32 && input[(base + s) as usize] == v {
                         matched = true;
                         let mut n = 1u32;
-                        while p + n < max_end
-                            && input[(base + s + n) as usize] == input[(base + p + n) as usize]
-                        {
-                            n += 1;
+                        let mut more = true;
+                        while more {
+                            more = false;
+                            if p + n < max_end {
+                                let x = input[(base + p + n) as usize];
+                                if p + n == counted {
+                                    csum += x * (2u32 * (base + p + n) + 1u32);
+                                    counted += 1;
+                                }
+                                if input[(base + s + n) as usize] == x {
+                                    n += 1;
+                                    more = true;
+                                }
+                            }
                         }
                         emit_sequence(
                             &mut wr,
@@ -193,6 +216,16 @@ fn lz4_compress(
                     p += 1;
                 }
             }
+            // the words the matcher did not reach (the last one, of an odd
+            // 16-bit length, without its upper half)
+            let nwords = (l + 3) / 4;
+            for k in counted..nwords {
+                let mut x = input[(base + k) as usize];
+                if k == nwords - 1 && l % 4 != 0 {
+                    x &= 0xFFFFu32;
+                }
+                csum += x * (2u32 * (base + k) + 1u32);
+            }
             let rest = l - 4 * anchor;
             emit_sequence(
                 &mut wr,
@@ -208,6 +241,10 @@ fn lz4_compress(
             wr.flush(scratch);
             sizes[c as usize] = (wr.pos - c * slot_words) * 4;
         }
+    }
+    let total = cube_sum(csum, &mut table, block, plane);
+    if t == 0 {
+        sizes[(nchunks + CUBE_POS as u32) as usize] = total;
     }
 }
 
@@ -257,9 +294,13 @@ fn lz4_decompress(
     max_chunk_bytes: u32,
     #[comptime] half: bool,
     #[comptime] block: u32,
+    #[comptime] plane: bool,
 ) {
     let esize = comptime!(if half { 2u32 } else { 4u32 });
     let wpc = comptime!(CHUNK as u32 * esize / 4);
+    // checksum of the words written (see `format::checksum`)
+    let mut csum = 0u32;
+    let mut sm = SharedMemory::<u32>::new(comptime!(block as usize));
     for it in 0..iters {
         let c = (CUBE_POS as u32 + it * CUBE_COUNT as u32) * block + UNIT_POS;
         if c < nchunks {
@@ -324,6 +365,7 @@ fn lz4_decompress(
                                         | (comp[(in_base + x / 4 + 1) as usize] << (32 - 8 * s));
                                 }
                                 out[(ob + q) as usize] = w;
+                                csum += w * (2u32 * (ob + q) + 1u32);
                                 q += 1;
                             }
                             if lit % 4 != 0 {
@@ -332,6 +374,7 @@ fn lz4_decompress(
                                     w |= read_byte(comp, in_base, i + lit / 4 * 4 + k) << (8 * k);
                                 }
                                 out[(ob + q) as usize] = w;
+                                csum += w * (2u32 * (ob + q) + 1u32);
                                 q += 1;
                             }
                             i += lit;
@@ -378,7 +421,9 @@ fn lz4_decompress(
                                     } else {
                                         let back = off / 4;
                                         for _k in 0..ml / 4 {
-                                            out[(ob + q) as usize] = out[(ob + q - back) as usize];
+                                            let w = out[(ob + q - back) as usize];
+                                            out[(ob + q) as usize] = w;
+                                            csum += w * (2u32 * (ob + q) + 1u32);
                                             q += 1;
                                         }
                                     }
@@ -392,6 +437,10 @@ fn lz4_decompress(
                 }
             }
         }
+    }
+    let total = cube_sum(csum, &mut sm, block, plane);
+    if UNIT_POS == 0 {
+        status[1].fetch_add(total);
     }
     let _ = out_words;
 }
@@ -418,32 +467,36 @@ pub(crate) fn compress_gpu<R: Runtime>(
     let nchunks = chunks(len);
     let slot = lz4_max_chunk_words(dtype);
     let scratch = client.empty(nchunks * slot * 4);
-    let sizes = client.empty(nchunks * 4);
     let (grid, iters) = lz4_grid(cfg, nchunks);
+    // block sizes, then one partial checksum per cube
+    let sizes = client.empty((nchunks + grid as usize) * 4);
     let half = dtype.size() == 2;
+    let plane = plane_reduce(client, cfg.block);
     lz4_compress::launch(
         client,
         CubeCount::Static(grid, 1, 1),
         CubeDim::new_1d(cfg.block),
         arr(input, in_words),
         arr(&scratch, nchunks * slot),
-        arr(&sizes, nchunks),
+        arr(&sizes, nchunks + grid as usize),
         len as u32,
         nchunks as u32,
         iters,
         slot as u32,
         half,
         cfg.block,
+        plane,
     );
     let cap = max_compressed_words(CodecKind::Lz4, dtype, len);
     scan_offsets::launch(
         client,
         CubeCount::Static(1, 1, 1),
         CubeDim::new_1d(256),
-        arr(&sizes, nchunks),
+        arr(&sizes, nchunks + grid as usize),
         arr(out, cap),
         arr(size, 1),
         nchunks as u32,
+        grid,
         layout.offsets as u32,
         layout.payload as u32,
         len as u32,
@@ -488,7 +541,7 @@ pub(crate) fn decompress_gpu<R: Runtime>(
         CubeDim::new_1d(cfg.block),
         arr(comp, total),
         arr(out, out_words),
-        arr(status, 1),
+        arr(status, 2),
         len as u32,
         out_words as u32,
         nchunks as u32,
@@ -499,6 +552,7 @@ pub(crate) fn decompress_gpu<R: Runtime>(
         (lz4_max_chunk_words(dtype) * 4) as u32,
         dtype.size() == 2,
         cfg.block,
+        plane_reduce(client, cfg.block),
     );
     Ok(())
 }

@@ -12,7 +12,7 @@ use cubecl::prelude::*;
 
 use crate::format::{chunks, CodecKind, DType};
 use crate::gpu::LaunchConfig;
-use crate::{compress, decompress, CodecError, Header};
+use crate::{compress, decompress, CodecError};
 
 /// Version of the kernels in the cache keys: a cache tuned for older
 /// kernels is not reused (2: ZVC tiles of 32 elements per unit).
@@ -297,7 +297,10 @@ fn norm_cdf(x: f64) -> f64 {
     }
 }
 
-/// Time one configuration: median of `reps` timed calls after a warm-up.
+/// Time one configuration in seconds per call: after a warm-up call, three
+/// batches of `reps` calls issued back to back with one sync each (so the
+/// sync's latency is spread over the batch, as when calls are pipelined),
+/// the median batch divided by `reps`.
 #[allow(clippy::too_many_arguments)]
 pub fn time_config<R: Runtime>(
     client: &ComputeClient<R>,
@@ -312,20 +315,25 @@ pub fn time_config<R: Runtime>(
     let sync = || {
         cubecl::future::block_on(client.sync()).map_err(|e| CodecError::Runtime(format!("{e:?}")))
     };
+    let reps = reps.max(1);
+    let batches = |run: &dyn Fn() -> Result<(), CodecError>| -> Result<f64, CodecError> {
+        run()?;
+        sync()?;
+        let mut t = Vec::new();
+        for _ in 0..3 {
+            let s = Instant::now();
+            for _ in 0..reps {
+                run()?;
+            }
+            sync()?;
+            t.push(s.elapsed().as_secs_f64() / reps as f64);
+        }
+        t.sort_by(f64::total_cmp);
+        Ok(t[1])
+    };
     match direction {
         Direction::Compress => {
-            let run = || compress(client, codec, input, dtype, len, cfg).map(|_| ());
-            run()?;
-            sync()?;
-            let mut t = Vec::new();
-            for _ in 0..reps {
-                let s = Instant::now();
-                run()?;
-                sync()?;
-                t.push(s.elapsed().as_secs_f64());
-            }
-            t.sort_by(f64::total_cmp);
-            Ok(t[t.len() / 2])
+            batches(&|| compress(client, codec, input, dtype, len, cfg).map(|_| ()))
         }
         Direction::Decompress => {
             let c = compress(
@@ -336,25 +344,8 @@ pub fn time_config<R: Runtime>(
                 len,
                 LaunchConfig::default_for(codec),
             )?;
-            let words = c.read_size(client)?;
-            let header = Header {
-                codec,
-                dtype,
-                len,
-                total_words: words,
-            };
-            let run = || decompress(client, &c.handle, &header, cfg).map(|_| ());
-            run()?;
-            sync()?;
-            let mut t = Vec::new();
-            for _ in 0..reps {
-                let s = Instant::now();
-                run()?;
-                sync()?;
-                t.push(s.elapsed().as_secs_f64());
-            }
-            t.sort_by(f64::total_cmp);
-            Ok(t[t.len() / 2])
+            let header = c.read_header(client)?;
+            batches(&|| decompress(client, &c.handle, &header, cfg).map(|_| ()))
         }
     }
 }
@@ -392,7 +383,7 @@ pub struct Tuner {
     path: Option<PathBuf>,
     /// Search budget.
     pub budget: SearchBudget,
-    /// Timed repetitions per evaluation.
+    /// Calls per timed batch in an evaluation (see [`time_config`]).
     pub reps: usize,
 }
 

@@ -31,8 +31,8 @@
 use cubecl::prelude::*;
 
 use crate::compact::{
-    device_header_check, FLAG_AGGREGATE, FLAG_PREFIX, PASS_COUNT, PASS_SINGLE, PASS_WRITE,
-    VALUE_MASK,
+    cube_sum, device_header_check, FLAG_AGGREGATE, FLAG_PREFIX, PASS_COUNT, PASS_SINGLE,
+    PASS_WRITE, VALUE_MASK,
 };
 use crate::decode::{STATUS_BAD_MASK, STATUS_BAD_OFFSETS};
 use crate::format::{CHUNK, GROUP, MAGIC};
@@ -86,7 +86,14 @@ pub(crate) fn scan_final(n: u32) -> u32 {
 /// vector). `state[0]` is the ticket counter, `state[1 + t]` tile `t`'s
 /// look-back word (all zero at launch; `PASS_SINGLE` only). `tiles` holds
 /// one count per tile (`PASS_COUNT` writes them, [`zvc_scan_tiles`] turns
-/// them into exclusive offsets, `PASS_WRITE` reads those).
+/// them into exclusive offsets, `PASS_WRITE` reads those), then the checksum
+/// at `tiles[ntiles]`, then one partial checksum per cube.
+///
+/// Checksum of the input (see `format::checksum`), each unit over the words
+/// it loads, once per cube: `PASS_SINGLE` adds it to `state[ntiles + 1]`
+/// (then `copy_word` puts it in the header), `PASS_COUNT` stores it in
+/// `tiles[ntiles + 1 + CUBE_POS]` ([`zvc_scan_tiles`] adds those up into
+/// `tiles[ntiles]`, which `PASS_WRITE` puts in the header).
 #[cube(launch_unchecked)]
 pub(crate) fn zvc_compress<N: Size>(
     input: &Array<Vector<u32, N>>,
@@ -110,8 +117,11 @@ pub(crate) fn zvc_compress<N: Size>(
     #[comptime] block: u32,
     #[comptime] cb: u32,
     #[comptime] pass: u32,
+    #[comptime] plane: bool,
 ) {
     let epw = comptime!(if half { 2u32 } else { 1u32 });
+    let sums = comptime!(pass != PASS_WRITE);
+    let mut csum = 0u32;
     // words per group, per tile; vectors per tile and per unit
     let wpg = comptime!(32u32 / epw);
     let tw = comptime!(32u32 * cb / epw);
@@ -166,10 +176,15 @@ pub(crate) fn zvc_compress<N: Size>(
                     }
                     if ok {
                         let v = regs[i as usize];
+                        // weight 2 * (global word) + 1
+                        let wt = 2u32 * (line0 + l) * nv + 1u32;
                         #[unroll]
                         for j in 0..nv {
                             let k = l * nv + j;
                             sm_in[(k + k / 32) as usize] = v[j as usize];
+                            if comptime!(sums) {
+                                csum += v[j as usize] * (wt + comptime!(2 * j));
+                            }
                         }
                     }
                 }
@@ -189,7 +204,17 @@ pub(crate) fn zvc_compress<N: Size>(
                             x = input_w[w as usize];
                         }
                         sm_in[(k + k / 32) as usize] = x;
+                        if comptime!(sums) {
+                            csum += x * (2u32 * w + 1u32);
+                        }
                     }
+                }
+            }
+            if comptime!(half && sums) {
+                // odd 16-bit length: the last word's upper half is not data
+                if tile == ntiles - 1 && tid == 0 && len % 2 == 1 {
+                    let w = in_words - 1;
+                    csum -= (input_w[w as usize] & 0xFFFF_0000u32) * (2u32 * w + 1u32);
                 }
             }
         }
@@ -374,7 +399,10 @@ pub(crate) fn zvc_compress<N: Size>(
                 out[4] = total_words;
                 out[5] = 0u32;
                 out[6] = device_header_check(MAGIC, header_w1, len, 0u32, total_words);
-                out[7] = 0u32;
+                if comptime!(pass == PASS_WRITE) {
+                    out[7] = tiles[ntiles as usize];
+                }
+                // PASS_SINGLE: `copy_word` writes out[7] after the launch
             }
             // 7. coalesced write of the payload
             let region = payload_base + excl / epw;
@@ -394,20 +422,43 @@ pub(crate) fn zvc_compress<N: Size>(
         }
         sync_cube();
     }
+    if comptime!(sums) {
+        let total = cube_sum(csum, &mut sm_scan, block, plane);
+        if tid == 0 {
+            if comptime!(pass == PASS_SINGLE) {
+                state[(ntiles + 1) as usize].fetch_add(total);
+            } else {
+                tiles[(ntiles + 1 + CUBE_POS as u32) as usize] = total;
+            }
+        }
+    }
 }
 
 /// Exclusive scan of the `n` per-tile counts in place (one cube of `block`
-/// units, `per` counts per unit per round).
+/// units, `per` counts per unit per round), and the checksum: the sum of
+/// the `nparts` partial checksums at `tiles[n + 1..]`, into `tiles[n]`.
 #[cube(launch_unchecked)]
 pub(crate) fn zvc_scan_tiles(
     tiles: &mut Array<u32>,
     n: u32,
+    nparts: u32,
     #[comptime] block: u32,
     #[comptime] per: u32,
 ) {
     let mut sm = SharedMemory::<u32>::new(comptime!((2 * block) as usize));
     let fin = comptime!(scan_final(block));
     let tid = UNIT_POS;
+    let mut part = 0u32;
+    let mut k = tid;
+    while k < nparts {
+        part += tiles[(n + 1 + k) as usize];
+        k += block;
+    }
+    let csum = cube_sum(part, &mut sm, block, false);
+    if tid == 0 {
+        tiles[n as usize] = csum;
+    }
+    sync_cube();
     let seg = comptime!(block * per);
     let rounds = (n + seg - 1) / seg;
     let mut carry = 0u32;
@@ -441,21 +492,37 @@ pub(crate) fn zvc_scan_tiles(
     }
 }
 
-/// Words of shared memory the decompress kernel uses.
-pub(crate) fn decompress_shared_words(half: bool, block: u32, cb: u32) -> usize {
-    let tw = (32 * cb / if half { 2 } else { 1 }) as usize;
-    tw + 2 * cb as usize + 2 * block as usize + (cb / UNITS_PER_CHUNK) as usize + 1 + 2
+/// Groups of 32 elements each decompress unit expands: one for f32, two
+/// for 16-bit dtypes, so a tile is `32 * cb` words (the same bytes) for every
+/// dtype and the per-tile cost (mask scan, offset checks, barriers) is
+/// spread over as many bytes for 16-bit data as for f32.
+pub(crate) fn decompress_groups_per_unit(half: bool) -> u32 {
+    if half {
+        2
+    } else {
+        1
+    }
 }
 
-/// ZVC decompress, one tile of `32 * cb` elements (whole chunks) per cube at
-/// a time: each unit reads one mask (coalesced), a block scan gives each
-/// group's position in the tile's payload, the chunk offsets are checked
+/// Words of shared memory the decompress kernel uses.
+pub(crate) fn decompress_shared_words(half: bool, block: u32, cb: u32) -> usize {
+    let gpt = (cb * decompress_groups_per_unit(half)) as usize;
+    let tw = 32 * cb as usize;
+    tw + 2 * gpt + 2 * block as usize + gpt / UNITS_PER_CHUNK as usize + 1 + 2
+}
+
+/// ZVC decompress, one tile of `32 * cb` words (whole chunks; `32 * cb`
+/// elements for f32, twice that for 16-bit) per cube at a time: each unit
+/// reads one mask (two for 16-bit, see [`decompress_groups_per_unit`];
+/// coalesced), a block scan gives each group's position in the tile's payload, the chunk offsets are checked
 /// against the masks, the tile's payload is staged in shared memory
 /// (coalesced, all loads in flight at once), then every unit expands whole
 /// vectors of `nv` output words and stores them (coalesced, 16 bytes per
 /// unit). `out` holds `out_lines` vectors (the data rounded up to whole
 /// vectors, the padding zero). A tile that fails a check is not written and
-/// sets a bit in `status[0]`.
+/// sets a bit in `status[0]`. The checksum of the words written (see
+/// `format::checksum`; the padding is zero) is added to `status[1]`, one
+/// atomic add per cube.
 #[cube(launch_unchecked)]
 pub(crate) fn zvc_decompress<N: Size>(
     comp: &Array<u32>,
@@ -474,13 +541,19 @@ pub(crate) fn zvc_decompress<N: Size>(
     #[comptime] nv: u32,
     #[comptime] block: u32,
     #[comptime] cb: u32,
+    #[comptime] plane: bool,
 ) {
     let epw = comptime!(if half { 2u32 } else { 1u32 });
-    let tw = comptime!(32u32 * cb / epw);
+    // groups per unit, per tile; units per chunk
+    let gpu = comptime!(decompress_groups_per_unit(half));
+    let gpt = comptime!(cb * gpu);
+    let upc = comptime!(UNITS_PER_CHUNK / gpu);
+    let tw = comptime!(32u32 * gpt / epw);
+    let mut csum = 0u32;
     let tl = comptime!(tw / nv);
     let lpu = comptime!((tl + block - 1) / block);
     let wpu = comptime!((tw + block - 1) / block);
-    let cpt = comptime!(cb / UNITS_PER_CHUNK);
+    let cpt = comptime!(gpt / UNITS_PER_CHUNK);
     // elements per output vector (all in one group: nv * epw divides 32)
     let epl = comptime!(nv * epw);
     let fin = comptime!(scan_final(block));
@@ -488,8 +561,8 @@ pub(crate) fn zvc_decompress<N: Size>(
     let ngroups = (len + 31) / 32;
 
     let mut sm_v = SharedMemory::<u32>::new(comptime!(tw as usize));
-    let mut sm_mask = SharedMemory::<u32>::new(comptime!(cb as usize));
-    let mut sm_pos = SharedMemory::<u32>::new(comptime!(cb as usize));
+    let mut sm_mask = SharedMemory::<u32>::new(comptime!(gpt as usize));
+    let mut sm_pos = SharedMemory::<u32>::new(comptime!(gpt as usize));
     let mut sm_scan = SharedMemory::<u32>::new(comptime!((2 * block) as usize));
     let mut sm_off = SharedMemory::<u32>::new(comptime!((cpt + 1) as usize));
     let mut sm_misc = SharedMemory::<u32>::new(2usize);
@@ -504,18 +577,25 @@ pub(crate) fn zvc_decompress<N: Size>(
             nch = cubecl::prelude::min(nchunks - c0, cpt);
         }
 
-        // 1. masks (one per unit) and the tile's chunk offsets
-        let g = tile * cb + tid;
-        let mut m = 0u32;
-        if active && tid < cb && g < ngroups {
-            m = comp[(masks_base + g) as usize];
-            let valid = len - g * 32;
-            if valid < 32 {
-                if m >> valid != 0u32 {
-                    status[0].fetch_or(STATUS_BAD_MASK);
+        // 1. masks (gpu consecutive ones per unit) and the tile's chunk offsets
+        let mut ms = Array::<u32>::new(comptime!(gpu as usize));
+        let mut cnt = 0u32;
+        #[unroll]
+        for q in 0..gpu {
+            let g = (tile * cb + tid) * gpu + q;
+            let mut m = 0u32;
+            if active && tid < cb && g < ngroups {
+                m = comp[(masks_base + g) as usize];
+                let valid = len - g * 32;
+                if valid < 32 {
+                    if m >> valid != 0u32 {
+                        status[0].fetch_or(STATUS_BAD_MASK);
+                    }
+                    m &= (1u32 << valid) - 1u32;
                 }
-                m &= (1u32 << valid) - 1u32;
             }
+            ms[q as usize] = m;
+            cnt += m.count_ones();
         }
         if active && tid <= nch {
             sm_off[tid as usize] = comp[(offs_base + c0 + tid) as usize];
@@ -523,19 +603,18 @@ pub(crate) fn zvc_decompress<N: Size>(
         if tid == 0 {
             sm_misc[0] = 0u32;
         }
-        let cnt = m.count_ones();
         let incl = block_scan_incl(cnt, &mut sm_scan, block);
 
         // 2. positions (16-bit: each chunk padded to even) and the checks
         let mut pos = incl - cnt;
         if comptime!(half) {
-            let my_chunk = tid / UNITS_PER_CHUNK;
+            let my_chunk = tid / upc;
             #[unroll]
             for k in 0..cpt {
-                let hi = sm_scan[(fin + k * UNITS_PER_CHUNK + UNITS_PER_CHUNK - 1) as usize];
+                let hi = sm_scan[(fin + k * upc + upc - 1) as usize];
                 let mut lo = 0u32;
                 if comptime!(k > 0) {
-                    lo = sm_scan[(fin + k * UNITS_PER_CHUNK - 1) as usize];
+                    lo = sm_scan[(fin + k * upc - 1) as usize];
                 }
                 if k < my_chunk {
                     pos += (hi - lo) & 1u32;
@@ -543,15 +622,20 @@ pub(crate) fn zvc_decompress<N: Size>(
             }
         }
         if active && tid < cb {
-            sm_mask[tid as usize] = m;
-            sm_pos[tid as usize] = pos;
+            #[unroll]
+            for q in 0..gpu {
+                let m = ms[q as usize];
+                sm_mask[(tid * gpu + q) as usize] = m;
+                sm_pos[(tid * gpu + q) as usize] = pos;
+                pos += m.count_ones();
+            }
         }
         if active && tid < nch {
             // chunk tid: its padded count must be the distance of its offsets
-            let hi = sm_scan[(fin + tid * UNITS_PER_CHUNK + UNITS_PER_CHUNK - 1) as usize];
+            let hi = sm_scan[(fin + tid * upc + upc - 1) as usize];
             let mut lo = 0u32;
             if tid > 0 {
-                lo = sm_scan[(fin + tid * UNITS_PER_CHUNK - 1) as usize];
+                lo = sm_scan[(fin + tid * upc - 1) as usize];
             }
             let padded = (hi - lo + epw - 1) / epw * epw;
             let a = sm_off[tid as usize];
@@ -599,14 +683,18 @@ pub(crate) fn zvc_decompress<N: Size>(
                     let gp = sm_pos[gg as usize];
                     let b0 = e0 % 32;
                     let mut v = Vector::<u32, N>::new(0u32);
+                    let wt = 2u32 * gl * nv + 1u32;
+                    // position of the vector's first kept element, then a
+                    // running count (one popcount per vector, not per element)
+                    let mut p = gp + (gm & ((1u32 << b0) - 1u32)).count_ones();
                     #[unroll]
                     for j in 0..nv {
                         let mut word = 0u32;
                         #[unroll]
                         for h in 0..epw {
                             let bit = b0 + comptime!(j * epw + h);
-                            if (gm >> bit) & 1u32 == 1u32 {
-                                let p = gp + (gm & ((1u32 << bit) - 1u32)).count_ones();
+                            let keep = (gm >> bit) & 1u32;
+                            if keep == 1u32 {
                                 if comptime!(half) {
                                     word |= ((sm_v[(p / 2) as usize] >> ((p % 2) * 16u32))
                                         & 0xFFFFu32)
@@ -615,13 +703,19 @@ pub(crate) fn zvc_decompress<N: Size>(
                                     word = sm_v[p as usize];
                                 }
                             }
+                            p += keep;
                         }
                         v[j as usize] = word;
+                        csum += word * (wt + comptime!(2 * j));
                     }
                     out[gl as usize] = v;
                 }
             }
         }
         sync_cube();
+    }
+    let total = cube_sum(csum, &mut sm_scan, block, plane);
+    if tid == 0 {
+        status[1].fetch_add(total);
     }
 }

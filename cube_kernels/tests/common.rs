@@ -1,7 +1,7 @@
 #![allow(dead_code, clippy::should_implement_trait)]
 //! Test data shared by the test files.
 
-use cube_kernels::format::DType;
+use cube_kernels::format::{self, CodecKind, DType, Layout};
 
 pub struct Rng(pub u64);
 impl Rng {
@@ -150,3 +150,36 @@ pub const PATTERNS: &[Pattern] = &[
     Pattern::Special,
     Pattern::Repetitive,
 ];
+
+/// The word of a stored value (not a mask, offset, index or LZ4 token) of
+/// chunk `c`, and the bit to flip in it.
+pub fn value_word(
+    codec: CodecKind,
+    dtype: DType,
+    c: &[u32],
+    len: usize,
+    chunk: usize,
+) -> (usize, u32) {
+    let layout = Layout::new(codec, len);
+    let a = c[layout.offsets + chunk] as usize;
+    match codec {
+        // the chunk's first kept element (low half for 16-bit)
+        CodecKind::Zvc => (layout.payload + a * dtype.size() / 4, 1 << 3),
+        // the chunk's first value (the values come before the indices)
+        CodecKind::Csr | CodecKind::Rle => (layout.payload + a * dtype.size() / 4 + a / 2, 1 << 3),
+        CodecKind::Lz4 => {
+            // the first literal byte of the chunk's block: after the token
+            // and its literal-length bytes
+            let bytes = format::words_to_bytes(&c[layout.payload + a / 4..]);
+            let mut i = 1;
+            if bytes[0] >> 4 == 15 {
+                while bytes[i] == 255 {
+                    i += 1;
+                }
+                i += 1;
+            }
+            assert!(bytes[0] >> 4 > 0, "block starts with literals");
+            (layout.payload + a / 4 + i / 4, 1 << (8 * (i % 4) + 3))
+        }
+    }
+}

@@ -38,7 +38,8 @@ fn every_codec_round_trips_bit_exact_on_every_pattern_dtype_and_length() {
                             codec,
                             dtype,
                             len,
-                            total_words: c.len()
+                            total_words: c.len(),
+                            checksum: format::data_checksum(&words, dtype, len),
                         }
                     );
                     assert_eq!(
@@ -147,4 +148,47 @@ fn header_rejects_wrong_lengths() {
     ));
     assert!(Header::decode(&c[..7], None).is_err());
     assert!(Header::decode(&c, Some(c.len())).is_ok());
+}
+
+#[test]
+fn checksum_is_the_odd_weighted_word_sum_and_ignores_the_junk_half() {
+    assert_eq!(format::checksum(&[]), 0);
+    assert_eq!(format::checksum(&[5, 7, 1]), 5 + 7 * 3 + 5);
+    assert_eq!(format::checksum(&[u32::MAX, 2]), u32::MAX.wrapping_add(6));
+    // three 16-bit elements: the upper half of the second word is not data
+    assert_eq!(
+        format::data_checksum(&[0x0002_0001, 0xabcd_0003], DType::F16, 3),
+        format::checksum(&[0x0002_0001, 0x0000_0003])
+    );
+}
+
+#[test]
+fn a_flipped_bit_in_a_stored_value_is_a_checksum_error() {
+    let len = 3 * CHUNK + 77;
+    for codec in CodecKind::ALL {
+        for dtype in DType::ALL {
+            let e = elements(Pattern::Clustered(0.6), dtype, len, 41);
+            let words = pack(&e, dtype, 0x77);
+            let c = cpu::compress(codec, dtype, &words, len).unwrap();
+            for chunk in [0, 2] {
+                let (w, bit) = value_word(codec, dtype, &c, len, chunk);
+                let mut b = c.clone();
+                b[w] ^= bit;
+                assert!(
+                    matches!(
+                        cpu::decompress(&b),
+                        Err(CodecError::ChecksumMismatch { .. })
+                    ),
+                    "{codec:?} {dtype:?} chunk {chunk}"
+                );
+            }
+            // the checksum word itself
+            let mut b = c.clone();
+            b[7] ^= 1;
+            assert!(matches!(
+                cpu::decompress(&b),
+                Err(CodecError::ChecksumMismatch { .. })
+            ));
+        }
+    }
 }

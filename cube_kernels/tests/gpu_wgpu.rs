@@ -511,3 +511,46 @@ fn zvc_decoder_rejects_corruption_in_any_tile() {
         }
     }
 }
+
+/// A flipped bit in a stored value leaves the structure intact: only the
+/// checksum can tell, on the GPU as on the CPU. Also a wrong checksum word.
+#[test]
+fn gpu_decoders_report_a_flipped_value_bit_as_a_checksum_mismatch() {
+    let client = client();
+    let len = 3 * CHUNK + 77;
+    for codec in CodecKind::ALL {
+        for dtype in DType::ALL {
+            let e = elements(Pattern::Clustered(0.6), dtype, len, 41);
+            let host = cpu::compress(codec, dtype, &pack(&e, dtype, 0x77), len).unwrap();
+            let what = format!("{codec:?} {dtype:?}");
+            let decode = |b: &Vec<u32>| -> Result<(), CodecError> {
+                let header = Header::decode(b, Some(b.len()))?;
+                decompress(&client, &upload(&client, b), &header, cfg(codec))?.check(&client)
+            };
+            assert_eq!(decode(&host), Ok(()), "{what} intact");
+            for chunk in [0, 3] {
+                let (w, bit) = value_word(codec, dtype, &host, len, chunk);
+                let mut b = host.clone();
+                b[w] ^= bit;
+                assert!(
+                    matches!(decode(&b), Err(CodecError::ChecksumMismatch { .. })),
+                    "{what} chunk {chunk}: {:?}",
+                    decode(&b)
+                );
+                assert!(
+                    matches!(
+                        cpu::decompress(&b),
+                        Err(CodecError::ChecksumMismatch { .. })
+                    ),
+                    "{what} chunk {chunk} (CPU)"
+                );
+            }
+            let mut b = host.clone();
+            b[7] = b[7].wrapping_add(1);
+            assert!(
+                matches!(decode(&b), Err(CodecError::ChecksumMismatch { .. })),
+                "{what} checksum word"
+            );
+        }
+    }
+}
