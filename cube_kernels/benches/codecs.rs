@@ -24,8 +24,8 @@
 //!   plus f16 and bf16 ZVC at 64 MB)
 //! - `--sparsities 0.2,0.5,0.8,0.95`, `--reps N` (timed batches per
 //!   measurement, default 5)
-//! - `--tuner-sizes 64MB` and `--tuner-codecs zvc,csr` (tuner against
-//!   exhaustive search; `--tuner-sizes none` skips it)
+//! - `--tuner-sizes 64MB`, `--tuner-codecs zvc,csr` and `--tuner-dtypes
+//!   f32` (tuner against exhaustive search; `--tuner-sizes none` skips it)
 //! - `--no-passes` skips the single- against three-pass comparison
 //! - `--quick`: `--sizes 1MB,64MB,1GB --codecs zvc --dtypes f32,f16,bf16
 //!   --tuner-sizes 64MB --tuner-codecs zvc` (meant to fit in 4 minutes; the
@@ -139,19 +139,27 @@ mod bench {
     const BATCH_SECONDS: f64 = 0.020;
 
     /// Seconds per call of `f` (see the file's documentation): a warm-up
-    /// call, a calibration batch of 5 calls that sets K (a batch of about
-    /// [`BATCH_SECONDS`], at least 5 calls), then `batches` batches of K
-    /// calls back to back with one `sync` each; the median batch time over
-    /// K. Returns (seconds per call, K).
+    /// call, calibration batches (5 calls, then 4 times more until a batch
+    /// takes 5 ms, so the sync's latency hardly counts) that set K (a batch
+    /// of about [`BATCH_SECONDS`], at least 5 calls), then `batches` batches
+    /// of K calls back to back with one `sync` each; the median batch time
+    /// over K. Returns (seconds per call, K).
     fn batch_time(sync: &dyn Fn(), f: &mut dyn FnMut(), batches: usize) -> (f64, usize) {
         f();
         sync();
-        let s = Instant::now();
-        for _ in 0..5 {
-            f();
-        }
-        sync();
-        let per = s.elapsed().as_secs_f64() / 5.0;
+        let mut n = 5usize;
+        let per = loop {
+            let s = Instant::now();
+            for _ in 0..n {
+                f();
+            }
+            sync();
+            let e = s.elapsed().as_secs_f64();
+            if e >= 0.005 || n >= 5000 {
+                break e / n as f64;
+            }
+            n *= 4;
+        };
         let k = ((BATCH_SECONDS / per).ceil() as usize).clamp(5, 20_000);
         let mut t = Vec::with_capacity(batches);
         for _ in 0..batches.max(1) {
@@ -268,6 +276,7 @@ mod bench {
         reps: Option<usize>,
         tuner_sizes: Vec<usize>,
         tuner_codecs: Vec<CodecKind>,
+        tuner_dtypes: Vec<DType>,
         passes: bool,
         json: Option<String>,
     }
@@ -326,6 +335,7 @@ mod bench {
                 reps: None,
                 tuner_sizes: vec![64 << 20],
                 tuner_codecs: vec![CodecKind::Zvc, CodecKind::Csr],
+                tuner_dtypes: vec![DType::F32],
                 passes: true,
                 json: None,
             };
@@ -356,6 +366,7 @@ mod bench {
                     "--reps" => o.reps = Some(val().parse().expect("bad --reps")),
                     "--tuner-sizes" => o.tuner_sizes = list(&val(), parse_size),
                     "--tuner-codecs" => o.tuner_codecs = list(&val(), parse_codec),
+                    "--tuner-dtypes" => o.tuner_dtypes = list(&val(), parse_dtype),
                     "--no-passes" => o.passes = false,
                     "--json" => o.json = Some(val()),
                     "--bench" => {} // passed by `cargo bench`
@@ -534,17 +545,19 @@ mod bench {
             started.elapsed().as_secs_f64()
         );
 
-        // tuner against exhaustive search, f32 50% zeros
+        // tuner against exhaustive search, 50% zeros
         for &bytes in &opts.tuner_sizes {
-            for &codec in &opts.tuner_codecs {
-                for direction in [Direction::Compress, Direction::Decompress] {
-                    let len = bytes / 4;
-                    let input = gen(&client, len, 0.5, 99, false);
-                    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        tuner_vs_exhaustive(&client, codec, DType::F32, len, &input, direction)
-                    }));
-                    tuning.push(r.unwrap_or_else(|_| json!({"codec": codec.name(), "bytes": bytes, "direction": format!("{direction:?}"), "error": "panicked"})));
-                    save(&copies, &results, &passes, &tuning);
+            for &dtype in &opts.tuner_dtypes {
+                for &codec in &opts.tuner_codecs {
+                    for direction in [Direction::Compress, Direction::Decompress] {
+                        let len = bytes / dtype.size();
+                        let input = gen(&client, bytes / 4, 0.5, 99, dtype.size() == 2);
+                        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                            tuner_vs_exhaustive(&client, codec, dtype, len, &input, direction)
+                        }));
+                        tuning.push(r.unwrap_or_else(|_| json!({"codec": codec.name(), "dtype": format!("{dtype:?}"), "bytes": bytes, "direction": format!("{direction:?}"), "error": "panicked"})));
+                        save(&copies, &results, &passes, &tuning);
+                    }
                 }
             }
         }
@@ -707,7 +720,7 @@ mod bench {
         let within = ratio <= 1.10;
         let frac = bo.evaluations as f64 / sub.len() as f64;
         println!(
-            "tuner vs exhaustive: {} {:?} f32 {} MB (50% zeros), space {} configs",
+            "tuner vs exhaustive: {} {:?} {dtype:?} {} MB (50% zeros), space {} configs",
             codec.name(),
             direction,
             (len * dtype.size()) >> 20,

@@ -687,21 +687,44 @@ pub(crate) fn zvc_decompress<N: Size>(
                     // position of the vector's first kept element, then a
                     // running count (one popcount per vector, not per element)
                     let mut p = gp + (gm & ((1u32 << b0) - 1u32)).count_ones();
+                    let mv = gm >> b0;
                     #[unroll]
                     for j in 0..nv {
                         let mut word = 0u32;
-                        #[unroll]
-                        for h in 0..epw {
-                            let bit = b0 + comptime!(j * epw + h);
-                            let keep = (gm >> bit) & 1u32;
-                            if keep == 1u32 {
-                                if comptime!(half) {
-                                    word |= ((sm_v[(p / 2) as usize] >> ((p % 2) * 16u32))
-                                        & 0xFFFFu32)
-                                        << comptime!(16 * h);
+                        if comptime!(half) {
+                            // a word at a time: its two keep bits, and at most
+                            // one shared load unless both halves are kept and
+                            // start at an odd position
+                            let k = (mv >> comptime!(2 * j)) & 3u32;
+                            if k != 0u32 {
+                                let q = p / 2u32;
+                                let w0 = sm_v[q as usize];
+                                if p % 2u32 == 0u32 {
+                                    // halves p and p + 1: w0's low and high
+                                    if k == 3u32 {
+                                        word = w0;
+                                    } else if k == 1u32 {
+                                        word = w0 & 0xFFFFu32;
+                                    } else {
+                                        word = w0 << 16u32;
+                                    }
                                 } else {
-                                    word = sm_v[p as usize];
+                                    // half p: w0's high; half p + 1: the next word's low
+                                    if k == 3u32 {
+                                        word = (w0 >> 16u32) | (sm_v[(q + 1u32) as usize] << 16u32);
+                                    } else if k == 1u32 {
+                                        word = w0 >> 16u32;
+                                    } else {
+                                        word = w0 & 0xFFFF_0000u32;
+                                    }
                                 }
+                            }
+                            // popcount of two bits
+                            p += (k + 1u32) / 2u32;
+                        } else {
+                            let keep = (mv >> comptime!(j)) & 1u32;
+                            if keep == 1u32 {
+                                word = sm_v[p as usize];
                             }
                             p += keep;
                         }
