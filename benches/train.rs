@@ -118,7 +118,7 @@ struct Case {
     steps: usize,
     warmup: usize,
     max_warmup: usize,
-    /// Device budget for saved activations, for burn-swap policies that plan
+    /// Device budget (bytes one iteration may add), for burn-swap policies that plan
     /// against one (all but keep-all).
     budget: Option<u64>,
     min_swap: u64,
@@ -194,6 +194,9 @@ struct PlanSummary {
     saved_tensors: usize,
     swapped_count: usize,
     swapped_bytes: u64,
+    /// The iteration's device bytes the plan expects at its peak.
+    #[serde(default)]
+    expected_peak_bytes: u64,
     expected_peak_saved_bytes: u64,
     keep_all_peak_saved_bytes: u64,
     budget_bytes: Option<u64>,
@@ -214,6 +217,10 @@ struct SwapStats {
     /// Device memory sampled inside the iteration by burn-swap (catches the
     /// peak between two steps, which the per-step samples cannot).
     iteration_peak_in_use: Option<u64>,
+    /// Peak growth of device memory in use over the iteration's first
+    /// sample, from the runtime: the figure the budget is held against.
+    #[serde(default)]
+    iteration_growth_in_use: Option<u64>,
     iteration_peak_reserved: Option<u64>,
     iteration_peak_driver_used: Option<u64>,
     plan: Option<PlanSummary>,
@@ -544,6 +551,7 @@ fn swap_stats() -> SwapStats {
         peak_live_bytes: profile.peak_live_bytes,
         swap_in_stalls: profile.swap_in_stalls,
         iteration_peak_in_use: device.map(|d| d.peak_in_use),
+        iteration_growth_in_use: device.map(|d| d.peak_growth()),
         iteration_peak_reserved: device.map(|d| d.peak_reserved),
         iteration_peak_driver_used: device.and_then(|d| d.peak_driver_used),
         plan: burn_swap::current_plan().map(|plan| PlanSummary {
@@ -552,6 +560,7 @@ fn swap_stats() -> SwapStats {
             saved_tensors: plan.decisions.len(),
             swapped_count: plan.swapped_count(),
             swapped_bytes: plan.swapped_bytes(),
+            expected_peak_bytes: plan.expected_peak_bytes,
             expected_peak_saved_bytes: plan.expected_peak_saved_bytes,
             keep_all_peak_saved_bytes: plan.keep_all_peak_saved_bytes,
             budget_bytes: plan.budget_bytes,
@@ -1044,7 +1053,7 @@ fn plain_rate(rows: &[Row], row: &Row) -> Option<f64> {
 
 fn print_table(rows: &[Row]) {
     println!(
-        "{:<14} {:<16} {:<10} {:>6} {:>10} {:>8} {:>10} {:>9} {:>9} {:>5} {:>8}  why",
+        "{:<14} {:<16} {:<10} {:>6} {:>10} {:>8} {:>10} {:>9} {:>9} {:>9} {:>5} {:>8}  why",
         "model",
         "input",
         "policy",
@@ -1052,6 +1061,7 @@ fn print_table(rows: &[Row]) {
         "samples/s",
         "vs plain",
         "peak MiB",
+        "grow MiB",
         "out MiB",
         "in MiB",
         "compr",
@@ -1072,6 +1082,9 @@ fn print_table(rows: &[Row]) {
             None => "-".into(),
         };
         let swap = m.and_then(|m| m.swap.as_ref());
+        let growth = swap
+            .and_then(|s| s.iteration_growth_in_use)
+            .map_or("-".into(), mib);
         let out = swap.map_or("-".into(), |s| mib(s.swapped_out_bytes));
         let back = swap.map_or("-".into(), |s| mib(s.swapped_in_bytes));
         let wait = swap.map_or("-".into(), |s| {
@@ -1093,7 +1106,7 @@ fn print_table(rows: &[Row]) {
             None => {}
         }
         println!(
-            "{:<14} {:<16} {:<10} {:>6} {:>10} {:>8} {:>10} {:>9} {:>9} {:>5} {:>8}  {why}",
+            "{:<14} {:<16} {:<10} {:>6} {:>10} {:>8} {:>10} {:>9} {:>9} {:>9} {:>5} {:>8}  {why}",
             row.case.model,
             row.input,
             row.case.policy,
@@ -1101,6 +1114,7 @@ fn print_table(rows: &[Row]) {
             rate,
             ratio,
             peak,
+            growth,
             out,
             back,
             compression,

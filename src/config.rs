@@ -3,7 +3,7 @@
 //! | variable | meaning | default |
 //! |---|---|---|
 //! | `BURN_SWAP_POLICY` | `keep-all` or `swap-all` | `keep-all` |
-//! | `BURN_SWAP_BUDGET` | device bytes for saved activations, e.g. `6GiB`, `512MB`, `1000000` | none |
+//! | `BURN_SWAP_BUDGET` | device bytes an iteration may add to what the device held when it began (saved activations, working tensors, downloads in flight), e.g. `6GiB`, `512MB`, `1000000` | none |
 //! | `BURN_SWAP_MIN_SWAP_BYTES` | smallest tensor worth swapping | `1MiB` |
 //! | `BURN_SWAP_PREFETCH_OPS` | bring tensors back this many ops before first use | `0` |
 //! | `BURN_SWAP_PROFILE` | write the profile and plan as JSON to this path at each re-plan | none |
@@ -12,6 +12,7 @@
 //! | `BURN_SWAP_PINNED_POOL` | most pinned host memory the CUDA engine takes | half the host RAM |
 //! | `BURN_SWAP_HOST_RESERVE` | host RAM the pinned pool always leaves available | `4GiB` |
 //! | `BURN_SWAP_DEVICE_SAMPLE_OPS` | read the device's real memory use every this many ops while profiling (0: only at phase boundaries) | `64` |
+//! | `BURN_SWAP_DEVICE_SAMPLE_PLANNED` | `1`: sample it in iterations that follow the plan too (a blocking round trip each: for measurements) | off |
 //! | `BURN_SWAP_UNDER_FUSION` | `1`: swap tensors of burn's fusion backend (`Cuda`) too, accepting last-bit differences | off |
 
 use std::path::PathBuf;
@@ -36,7 +37,11 @@ pub enum OnBudgetError {
 pub struct SwapConfig {
     /// Makes the plan.
     pub policy: Arc<dyn Policy>,
-    /// Device bytes allowed for saved activations.
+    /// Device bytes an iteration may add to what the device held when it
+    /// began: its saved activations, its working tensors and downloads still
+    /// holding their memory. Held by the plan (simulated on the profile), by
+    /// the executor (it waits for downloads rather than go over) and checked
+    /// against the runtime's own count of memory in use.
     pub budget_bytes: Option<u64>,
     /// Tensors smaller than this are not worth a transfer.
     pub min_swap_bytes: u64,
@@ -65,6 +70,10 @@ pub struct SwapConfig {
     /// a round trip to the runtime); 0 reads only at phase boundaries.
     /// Iterations that follow a plan are read at phase boundaries only.
     pub device_sample_ops: u32,
+    /// Sample the device's memory in iterations that follow the plan too
+    /// (each sample is a blocking round trip to the runtime: for
+    /// measurements, not for speed).
+    pub device_sample_planned: bool,
     /// Swap tensors of burn's fusion backend (burn-cuda's default `Cuda`).
     /// Off by default: taking a tensor off the device forces fusion to run
     /// its queued ops at that point, which moves fusion's kernel boundaries;
@@ -89,6 +98,7 @@ impl Default for SwapConfig {
             pinned_chunk_bytes: 256 << 20,
             host_ram_reserve_bytes: 4 << 30,
             device_sample_ops: 64,
+            device_sample_planned: false,
             swap_under_fusion: false,
         }
     }
@@ -147,6 +157,9 @@ impl SwapConfig {
                 SwapError::Config(format!("BURN_SWAP_DEVICE_SAMPLE_OPS={v}: not a count"))
             })?;
         }
+        if let Some(v) = var("BURN_SWAP_DEVICE_SAMPLE_PLANNED") {
+            config.device_sample_planned = matches!(v.trim(), "1" | "true" | "on" | "yes");
+        }
         if let Some(v) = var("BURN_SWAP_UNDER_FUSION") {
             config.swap_under_fusion = matches!(v.trim(), "1" | "true" | "on" | "yes");
         }
@@ -188,7 +201,7 @@ impl SwapConfigBuilder {
         self.config.policy = Arc::new(policy);
         self
     }
-    /// Device bytes allowed for saved activations.
+    /// See [`SwapConfig::budget_bytes`].
     pub fn budget_bytes(mut self, bytes: u64) -> Self {
         self.config.budget_bytes = Some(bytes);
         self
@@ -243,6 +256,11 @@ impl SwapConfigBuilder {
     /// Read the device's real memory use every this many ops (0: phase boundaries only).
     pub fn device_sample_ops(mut self, ops: u32) -> Self {
         self.config.device_sample_ops = ops;
+        self
+    }
+    /// See [`SwapConfig::device_sample_planned`].
+    pub fn device_sample_planned(mut self, on: bool) -> Self {
+        self.config.device_sample_planned = on;
         self
     }
     /// The configuration.

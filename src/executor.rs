@@ -18,7 +18,7 @@
 //! report to their executor through a [`Tracker`] inbox.
 
 use std::cell::RefCell;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 
 use rustc_hash::FxHashMap as HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -190,8 +190,13 @@ pub(crate) struct Executor {
     recorder: Recorder,
     live: HashMap<TensorId, Live>,
     live_bytes: u64,
-    /// Resident bytes of the tensors produced in this iteration.
-    iteration_bytes: u64,
+    /// `live_bytes` when the iteration began: the budget counts growth over it.
+    start_live: u64,
+    /// Downloads still holding their device memory, oldest first (one copy
+    /// stream: they finish in this order), while a budget is set.
+    downloads: VecDeque<(u64, Weak<dyn ManagedSlot>)>,
+    /// Their bytes.
+    download_bytes: u64,
     /// The current iteration's tensors, by key (for prefetch).
     by_key: HashMap<TensorKey, TensorId>,
     /// Offloaded tensors that a prefetch may bring back.
@@ -229,7 +234,9 @@ impl Executor {
             recorder,
             live: HashMap::default(),
             live_bytes: 0,
-            iteration_bytes: 0,
+            start_live: 0,
+            downloads: VecDeque::new(),
+            download_bytes: 0,
             by_key: HashMap::default(),
             offloaded: HashMap::default(),
             active: None,
@@ -246,6 +253,7 @@ impl Executor {
     /// already alive stay tracked).
     pub(crate) fn configure(&mut self, config: SwapConfig) {
         self.recorder = Recorder::new(config.max_recorded_ops);
+        self.recorder.starts_with(self.start_live);
         self.config = config;
         self.active = None;
         self.on_plan = false;
@@ -336,15 +344,66 @@ impl Executor {
             return;
         }
         live.resident = resident;
-        let (total, this_iteration) = (&mut self.live_bytes, &mut self.iteration_bytes);
-        let counters = [Some(total), live.key.is_some().then_some(this_iteration)];
-        for counter in counters.into_iter().flatten() {
-            if resident {
-                *counter += live.bytes;
-            } else {
-                *counter -= live.bytes;
-            }
+        if resident {
+            self.live_bytes += live.bytes;
+        } else {
+            self.live_bytes -= live.bytes;
         }
+    }
+
+    /// Device bytes the iteration added so far (tensors on the device, not
+    /// counting downloads still under way).
+    fn growth(&self) -> u64 {
+        self.live_bytes.saturating_sub(self.start_live)
+    }
+
+    /// Whether the budget is being held by moving tensors (a plan or
+    /// profiling under the budget), so downloads count against it.
+    fn holds_budget(&self) -> bool {
+        self.config.budget_bytes.is_some()
+            && self.status.is_ok()
+            && self.config.policy.moves_tensors()
+    }
+
+    /// A download has started: until its copy is done the tensor still holds
+    /// its device memory, and the budget counts it.
+    pub(crate) fn downloading(&mut self, bytes: u64, slot: Weak<dyn ManagedSlot>) {
+        if self.holds_budget() {
+            self.downloads.push_back((bytes, slot));
+            self.download_bytes += bytes;
+        }
+    }
+
+    /// The downloads the compute thread must wait for, oldest first, so that
+    /// the iteration's device bytes (tensors on the device plus downloads
+    /// still holding theirs) fit the budget again. Where the link keeps up
+    /// with compute this is empty; where it does not, waiting is what keeps
+    /// the device under the budget (the alternative is running out of it).
+    pub(crate) fn downloads_to_wait_for(&mut self) -> Vec<Arc<dyn ManagedSlot>> {
+        while let Some((bytes, slot)) = self.downloads.front() {
+            if slot.upgrade().is_some_and(|s| s.download_in_flight()) {
+                break;
+            }
+            self.download_bytes -= bytes;
+            self.downloads.pop_front();
+        }
+        let Some(budget) = self.config.budget_bytes else {
+            return Vec::new();
+        };
+        let mut waits = Vec::new();
+        while self.growth() + self.download_bytes > budget {
+            let Some((bytes, slot)) = self.downloads.pop_front() else {
+                break;
+            };
+            self.download_bytes -= bytes;
+            waits.extend(slot.upgrade());
+        }
+        waits
+    }
+
+    /// The compute thread waited `nanos` for downloads to stay under the budget.
+    pub(crate) fn waited_for_budget(&mut self, nanos: u64) {
+        self.recorder.waited_for_budget(nanos);
     }
 
     /// While an iteration is profiled (no plan to follow) under a budget and
@@ -353,10 +412,7 @@ impl Executor {
     /// Capuchin's passive mode does), so that a model that does not fit the
     /// device can be profiled at all.
     pub(crate) fn evicts_while_profiling(&self) -> bool {
-        !self.on_plan
-            && self.status.is_ok()
-            && self.config.budget_bytes.is_some()
-            && self.config.policy.moves_tensors()
+        !self.on_plan && self.holds_budget()
     }
 
     /// The tensors to move off after op `index` so that this iteration's
@@ -366,7 +422,7 @@ impl Executor {
         let Some(budget) = self.config.budget_bytes else {
             return Vec::new();
         };
-        if self.iteration_bytes <= budget {
+        if self.growth() <= budget {
             return Vec::new();
         }
         let min_bytes = self.config.min_swap_bytes.max(1);
@@ -386,7 +442,7 @@ impl Executor {
         candidates.sort_unstable();
         let mut evict = Vec::new();
         for (_, id) in candidates {
-            if self.iteration_bytes <= budget {
+            if self.growth() <= budget {
                 break;
             }
             let slot = self.live[&id].slot.as_ref().and_then(Weak::upgrade);
@@ -453,7 +509,6 @@ impl Executor {
         );
         self.by_key.insert(key, id);
         self.live_bytes += bytes;
-        self.iteration_bytes += bytes;
     }
 
     /// An op finished: registers its outputs (with their slots, in output
@@ -507,8 +562,11 @@ impl Executor {
         // Dense samples while profiling; an iteration that follows the plan
         // is sampled at its phase boundaries only (each sample is a blocking
         // round trip to the device's runtime thread).
+        // The first op is always sampled: the iteration's growth is measured
+        // from it.
         let every = self.config.device_sample_ops;
-        if !self.on_plan && (index == 0 || (every > 0 && index.is_multiple_of(every))) {
+        let sampling = !self.on_plan || self.config.device_sample_planned;
+        if index == 0 || (sampling && every > 0 && index.is_multiple_of(every)) {
             self.sample_device(index);
         }
         if evicting {
@@ -521,7 +579,8 @@ impl Executor {
     }
 
     /// An offloaded slot that a later prefetch may bring back.
-    pub(crate) fn offloaded(&mut self, id: TensorId, slot: Weak<dyn ManagedSlot>) {
+    pub(crate) fn offloaded(&mut self, id: TensorId, bytes: u64, slot: Weak<dyn ManagedSlot>) {
+        self.downloading(bytes, slot.clone());
         self.offloaded.insert(id, slot);
     }
 
@@ -588,7 +647,8 @@ impl Executor {
             live.key = None;
             live.slot = None;
         }
-        self.iteration_bytes = 0;
+        self.start_live = self.live_bytes;
+        self.recorder.starts_with(self.live_bytes);
         self.by_key.clear();
         self.on_plan = self.active.is_some();
         result

@@ -239,6 +239,10 @@ pub(crate) trait ManagedSlot: Send + Sync {
     fn offload(&self) -> Result<u64, TransferError>;
     /// Brings the data back to the device ahead of use.
     fn prefetch(&self);
+    /// Its download is still running, holding its device memory.
+    fn download_in_flight(&self) -> bool;
+    /// Blocks until its download is done and its device memory given back.
+    fn wait_downloaded(&self);
 }
 
 impl<B: Backend> ManagedSlot for Slot<B> {
@@ -272,6 +276,16 @@ impl<B: Backend> ManagedSlot for Slot<B> {
                 *storage = Storage::Resident(primitive);
                 Err(err)
             }
+        }
+    }
+
+    fn download_in_flight(&self) -> bool {
+        matches!(&*self.lock(), Storage::OnHost(host) if host.in_flight())
+    }
+
+    fn wait_downloaded(&self) {
+        if let Storage::OnHost(host) = &*self.lock() {
+            host.wait();
         }
     }
 

@@ -44,7 +44,7 @@ pub use config::{OnBudgetError, SwapConfig, SwapConfigBuilder};
 pub use decorator::Swapping;
 pub use error::SwapError;
 pub use handle::{Residency, SwapTensor};
-pub use policy::{Action, KeepAll, Plan, Policy, SwapAll};
+pub use policy::{Action, Footprint, KeepAll, Plan, Policy, SwapAll};
 pub use profiler::{Profile, SwapInStalls, TensorKey};
 pub use transfer::TransferError;
 

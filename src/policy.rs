@@ -53,8 +53,17 @@ pub struct Plan {
     pub decisions: Vec<Decision>,
     /// The op sequence the plan is valid for.
     pub op_signatures: Vec<u64>,
-    /// The device budget for saved activations, if any.
+    /// The device budget, if any: bytes the iteration may add to what the
+    /// device held when it began (saved activations, working tensors and
+    /// copies still in flight).
     pub budget_bytes: Option<u64>,
+    /// Peak of the iteration's device bytes under this plan (simulated on
+    /// the profile): what the budget is held against.
+    #[serde(default)]
+    pub expected_peak_bytes: u64,
+    /// Op of that peak.
+    #[serde(default)]
+    pub expected_peak_op: u32,
     /// Peak resident saved bytes under this plan (simulated on the profile).
     pub expected_peak_saved_bytes: u64,
     /// Peak resident saved bytes if everything were kept.
@@ -92,10 +101,12 @@ impl fmt::Display for Plan {
         )?;
         write!(
             f,
-            "  peak resident saved: {} (keep-all: {}), budget: {}",
+            "  peak device bytes of the iteration: {} at op {}, budget: {}; peak resident saved: {} (keep-all: {})",
+            human_bytes(self.expected_peak_bytes),
+            self.expected_peak_op,
+            self.budget_bytes.map_or("none".to_string(), human_bytes),
             human_bytes(self.expected_peak_saved_bytes),
             human_bytes(self.keep_all_peak_saved_bytes),
-            self.budget_bytes.map_or("none".to_string(), human_bytes)
         )
     }
 }
@@ -173,13 +184,42 @@ impl Policy for SwapAll {
                 _ => keep(t),
             })
             .collect();
+        let footprint = Footprint::of(profile);
+        // Without a budget, early copies may use the room the plan has
+        // anyway (its device peak with just-in-time prefetches), and only
+        // tensors that do not raise its saved-bytes peak stay on the device:
+        // swap-all then moves all it can and still brings tensors back early.
+        let cap = config
+            .budget_bytes
+            .unwrap_or_else(|| footprint.peak(profile, &decisions).0);
+        let just_in_time_saved_peak = simulate(profile, &decisions).0;
         match config.prefetch_lookahead_ops {
-            Some(ops) => {
-                prefetch_by_lookahead(profile, config, &mut decisions, ops, backward_start)
-            }
-            None => prefetch_early(profile, config.budget_bytes, &mut decisions, backward_start),
+            Some(ops) => prefetch_by_lookahead(
+                profile,
+                &footprint,
+                cap,
+                &mut decisions,
+                ops,
+                backward_start,
+            ),
+            None => prefetch_early(profile, &footprint, cap, &mut decisions, backward_start),
         }
-        keep_what_returns_at_the_turn(profile, config.budget_bytes, &mut decisions, backward_start);
+        match config.budget_bytes {
+            Some(budget) => keep_what_returns_at_the_turn(
+                profile,
+                &footprint,
+                budget,
+                &mut decisions,
+                backward_start,
+            ),
+            None => keep_what_returns_at_the_turn(
+                profile,
+                &Footprint::nothing_else(profile),
+                just_in_time_saved_peak,
+                &mut decisions,
+                backward_start,
+            ),
+        }
         let swapped = decisions
             .iter()
             .filter(|d| d.action == Action::Swap)
@@ -217,12 +257,83 @@ fn earliest_prefetch(d: &Decision, backward_start: u32) -> u32 {
     backward_start.max(d.offload_after + 1).min(d.needed_at)
 }
 
+/// The device bytes of an iteration that are not saved activations, op by op:
+/// its working tensors (activation gradients, temporaries, and the
+/// parameter gradients backward leaves behind), kept from production to
+/// release as no plan moves them. Tensors forward makes that outlive the
+/// iteration (parameters and optimizer state, new at each optimizer step)
+/// replace ones from before, so they add nothing in the iterations a plan is
+/// for and are not counted. A plan's device bytes at an op are these plus its
+/// resident saved bytes.
+#[derive(Debug, Clone)]
+pub struct Footprint {
+    other: Vec<u64>,
+}
+
+impl Footprint {
+    /// The non-saved bytes of each op of `profile`.
+    pub fn of(profile: &Profile) -> Self {
+        let n = profile.op_count;
+        let backward = profile.backward_start.unwrap_or(n);
+        let other = sweep(
+            n,
+            profile
+                .tensors
+                .iter()
+                .filter(|t| !t.saved && (t.released_at.is_some() || t.key.op >= backward))
+                .map(|t| (t.key.op, t.released_at.unwrap_or(n), t.bytes)),
+        );
+        Self { other }
+    }
+
+    /// No bytes besides the saved activations (to hold saved bytes alone).
+    pub fn nothing_else(profile: &Profile) -> Self {
+        Self {
+            other: vec![0; profile.op_count as usize],
+        }
+    }
+
+    /// The most non-saved bytes at any op: the least a budget must hold.
+    pub fn peak_other(&self) -> u64 {
+        self.other.iter().copied().max().unwrap_or(0)
+    }
+
+    /// Non-saved bytes at op `op`.
+    pub fn other_at(&self, op: usize) -> u64 {
+        self.other.get(op).copied().unwrap_or(0)
+    }
+
+    /// The iteration's device bytes at each op under `decisions`.
+    pub fn timeline(&self, profile: &Profile, decisions: &[Decision]) -> Vec<u64> {
+        resident_timeline(profile, decisions)
+            .into_iter()
+            .enumerate()
+            .map(|(op, saved)| saved + self.other_at(op))
+            .collect()
+    }
+
+    /// Peak device bytes under `decisions`, and the op where it occurs.
+    pub fn peak(&self, profile: &Profile, decisions: &[Decision]) -> (u64, u32) {
+        peak_of(&self.timeline(profile, decisions))
+    }
+}
+
+fn peak_of(timeline: &[u64]) -> (u64, u32) {
+    timeline
+        .iter()
+        .enumerate()
+        .map(|(op, &bytes)| (bytes, op as u32))
+        .max_by_key(|&(bytes, op)| (bytes, std::cmp::Reverse(op)))
+        .unwrap_or((0, 0))
+}
+
 /// A fixed lookahead: each swapped tensor comes back `ops` ops before its
-/// first backward use. Within a budget, the ones resident at the peak are
-/// moved back to just in time until it fits.
+/// first backward use. Where that goes over `cap`, the ones resident at the
+/// peak are moved back to just in time until it fits.
 fn prefetch_by_lookahead(
     profile: &Profile,
-    config: &SwapConfig,
+    footprint: &Footprint,
+    cap: u64,
     decisions: &mut [Decision],
     ops: u32,
     backward_start: u32,
@@ -233,12 +344,9 @@ fn prefetch_by_lookahead(
             .saturating_sub(ops)
             .max(earliest_prefetch(d, backward_start));
     }
-    let Some(budget) = config.budget_bytes else {
-        return;
-    };
     loop {
-        let (peak, at) = simulate(profile, decisions);
-        if peak <= budget {
+        let (peak, at) = footprint.peak(profile, decisions);
+        if peak <= cap {
             return;
         }
         let early = decisions
@@ -254,20 +362,17 @@ fn prefetch_by_lookahead(
 /// Brings each swapped tensor back as early as memory allows, so that its
 /// copy has the most compute to hide behind: tensors needed first get the
 /// memory nearest their use first, and each one's prefetch moves earlier op
-/// by op while its bytes still fit under the limit. The limit is the
-/// budget; without one, the peak the plan has anyway with just-in-time
-/// prefetches (early copies then never raise it). If even just in time does
-/// not fit the budget, nothing moves and the plan reports the overflow.
+/// by op while the iteration's device bytes stay under `cap`. If even just
+/// in time goes over it, nothing moves and the plan reports the overflow.
 fn prefetch_early(
     profile: &Profile,
-    budget: Option<u64>,
+    footprint: &Footprint,
+    cap: u64,
     decisions: &mut [Decision],
     backward_start: u32,
 ) {
-    let mut resident = resident_timeline(profile, decisions);
-    let just_in_time_peak = resident.iter().copied().max().unwrap_or(0);
-    let limit = budget.unwrap_or(just_in_time_peak);
-    if just_in_time_peak > limit {
+    let mut device = footprint.timeline(profile, decisions);
+    if peak_of(&device).0 > cap {
         return;
     }
     let mut order: Vec<usize> = (0..decisions.len())
@@ -277,13 +382,13 @@ fn prefetch_early(
     for i in order {
         let d = &mut decisions[i];
         // The timeline ends with the profiled ops; a use past it is kept in range.
-        let needed = (d.needed_at as usize).min(resident.len());
+        let needed = (d.needed_at as usize).min(device.len());
         let earliest = (earliest_prefetch(d, backward_start) as usize).min(needed);
         let mut at = needed;
-        while at > earliest && resident[at - 1] + d.bytes <= limit {
+        while at > earliest && device[at - 1] + d.bytes <= cap {
             at -= 1;
         }
-        for bytes in &mut resident[at..needed] {
+        for bytes in &mut device[at..needed] {
             *bytes += d.bytes;
         }
         if at < needed {
@@ -298,17 +403,15 @@ fn prefetch_early(
 /// download still queued from the end of forward, and the first backward
 /// ops need it at once (measured on an H100, Plain20 b256: a handful of such
 /// waits cost 24 ms a step). Such tensors stay on the device wherever the
-/// limit (the budget, or without one the plan's own peak) still holds,
-/// latest offloaded first.
+/// iteration's device bytes still fit under `cap`, latest offloaded first.
 fn keep_what_returns_at_the_turn(
     profile: &Profile,
-    budget: Option<u64>,
+    footprint: &Footprint,
+    cap: u64,
     decisions: &mut [Decision],
     backward_start: u32,
 ) {
-    let (peak, _) = simulate(profile, decisions);
-    let limit = budget.unwrap_or(peak);
-    if peak > limit {
+    if footprint.peak(profile, decisions).0 > cap {
         return;
     }
     let mut at_the_turn: Vec<usize> = (0..decisions.len())
@@ -321,13 +424,17 @@ fn keep_what_returns_at_the_turn(
     for i in at_the_turn {
         let swapped = decisions[i];
         decisions[i] = kept(swapped.key, swapped.bytes);
-        if simulate(profile, decisions).0 > limit {
+        if footprint.peak(profile, decisions).0 > cap {
             decisions[i] = swapped;
         }
     }
 }
 
-/// Saved bytes resident at each op under `decisions`.
+/// Saved bytes resident at each op under `decisions`. A download holds its
+/// device memory until its copy is done, so a swapped tensor is counted on
+/// the device through the op after its offload; a link slower than that is
+/// met by the executor, which waits for downloads rather than go over the
+/// budget.
 fn resident_timeline(profile: &Profile, decisions: &[Decision]) -> Vec<u64> {
     let releases: std::collections::HashMap<TensorKey, u32> = saved(profile)
         .map(|t| (t.key, t.released_at.unwrap_or(profile.op_count)))
@@ -338,7 +445,8 @@ fn resident_timeline(profile: &Profile, decisions: &[Decision]) -> Vec<u64> {
         match d.action {
             Action::Keep => intervals.push((d.key.op, release, d.bytes)),
             Action::Swap => {
-                intervals.push((d.key.op, d.offload_after, d.bytes));
+                let held = (d.offload_after + 1).min(release);
+                intervals.push((d.key.op, held, d.bytes));
                 intervals.push((d.prefetch_at, release, d.bytes));
             }
         }
@@ -349,12 +457,7 @@ fn resident_timeline(profile: &Profile, decisions: &[Decision]) -> Vec<u64> {
 /// Peak saved bytes on the device, and the op where it occurs, if the
 /// iteration in `profile` ran under `decisions`.
 pub fn simulate(profile: &Profile, decisions: &[Decision]) -> (u64, u32) {
-    resident_timeline(profile, decisions)
-        .iter()
-        .enumerate()
-        .map(|(op, &bytes)| (bytes, op as u32))
-        .max_by_key(|&(bytes, op)| (bytes, std::cmp::Reverse(op)))
-        .unwrap_or((0, 0))
+    peak_of(&resident_timeline(profile, decisions))
 }
 
 fn finish_plan(
@@ -364,7 +467,9 @@ fn finish_plan(
     decisions: Vec<Decision>,
     tried: &str,
 ) -> Result<Plan, SwapError> {
-    let (peak, at) = simulate(profile, &decisions);
+    let footprint = Footprint::of(profile);
+    let (peak, at) = footprint.peak(profile, &decisions);
+    let (peak_saved, _) = simulate(profile, &decisions);
     let keep_all: Vec<Decision> = saved(profile).map(keep).collect();
     let (keep_all_peak, _) = simulate(profile, &keep_all);
     if let Some(budget) = config.budget_bytes {
@@ -375,7 +480,11 @@ fn finish_plan(
                 op: at,
                 iteration: profile.iteration,
                 policy: policy.to_string(),
-                tried: tried.to_string(),
+                tried: format!(
+                    "{tried}; of the {} needed at that op, {} are working tensors that no plan moves",
+                    human_bytes(peak),
+                    human_bytes(footprint.other_at(at as usize))
+                ),
             });
         }
     }
@@ -385,7 +494,9 @@ fn finish_plan(
         decisions,
         op_signatures: profile.op_signatures.clone(),
         budget_bytes: config.budget_bytes,
-        expected_peak_saved_bytes: peak,
+        expected_peak_bytes: peak,
+        expected_peak_op: at,
+        expected_peak_saved_bytes: peak_saved,
         keep_all_peak_saved_bytes: keep_all_peak,
     })
 }

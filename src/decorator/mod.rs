@@ -155,7 +155,7 @@ impl<B: Backend> OpScope<B> {
             e.finish_op(record, started, slots)
         });
         for slot in end.evict {
-            evict(slot.as_ref());
+            evict(&slot);
         }
         for id in end.offload {
             let slot = self
@@ -165,9 +165,9 @@ impl<B: Backend> OpScope<B> {
                 .find(|s| s.id == id);
             let Some(slot) = slot else { continue };
             match slot.offload() {
-                Ok(_) => {
+                Ok(bytes) => {
                     let weak: Weak<dyn ManagedSlot> = Arc::downgrade(slot) as Weak<dyn ManagedSlot>;
-                    executor::with(|e| e.offloaded(id, weak));
+                    executor::with(|e| e.offloaded(id, bytes, weak));
                 }
                 // A refusal by design was logged once where it was decided.
                 Err(err @ crate::TransferError::Unsupported(_)) => {
@@ -178,16 +178,36 @@ impl<B: Backend> OpScope<B> {
                 }
             }
         }
+        wait_for_budget();
     }
+}
+
+/// Waits for the downloads that still hold device memory the budget needs
+/// back (none while the link keeps up with compute).
+fn wait_for_budget() {
+    let downloads = executor::with(|e| e.downloads_to_wait_for());
+    if downloads.is_empty() {
+        return;
+    }
+    let _span = tracing::trace_span!("budget_wait", downloads = downloads.len()).entered();
+    let started = Instant::now();
+    for slot in &downloads {
+        slot.wait_downloaded();
+    }
+    let nanos = started.elapsed().as_nanos() as u64;
+    executor::with(|e| e.waited_for_budget(nanos));
 }
 
 /// Moves a tensor off the device because the profiled iteration went over
 /// the budget; a refusal puts it back in the executor's count.
-fn evict(slot: &dyn ManagedSlot) {
+fn evict(slot: &Arc<dyn ManagedSlot>) {
     let id = slot.id();
     let refused_for_good = match slot.offload() {
         Ok(0) => false, // not resident after all (a copy was already under way)
-        Ok(_) => return,
+        Ok(bytes) => {
+            executor::with(|e| e.downloading(bytes, Arc::downgrade(slot)));
+            return;
+        }
         Err(err @ crate::TransferError::Unsupported(_)) => {
             tracing::debug!(tensor = id, %err, "eviction refused; the tensor stays on the device");
             true

@@ -153,6 +153,11 @@ pub struct Profile {
     pub ops: Vec<OpProfile>,
     /// The tensors produced in the iteration.
     pub tensors: Vec<TensorProfile>,
+    /// Bytes of all tracked float tensors on the device when the iteration
+    /// began (parameters, optimizer state, gradients kept from before): the
+    /// budget counts growth over it.
+    #[serde(default)]
+    pub start_live_bytes: u64,
     /// Per-op resident bytes.
     pub timeline: Vec<TimelinePoint>,
     /// Peak of `live_bytes`.
@@ -194,12 +199,20 @@ pub struct SwapInStalls {
     pub on_demand_loads: u32,
     /// Time those loads took.
     pub on_demand_ns: u64,
+    /// Times the compute thread waited for downloads to finish so that the
+    /// device stayed under the budget (a download holds its device memory
+    /// until its copy is done).
+    #[serde(default)]
+    pub budget_waits: u32,
+    /// Time spent in those waits.
+    #[serde(default)]
+    pub budget_wait_ns: u64,
 }
 
 impl SwapInStalls {
     /// All waiting, in nanoseconds.
     pub fn total_ns(&self) -> u64 {
-        self.late_prefetch_ns + self.on_demand_ns
+        self.late_prefetch_ns + self.on_demand_ns + self.budget_wait_ns
     }
 }
 
@@ -222,6 +235,7 @@ pub(crate) struct Recorder {
     swapped_in: u64,
     stalls: SwapInStalls,
     backward_start: Option<u32>,
+    start_live_bytes: u64,
 }
 
 impl Recorder {
@@ -238,7 +252,13 @@ impl Recorder {
             swapped_in: 0,
             stalls: SwapInStalls::default(),
             backward_start: None,
+            start_live_bytes: 0,
         }
+    }
+
+    /// The tracked bytes on the device as the iteration begins.
+    pub(crate) fn starts_with(&mut self, live_bytes: u64) {
+        self.start_live_bytes = live_bytes;
     }
 
     /// Room for an iteration of `ops` ops (the last one's length), so a
@@ -300,6 +320,11 @@ impl Recorder {
             self.stalls.late_prefetches += 1;
             self.stalls.late_prefetch_ns += nanos;
         }
+    }
+
+    pub(crate) fn waited_for_budget(&mut self, nanos: u64) {
+        self.stalls.budget_waits += 1;
+        self.stalls.budget_wait_ns += nanos;
     }
 
     pub(crate) fn backward_starts(&mut self, at: u32) {
@@ -400,6 +425,7 @@ impl Recorder {
             swapped_out_bytes: self.swapped_out,
             swapped_in_bytes: self.swapped_in,
             swap_in_stalls: self.stalls,
+            start_live_bytes: self.start_live_bytes,
             ops: self.ops,
             tensors,
             timeline,
@@ -425,6 +451,32 @@ fn saved_timeline(
             resident_saved_bytes: bytes,
         })
         .collect()
+}
+
+/// Where a tensor was on the device in its iteration, as recorded: inclusive
+/// `(first op, last op, bytes)` intervals from its production or loads to its
+/// offloads or release.
+pub(crate) fn resident_intervals(t: &TensorProfile, op_count: u32) -> Vec<(u32, u32, u64)> {
+    let end = t.released_at.unwrap_or(op_count);
+    let mut out = Vec::new();
+    let mut from = Some(t.key.op);
+    let mut moves: Vec<(u32, bool)> = t.offloaded_at.iter().map(|&o| (o, false)).collect();
+    moves.extend(t.loaded_at.iter().map(|&l| (l, true)));
+    moves.sort();
+    for (at, is_load) in moves {
+        match (is_load, from) {
+            (false, Some(f)) => {
+                out.push((f, at, t.bytes));
+                from = None;
+            }
+            (true, None) => from = Some(at),
+            _ => {}
+        }
+    }
+    if let Some(f) = from {
+        out.push((f, end, t.bytes));
+    }
+    out
 }
 
 /// Bytes resident during each of `op_count` ops, given inclusive intervals
@@ -514,15 +566,17 @@ impl fmt::Display for Profile {
             human_bytes(self.swapped_in_bytes)
         )?;
         let stalls = &self.swap_in_stalls;
-        if stalls.late_prefetches + stalls.on_demand_loads > 0 {
+        if stalls.late_prefetches + stalls.on_demand_loads + stalls.budget_waits > 0 {
             writeln!(
                 f,
-                "  waited for swapped tensors: {:.3} ms ({} late prefetches {:.3} ms, {} loads on demand {:.3} ms)",
+                "  waited for swapped tensors: {:.3} ms ({} late prefetches {:.3} ms, {} loads on demand {:.3} ms, {} downloads to stay under the budget {:.3} ms)",
                 stalls.total_ns() as f64 / 1e6,
                 stalls.late_prefetches,
                 stalls.late_prefetch_ns as f64 / 1e6,
                 stalls.on_demand_loads,
-                stalls.on_demand_ns as f64 / 1e6
+                stalls.on_demand_ns as f64 / 1e6,
+                stalls.budget_waits,
+                stalls.budget_wait_ns as f64 / 1e6
             )?;
         }
         let timed: Vec<&OpProfile> = self

@@ -1,12 +1,13 @@
 //! A picture of one iteration's memory: resident bytes over the op sequence.
 //!
 //! Stacked areas show the saved activations on the device, split by what
-//! happened to them (kept, or swapped out and back); a line shows all live
-//! float tensors; markers show where backward starts and the budget.
+//! happened to them (kept, or swapped out and back); a line shows all the
+//! float tensor bytes the iteration added to the device (what the budget
+//! holds); markers show where backward starts and the budget.
 
 use std::fmt::Write;
 
-use super::{human_bytes, sweep, Profile, TensorProfile};
+use super::{human_bytes, resident_intervals as intervals, sweep, Profile, TensorProfile};
 
 const WIDTH: f64 = 960.0;
 const HEIGHT: f64 = 420.0;
@@ -14,30 +15,6 @@ const LEFT: f64 = 80.0;
 const RIGHT: f64 = 20.0;
 const TOP: f64 = 40.0;
 const BOTTOM: f64 = 50.0;
-
-/// Resident intervals of a saved tensor, as `(first op, last op, bytes)`.
-fn intervals(t: &TensorProfile, op_count: u32) -> Vec<(u32, u32, u64)> {
-    let end = t.released_at.unwrap_or(op_count);
-    let mut out = Vec::new();
-    let mut from = Some(t.key.op);
-    let mut moves: Vec<(u32, bool)> = t.offloaded_at.iter().map(|&o| (o, false)).collect();
-    moves.extend(t.loaded_at.iter().map(|&l| (l, true)));
-    moves.sort();
-    for (at, is_load) in moves {
-        match (is_load, from) {
-            (false, Some(f)) => {
-                out.push((f, at, t.bytes));
-                from = None;
-            }
-            (true, None) => from = Some(at),
-            _ => {}
-        }
-    }
-    if let Some(f) = from {
-        out.push((f, end, t.bytes));
-    }
-    out
-}
 
 /// The profile's saved bytes on the device during each op (as recorded).
 pub(crate) fn resident_saved(profile_tensors: &[TensorProfile], op_count: u32) -> Vec<u64> {
@@ -58,7 +35,11 @@ pub fn timeline_svg(profile: &Profile, budget: Option<u64>) -> String {
         saved.partition(|t| !t.offloaded_at.is_empty());
     let kept_bytes = sweep(n, kept.iter().flat_map(|t| intervals(t, n)));
     let swapped_bytes = sweep(n, swapped.iter().flat_map(|t| intervals(t, n)));
-    let live: Vec<u64> = profile.ops.iter().map(|o| o.live_bytes).collect();
+    let live: Vec<u64> = profile
+        .ops
+        .iter()
+        .map(|o| o.live_bytes.saturating_sub(profile.start_live_bytes))
+        .collect();
     let max = live
         .iter()
         .copied()
@@ -182,7 +163,10 @@ pub fn timeline_svg(profile: &Profile, budget: Option<u64>) -> String {
     let legend = [
         ("#4e79a7", "saved, kept"),
         ("#f28e2b", "saved, swapped (on device)"),
-        ("#333", "all live float tensors"),
+        (
+            "#333",
+            "all the iteration's float tensors (what the budget holds)",
+        ),
     ];
     for (i, (color, label)) in legend.iter().enumerate() {
         let lx = LEFT + 10.0 + 230.0 * i as f64;
