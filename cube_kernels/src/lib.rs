@@ -14,7 +14,7 @@
 //! // ... copy `words * 4` bytes of c.handle to the host and back ...
 //! let header = Header::decode(&host_words, Some(host_words.len()))?;
 //! let d = decompress(&client, &uploaded, &header, cfg)?;
-//! d.check(&client)?;                       // 4-byte read, device-side errors
+//! d.check(&client)?;                       // 8-byte read: device-side errors, checksum
 //! ```
 #![warn(missing_docs)]
 
