@@ -25,7 +25,6 @@ use cudarc::driver::{result, sys};
 use serde_json::{json, Value};
 
 type B = Cuda;
-type Inner = <B as burn::tensor::backend::BackendTypes>::FloatTensorPrimitive;
 
 const MB: usize = 1 << 20;
 
@@ -111,11 +110,11 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
-fn sync(device: &<B as burn::tensor::backend::BackendTypes>::Device) {
-    B::sync(device).expect("device sync");
+fn sync<E: Backend>(device: &E::Device) {
+    E::sync(device).expect("device sync");
 }
 
-fn primitive(t: Tensor<B, 1>) -> Inner {
+fn primitive<E: Backend>(t: Tensor<E, 1>) -> E::FloatTensorPrimitive {
     match t.into_primitive() {
         TensorPrimitive::Float(p) => p,
         TensorPrimitive::QFloat(_) => unreachable!("float tensors only"),
@@ -172,27 +171,27 @@ fn raw_copies(bytes: usize, count: usize, reps: usize) -> (f64, f64) {
 }
 
 /// burn-swap's engine on `count` tensors of `bytes`: (offload s, prefetch s, bit-exact).
-fn engine_copies(bytes: usize, count: usize, reps: usize) -> (f64, f64, bool) {
+fn engine_copies<E: Backend>(bytes: usize, count: usize, reps: usize) -> (f64, f64, bool) {
     let device = Default::default();
     let n = bytes / 4;
-    let mut tensors: Vec<Inner> = (0..count)
-        .map(|_| primitive(Tensor::<B, 1>::random([n], Distribution::Default, &device)))
+    let mut tensors: Vec<E::FloatTensorPrimitive> = (0..count)
+        .map(|_| primitive(Tensor::<E, 1>::random([n], Distribution::Default, &device)))
         .collect();
-    sync(&device);
+    sync::<E>(&device);
     let expected: Vec<u8> =
-        Tensor::<B, 1>::from_primitive(TensorPrimitive::Float(tensors[0].clone()))
+        Tensor::<E, 1>::from_primitive(TensorPrimitive::Float(tensors[0].clone()))
             .into_data()
             .as_bytes()
             .to_vec();
     let mut offload_s = Vec::new();
     let mut prefetch_s = Vec::new();
     for rep in 0..=reps {
-        sync(&device);
+        sync::<E>(&device);
         let start = Instant::now();
-        let hosts: Vec<HostTensor<B>> = tensors
+        let hosts: Vec<HostTensor<E>> = tensors
             .drain(..)
             .map(|t| {
-                HostTensor::<B>::offload(t)
+                HostTensor::<E>::offload(t)
                     .unwrap_or_else(|(err, _)| panic!("offload refused: {err}"))
             })
             .collect();
@@ -200,7 +199,7 @@ fn engine_copies(bytes: usize, count: usize, reps: usize) -> (f64, f64, bool) {
             h.wait_offloaded();
         }
         let off = start.elapsed().as_secs_f64();
-        sync(&device);
+        sync::<E>(&device);
         let start = Instant::now();
         let mut hosts = hosts;
         for h in hosts.iter_mut() {
@@ -214,12 +213,12 @@ fn engine_copies(bytes: usize, count: usize, reps: usize) -> (f64, f64, bool) {
         }
     }
     let back =
-        Tensor::<B, 1>::from_primitive(TensorPrimitive::Float(tensors[0].clone())).into_data();
+        Tensor::<E, 1>::from_primitive(TensorPrimitive::Float(tensors[0].clone())).into_data();
     let exact = back.as_bytes() == expected.as_slice();
     (median(offload_s), median(prefetch_s), exact)
 }
 
-fn throughput(quick: bool) -> Vec<Value> {
+fn throughput<E: Backend>(quick: bool) -> Vec<Value> {
     let sizes: &[usize] = if quick {
         &[MB, 4 * MB, 64 * MB, 256 * MB]
     } else {
@@ -235,7 +234,7 @@ fn throughput(quick: bool) -> Vec<Value> {
         let reps = if size >= 1024 * MB { 2 } else { 4 };
         let total = (size * count) as f64;
         let (raw_d2h, raw_h2d) = raw_copies(size, count, reps);
-        let (off, pre, exact) = engine_copies(size, count, reps);
+        let (off, pre, exact) = engine_copies::<E>(size, count, reps);
         let gbs = |s: f64| total / s / 1e9;
         println!(
             "{:>7}MB {:>5} | {:>7.1}GB/s {:>7.1}GB/s {:>5.0}% | {:>7.1}GB/s {:>7.1}GB/s {:>5.0}% | {}",
@@ -251,46 +250,58 @@ fn throughput(quick: bool) -> Vec<Value> {
     rows
 }
 
-/// Matmul loop alone and with concurrent swap traffic.
-fn overlap(quick: bool) -> Value {
+/// Matmul loop alone and with concurrent swap traffic, issued as a plan
+/// issues it: each step offloads a fresh tensor, starts bringing back the
+/// one offloaded two steps before, and collects the one whose copy was
+/// started two steps before (so the compute thread does not wait on a copy
+/// it started a moment ago).
+fn overlap<E: Backend>(quick: bool) -> Value {
     let device = Default::default();
     let dim = 4096;
-    let a = Tensor::<B, 2>::random([dim, dim], Distribution::Default, &device);
-    let b = Tensor::<B, 2>::random([dim, dim], Distribution::Default, &device);
+    let a = Tensor::<E, 2>::random([dim, dim], Distribution::Default, &device);
+    let b = Tensor::<E, 2>::random([dim, dim], Distribution::Default, &device);
     let steps = if quick { 30 } else { 100 };
     let swap_bytes = 64 * MB;
+    let parts: Vec<E::FloatTensorPrimitive> = (0..steps)
+        .map(|_| {
+            primitive(Tensor::<E, 1>::random(
+                [swap_bytes / 4],
+                Distribution::Default,
+                &device,
+            ))
+        })
+        .collect();
     let run = |traffic: bool| -> (f64, u64) {
         let mut moved = 0u64;
-        let mut parked: Vec<HostTensor<B>> = Vec::new();
-        let mut back: Vec<Inner> = Vec::new();
+        let mut parked: std::collections::VecDeque<HostTensor<E>> = Default::default();
+        let mut coming: std::collections::VecDeque<HostTensor<E>> = Default::default();
+        let mut back: Vec<E::FloatTensorPrimitive> = Vec::new();
         let mut acc = a.clone();
-        sync(&device);
+        sync::<E>(&device);
         let start = Instant::now();
-        for i in 0..steps {
+        for (i, part) in parts.iter().enumerate() {
             acc = acc.matmul(b.clone()).mul_scalar(1e-3);
             if traffic {
-                // One tensor out and one back per matmul: both directions busy.
-                let t = primitive(Tensor::<B, 1>::random(
-                    [swap_bytes / 4],
-                    Distribution::Default,
-                    &device,
-                ));
-                if let Ok(h) = HostTensor::<B>::offload(t) {
-                    parked.push(h);
+                if let Ok(h) = HostTensor::<E>::offload(part.clone()) {
+                    parked.push_back(h);
                     moved += swap_bytes as u64;
                 }
                 if parked.len() > 2 {
-                    let mut h = parked.remove(0);
+                    let mut h = parked.pop_front().expect("parked");
                     h.prefetch();
-                    back.push(h.load());
+                    coming.push_back(h);
                     moved += swap_bytes as u64;
                 }
-                if back.len() > 2 || i + 1 == steps {
-                    back.clear();
+                if coming.len() > 2 || i + 1 == steps {
+                    back.extend(coming.pop_front().map(HostTensor::load));
+                }
+                if back.len() > 2 {
+                    back.remove(0);
                 }
             }
         }
-        sync(&device);
+        back.extend(coming.into_iter().map(HostTensor::load));
+        sync::<E>(&device);
         let s = start.elapsed().as_secs_f64();
         drop(parked);
         (s, moved)
@@ -463,7 +474,7 @@ fn memory_flat(iters: usize) -> Value {
         let loss = model.loss(&batch);
         let _grads = loss.backward();
         if i % every == 0 || i + 1 == iters {
-            sync(&device);
+            sync::<B>(&device);
             let usage = device_usage::<B>(&device).unwrap_or_default();
             let pinned = pinned_pool_stats(&device).unwrap_or_default();
             let peak = burn_swap::last_profile()
@@ -505,8 +516,21 @@ fn main() {
             .build(),
     );
     let t0 = Instant::now();
-    let throughput = args.runs("throughput").then(|| throughput(args.quick));
-    let overlap = args.runs("overlap").then(|| overlap(args.quick));
+    // The engine on CubeCL's CUDA backend without fusion (where swapping is
+    // on by default), then on `Cuda` (fusion: an offload first makes fusion
+    // run what it queued for the tensor).
+    let throughput = args.runs("throughput").then(|| {
+        println!("\nCubeCL CUDA without fusion:");
+        let unfused = throughput::<Unfused>(args.quick);
+        println!("\nCuda (fusion):");
+        json!({"unfused": unfused, "fusion": throughput::<B>(args.quick)})
+    });
+    let overlap = args.runs("overlap").then(|| {
+        print!("\nwithout fusion:");
+        let unfused = overlap::<Unfused>(args.quick);
+        print!("\nfusion:");
+        json!({"unfused": unfused, "fusion": overlap::<B>(args.quick)})
+    });
     let gradients = args
         .runs("gradients")
         .then(|| gradient_checks(&args.grad_models));
