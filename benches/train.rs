@@ -871,7 +871,7 @@ fn why_failed(outcome: &ChildOutcome, timeout: Duration) -> (String, String) {
             ),
             None => format!("timed out after {} s", timeout.as_secs()),
         }
-    } else if text.contains("no plan keeps saved activations under the budget") {
+    } else if text.contains("no plan keeps the iteration's device memory under the budget") {
         format!(
             "budget too small: {}",
             first_line.trim_start_matches("burn-swap: ")

@@ -7,15 +7,15 @@ use crate::profiler::human_bytes;
 /// What went wrong, in burn-swap's terms.
 #[derive(Debug, Clone, PartialEq, thiserror::Error, Serialize)]
 pub enum SwapError {
-    /// No plan keeps the saved activations under the device budget.
+    /// No plan keeps the iteration's device memory under the budget.
     #[error(
-        "burn-swap: no plan keeps saved activations under the budget of {}: policy {policy} needs {} (at op {op} of iteration {iteration}); tried: {tried}",
+        "burn-swap: no plan keeps the iteration's device memory under the budget of {}: policy {policy} needs {} (at op {op} of iteration {iteration}); tried: {tried}",
         human_bytes(*.budget), human_bytes(*.need)
     )]
     BudgetTooSmall {
         /// The configured budget in bytes.
         budget: u64,
-        /// The smallest peak the policy could reach, in bytes.
+        /// The smallest device peak the policy could reach, in bytes.
         need: u64,
         /// The op at which that peak occurs.
         op: u32,

@@ -204,22 +204,17 @@ impl Policy for SwapAll {
             ),
             None => prefetch_early(profile, &footprint, cap, &mut decisions, backward_start),
         }
-        match config.budget_bytes {
-            Some(budget) => keep_what_returns_at_the_turn(
-                profile,
-                &footprint,
-                budget,
-                &mut decisions,
-                backward_start,
-            ),
-            None => keep_what_returns_at_the_turn(
-                profile,
-                &Footprint::nothing_else(profile),
-                just_in_time_saved_peak,
-                &mut decisions,
-                backward_start,
-            ),
-        }
+        let (keep_footprint, keep_cap) = match config.budget_bytes {
+            Some(budget) => (footprint.clone(), budget),
+            None => (Footprint::nothing_else(profile), just_in_time_saved_peak),
+        };
+        keep_what_returns_at_the_turn(
+            profile,
+            &keep_footprint,
+            keep_cap,
+            &mut decisions,
+            backward_start,
+        );
         let swapped = decisions
             .iter()
             .filter(|d| d.action == Action::Swap)

@@ -293,7 +293,7 @@ fn swap_all_holds_the_budget_it_was_given() {
 }
 
 #[test]
-#[should_panic(expected = "no plan keeps saved activations under the budget")]
+#[should_panic(expected = "no plan keeps the iteration's device memory under the budget")]
 fn a_budget_too_small_for_any_plan_is_a_clear_error() {
     let _guard = serial();
     burn_swap::configure(
