@@ -227,11 +227,7 @@ fn swap_all_cuts_the_cnn_peak_resident_saved_bytes_by_80_percent() {
 /// burn-swap tracked them op by op (on CUDA the runtime's own count is
 /// checked against the budget too).
 fn device_growth(p: &burn_swap::Profile) -> u64 {
-    p.ops
-        .iter()
-        .map(|o| o.live_bytes.saturating_sub(p.start_live_bytes))
-        .max()
-        .unwrap_or(0)
+    p.peak_growth_bytes()
 }
 
 /// A budget for SmallCnn that leaves room for a third of keep-all's saved

@@ -185,6 +185,19 @@ pub struct Profile {
     pub device: Option<crate::transfer::DeviceReport>,
 }
 
+impl Profile {
+    /// The most tracked device bytes the iteration added over what it began
+    /// with, after any op: the figure the budget holds (on CUDA the runtime's
+    /// own count is in `device`).
+    pub fn peak_growth_bytes(&self) -> u64 {
+        self.ops
+            .iter()
+            .map(|o| o.live_bytes.saturating_sub(self.start_live_bytes))
+            .max()
+            .unwrap_or(0)
+    }
+}
+
 /// Where bringing tensors back held up the compute thread in one iteration.
 /// Waits block the thread that enqueues kernels, so the device runs dry once
 /// its queue drains: these are the swap's visible cost.
@@ -554,10 +567,11 @@ impl fmt::Display for Profile {
         )?;
         writeln!(
             f,
-            "  peak resident saved: {} at op {}; peak live: {}",
+            "  peak resident saved: {} at op {}; peak live: {} (the iteration added at most {})",
             human_bytes(self.peak_resident_saved_bytes),
             self.peak_resident_saved_op,
-            human_bytes(self.peak_live_bytes)
+            human_bytes(self.peak_live_bytes),
+            human_bytes(self.peak_growth_bytes())
         )?;
         writeln!(
             f,

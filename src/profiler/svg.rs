@@ -163,10 +163,7 @@ pub fn timeline_svg(profile: &Profile, budget: Option<u64>) -> String {
     let legend = [
         ("#4e79a7", "saved, kept"),
         ("#f28e2b", "saved, swapped (on device)"),
-        (
-            "#333",
-            "all the iteration's float tensors (what the budget holds)",
-        ),
+        ("#333", "device growth this iteration (held to the budget)"),
     ];
     for (i, (color, label)) in legend.iter().enumerate() {
         let lx = LEFT + 10.0 + 230.0 * i as f64;
