@@ -690,3 +690,84 @@ impl Executor {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::policy::SwapAll;
+    use crate::transfer::TransferError;
+
+    /// A slot whose download finishes when the test says so.
+    struct Downloading {
+        id: TensorId,
+        in_flight: AtomicBool,
+    }
+
+    impl ManagedSlot for Downloading {
+        fn id(&self) -> TensorId {
+            self.id
+        }
+        fn offload(&self) -> Result<u64, TransferError> {
+            Ok(0)
+        }
+        fn prefetch(&self) {}
+        fn download_in_flight(&self) -> bool {
+            self.in_flight.load(Ordering::Relaxed)
+        }
+        fn wait_downloaded(&self) {
+            self.in_flight.store(false, Ordering::Relaxed);
+        }
+    }
+
+    fn downloading(id: TensorId) -> Arc<Downloading> {
+        Arc::new(Downloading {
+            id,
+            in_flight: AtomicBool::new(true),
+        })
+    }
+
+    fn ids(slots: &[Arc<dyn ManagedSlot>]) -> Vec<TensorId> {
+        slots.iter().map(|s| s.id()).collect()
+    }
+
+    #[test]
+    fn downloads_are_waited_for_oldest_first_only_past_the_budget() {
+        let config = SwapConfig::builder()
+            .policy(SwapAll)
+            .budget_bytes(100)
+            .build();
+        let mut executor = Executor::new(config);
+        let key = |op| TensorKey { op, output: 0 };
+        // 60 bytes on the device, three downloads of 20 still holding theirs.
+        executor.produced(1, key(0), 60, None);
+        let slots: Vec<Arc<Downloading>> = (10..13).map(downloading).collect();
+        for slot in &slots {
+            let weak = Arc::downgrade(slot) as Weak<dyn ManagedSlot>;
+            executor.downloading(20, weak);
+        }
+        // 60 + 60 > 100: the oldest download must finish first, then it fits.
+        assert_eq!(ids(&executor.downloads_to_wait_for()), [10]);
+        assert_eq!(executor.download_bytes, 40);
+        // Under the budget nothing is waited for.
+        assert!(executor.downloads_to_wait_for().is_empty());
+        // Finished downloads stop counting, oldest first.
+        slots[1].in_flight.store(false, Ordering::Relaxed);
+        assert!(executor.downloads_to_wait_for().is_empty());
+        assert_eq!(executor.download_bytes, 20);
+        // A new tensor that takes the device over the budget waits for the
+        // rest, the tensors already on the device are not the executor's to move.
+        executor.produced(2, key(1), 50, None);
+        assert_eq!(ids(&executor.downloads_to_wait_for()), [12]);
+        assert_eq!(executor.download_bytes, 0);
+        assert!(executor.downloads_to_wait_for().is_empty());
+    }
+
+    #[test]
+    fn without_a_budget_downloads_are_not_tracked() {
+        let mut executor = Executor::new(SwapConfig::builder().policy(SwapAll).build());
+        let slot = downloading(7);
+        executor.downloading(1 << 30, Arc::downgrade(&slot) as Weak<dyn ManagedSlot>);
+        assert_eq!(executor.download_bytes, 0);
+        assert!(executor.downloads_to_wait_for().is_empty());
+    }
+}
