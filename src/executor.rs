@@ -112,6 +112,9 @@ pub(crate) struct OpEnd {
     pub offload: Vec<TensorId>,
     /// Other tensors to move off now: the profiled iteration went over the budget.
     pub evict: Vec<Arc<dyn ManagedSlot>>,
+    /// Downloads count against the budget: after its offloads, the op may
+    /// have to wait for some ([`Executor::downloads_to_wait_for`]).
+    pub holds_budget: bool,
 }
 
 /// The last iteration's profile. An iteration that followed the plan is
@@ -224,7 +227,7 @@ pub(crate) fn with<R>(f: impl FnOnce(&mut Executor) -> R) -> R {
 
 impl Executor {
     fn new(config: SwapConfig) -> Self {
-        let recorder = Recorder::new(config.max_recorded_ops);
+        let recorder = Recorder::new(config.max_recorded_ops, 0);
         Self {
             config,
             tracker: Arc::new(Tracker::default()),
@@ -252,8 +255,7 @@ impl Executor {
     /// Replaces the configuration and forgets the plan and profile (tensors
     /// already alive stay tracked).
     pub(crate) fn configure(&mut self, config: SwapConfig) {
-        self.recorder = Recorder::new(config.max_recorded_ops);
-        self.recorder.starts_with(self.start_live);
+        self.recorder = Recorder::new(config.max_recorded_ops, self.start_live);
         self.config = config;
         self.active = None;
         self.on_plan = false;
@@ -560,10 +562,9 @@ impl Executor {
             }
         }
         // Dense samples while profiling; an iteration that follows the plan
-        // is sampled at its phase boundaries only (each sample is a blocking
-        // round trip to the device's runtime thread).
-        // The first op is always sampled: the iteration's growth is measured
-        // from it.
+        // is sampled at its first op (its growth is measured from there) and
+        // phase boundaries only: each sample is a blocking round trip to the
+        // device's runtime thread.
         let every = self.config.device_sample_ops;
         let sampling = !self.on_plan || self.config.device_sample_planned;
         if index == 0 || (sampling && every > 0 && index.is_multiple_of(every)) {
@@ -572,6 +573,7 @@ impl Executor {
         if evicting {
             end.evict = self.choose_evictions(index);
         }
+        end.holds_budget = self.holds_budget();
         let duration = started.map(|s| s.elapsed().as_nanos() as u64);
         self.recorder
             .op(record, self.phase, duration, self.live_bytes);
@@ -597,6 +599,8 @@ impl Executor {
     pub(crate) fn end_backward(&mut self) -> Result<(), SwapError> {
         let end = self.next_op;
         self.absorb_events(end.saturating_sub(1));
+        // The next iteration's growth is counted from here.
+        self.start_live = self.live_bytes;
         let followed_plan = self.on_plan
             && self
                 .active
@@ -604,7 +608,7 @@ impl Executor {
                 .is_some_and(|a| a.plan.op_signatures.len() as u32 == end);
         let recorder = std::mem::replace(
             &mut self.recorder,
-            Recorder::new(self.config.max_recorded_ops),
+            Recorder::new(self.config.max_recorded_ops, self.start_live),
         );
         self.recorder.reserve(end as usize);
         self.sample_device(end);
@@ -647,8 +651,6 @@ impl Executor {
             live.key = None;
             live.slot = None;
         }
-        self.start_live = self.live_bytes;
-        self.recorder.starts_with(self.live_bytes);
         self.by_key.clear();
         self.on_plan = self.active.is_some();
         result

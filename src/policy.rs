@@ -153,6 +153,7 @@ impl Policy for KeepAll {
         finish_plan(
             self.name(),
             profile,
+            &Footprint::of(profile),
             config,
             decisions,
             "keeping every saved tensor on the device",
@@ -206,7 +207,7 @@ impl Policy for SwapAll {
         }
         let (keep_footprint, keep_cap) = match config.budget_bytes {
             Some(budget) => (footprint.clone(), budget),
-            None => (Footprint::nothing_else(profile), just_in_time_saved_peak),
+            None => (Footprint::default(), just_in_time_saved_peak),
         };
         keep_what_returns_at_the_turn(
             profile,
@@ -223,7 +224,7 @@ impl Policy for SwapAll {
             "offloading all {swapped} saved tensors of at least {} after their last forward use, each brought back just before its first backward use",
             human_bytes(config.min_swap_bytes)
         );
-        finish_plan(self.name(), profile, config, decisions, &tried)
+        finish_plan(self.name(), profile, &footprint, config, decisions, &tried)
     }
 }
 
@@ -259,8 +260,8 @@ fn earliest_prefetch(d: &Decision, backward_start: u32) -> u32 {
 /// iteration (parameters and optimizer state, new at each optimizer step)
 /// replace ones from before, so they add nothing in the iterations a plan is
 /// for and are not counted. A plan's device bytes at an op are these plus its
-/// resident saved bytes.
-#[derive(Debug, Clone)]
+/// resident saved bytes. `Footprint::default()` counts nothing besides them.
+#[derive(Debug, Clone, Default)]
 pub struct Footprint {
     other: Vec<u64>,
 }
@@ -279,13 +280,6 @@ impl Footprint {
                 .map(|t| (t.key.op, t.released_at.unwrap_or(n), t.bytes)),
         );
         Self { other }
-    }
-
-    /// No bytes besides the saved activations (to hold saved bytes alone).
-    pub fn nothing_else(profile: &Profile) -> Self {
-        Self {
-            other: vec![0; profile.op_count as usize],
-        }
     }
 
     /// The most non-saved bytes at any op: the least a budget must hold.
@@ -458,11 +452,11 @@ pub fn simulate(profile: &Profile, decisions: &[Decision]) -> (u64, u32) {
 fn finish_plan(
     policy: &str,
     profile: &Profile,
+    footprint: &Footprint,
     config: &SwapConfig,
     decisions: Vec<Decision>,
     tried: &str,
 ) -> Result<Plan, SwapError> {
-    let footprint = Footprint::of(profile);
     let (peak, at) = footprint.peak(profile, &decisions);
     let (peak_saved, _) = simulate(profile, &decisions);
     let keep_all: Vec<Decision> = saved(profile).map(keep).collect();

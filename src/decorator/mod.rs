@@ -154,6 +154,7 @@ impl<B: Backend> OpScope<B> {
             };
             e.finish_op(record, started, slots)
         });
+        let holds_budget = end.holds_budget;
         for slot in end.evict {
             evict(&slot);
         }
@@ -178,7 +179,9 @@ impl<B: Backend> OpScope<B> {
                 }
             }
         }
-        wait_for_budget();
+        if holds_budget {
+            wait_for_budget();
+        }
     }
 }
 

@@ -252,7 +252,9 @@ pub(crate) struct Recorder {
 }
 
 impl Recorder {
-    pub(crate) fn new(max_ops: usize) -> Self {
+    /// A recorder for an iteration that begins with `start_live_bytes` of
+    /// tracked tensors on the device.
+    pub(crate) fn new(max_ops: usize, start_live_bytes: u64) -> Self {
         Self {
             max_ops,
             truncated: false,
@@ -265,13 +267,8 @@ impl Recorder {
             swapped_in: 0,
             stalls: SwapInStalls::default(),
             backward_start: None,
-            start_live_bytes: 0,
+            start_live_bytes,
         }
-    }
-
-    /// The tracked bytes on the device as the iteration begins.
-    pub(crate) fn starts_with(&mut self, live_bytes: u64) {
-        self.start_live_bytes = live_bytes;
     }
 
     /// Room for an iteration of `ops` ops (the last one's length), so a
@@ -464,32 +461,6 @@ fn saved_timeline(
             resident_saved_bytes: bytes,
         })
         .collect()
-}
-
-/// Where a tensor was on the device in its iteration, as recorded: inclusive
-/// `(first op, last op, bytes)` intervals from its production or loads to its
-/// offloads or release.
-pub(crate) fn resident_intervals(t: &TensorProfile, op_count: u32) -> Vec<(u32, u32, u64)> {
-    let end = t.released_at.unwrap_or(op_count);
-    let mut out = Vec::new();
-    let mut from = Some(t.key.op);
-    let mut moves: Vec<(u32, bool)> = t.offloaded_at.iter().map(|&o| (o, false)).collect();
-    moves.extend(t.loaded_at.iter().map(|&l| (l, true)));
-    moves.sort();
-    for (at, is_load) in moves {
-        match (is_load, from) {
-            (false, Some(f)) => {
-                out.push((f, at, t.bytes));
-                from = None;
-            }
-            (true, None) => from = Some(at),
-            _ => {}
-        }
-    }
-    if let Some(f) = from {
-        out.push((f, end, t.bytes));
-    }
-    out
 }
 
 /// Bytes resident during each of `op_count` ops, given inclusive intervals

@@ -7,7 +7,7 @@
 
 use std::fmt::Write;
 
-use super::{human_bytes, resident_intervals as intervals, sweep, Profile, TensorProfile};
+use super::{human_bytes, sweep, Profile, TensorProfile};
 
 const WIDTH: f64 = 960.0;
 const HEIGHT: f64 = 420.0;
@@ -15,6 +15,30 @@ const LEFT: f64 = 80.0;
 const RIGHT: f64 = 20.0;
 const TOP: f64 = 40.0;
 const BOTTOM: f64 = 50.0;
+
+/// Resident intervals of a saved tensor, as `(first op, last op, bytes)`.
+fn intervals(t: &TensorProfile, op_count: u32) -> Vec<(u32, u32, u64)> {
+    let end = t.released_at.unwrap_or(op_count);
+    let mut out = Vec::new();
+    let mut from = Some(t.key.op);
+    let mut moves: Vec<(u32, bool)> = t.offloaded_at.iter().map(|&o| (o, false)).collect();
+    moves.extend(t.loaded_at.iter().map(|&l| (l, true)));
+    moves.sort();
+    for (at, is_load) in moves {
+        match (is_load, from) {
+            (false, Some(f)) => {
+                out.push((f, at, t.bytes));
+                from = None;
+            }
+            (true, None) => from = Some(at),
+            _ => {}
+        }
+    }
+    if let Some(f) = from {
+        out.push((f, end, t.bytes));
+    }
+    out
+}
 
 /// The profile's saved bytes on the device during each op (as recorded).
 pub(crate) fn resident_saved(profile_tensors: &[TensorProfile], op_count: u32) -> Vec<u64> {
