@@ -157,6 +157,13 @@ pub(crate) fn cube_sum(
     total
 }
 
+/// A word's term in the data checksum (`format::checksum`): the word times
+/// the odd weight `2 * index + 1`, wrapping.
+#[cube]
+pub(crate) fn checksum_term(word: u32, index: u32) -> u32 {
+    word * (2u32 * index + 1u32)
+}
+
 /// Header word 7 from the checksum the single-pass compress accumulated
 /// (a kernel of its own: cubes of one launch cannot tell when all the
 /// others have added theirs).
@@ -274,7 +281,7 @@ pub(crate) fn compact_compress(
                 v = input[w as usize];
             }
             if comptime!(pass != PASS_WRITE) {
-                csum += v * (2u32 * w + 1u32);
+                csum += checksum_term(v, w);
             }
             sm_in[(k + k / 32) as usize] = v;
         }
@@ -282,7 +289,7 @@ pub(crate) fn compact_compress(
             // odd 16-bit length: the last word's upper half is not data
             if active && c == nchunks - 1 && tid == 0 && len % 2 == 1 {
                 let w = in_words - 1;
-                csum -= (input[w as usize] & 0xFFFF_0000u32) * (2u32 * w + 1u32);
+                csum -= checksum_term(input[w as usize] & 0xFFFF_0000u32, w);
             }
         }
         sync_cube();

@@ -18,7 +18,7 @@
 
 use cubecl::prelude::*;
 
-use crate::compact::cube_sum;
+use crate::compact::{checksum_term, cube_sum};
 use crate::format::{CHUNK, PAD_INDEX};
 
 /// Status bits set by the decoders.
@@ -164,7 +164,7 @@ pub(crate) fn sparse_decompress(
                         }
                     }
                     out[w as usize] = word;
-                    csum += word * (2u32 * w + 1u32);
+                    csum += checksum_term(word, w);
                 }
             }
         }

@@ -306,7 +306,6 @@ pub fn compress<R: Runtime>(
     }
     .encode()[1];
     let half = dtype.size() == 2;
-    let plane = plane_reduce(client, cfg.block);
     match codec {
         CodecKind::Lz4 => lz4::compress_gpu(
             client, input, in_words, &out, &size, dtype, len, cfg, &layout, w1,
@@ -315,6 +314,7 @@ pub fn compress<R: Runtime>(
             client, input, in_words, &out, cap, &size, dtype, len, cfg, &layout, w1,
         )?,
         _ => {
+            let plane = plane_reduce(client, cfg.block);
             let grid = cfg.grid.min(nchunks as u32);
             let iters = (nchunks as u32).div_ceil(grid);
             let launch = |pass: u32, state: &Handle, counts: &Handle| {

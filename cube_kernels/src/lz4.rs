@@ -19,7 +19,7 @@
 use cubecl::prelude::*;
 use cubecl::server::Handle;
 
-use crate::compact::{cube_sum, scan_offsets};
+use crate::compact::{checksum_term, cube_sum, scan_offsets};
 use crate::decode::{STATUS_BAD_LZ4, STATUS_BAD_OFFSETS};
 use crate::format::*;
 use crate::gpu::{arr, plane_reduce, LaunchConfig};
@@ -169,7 +169,7 @@ fn lz4_compress(
             while 4 * p + 12 <= l {
                 let v = input[(base + p) as usize];
                 if p == counted {
-                    csum += v * (2u32 * (base + p) + 1u32);
+                    csum += checksum_term(v, base + p);
                     counted += 1;
                 }
                 let h = lz4_hash(v);
@@ -188,7 +188,7 @@ fn lz4_compress(
                             if p + n < max_end {
                                 let x = input[(base + p + n) as usize];
                                 if p + n == counted {
-                                    csum += x * (2u32 * (base + p + n) + 1u32);
+                                    csum += checksum_term(x, base + p + n);
                                     counted += 1;
                                 }
                                 if input[(base + s + n) as usize] == x {
@@ -224,7 +224,7 @@ fn lz4_compress(
                 if k == nwords - 1 && l % 4 != 0 {
                     x &= 0xFFFFu32;
                 }
-                csum += x * (2u32 * (base + k) + 1u32);
+                csum += checksum_term(x, base + k);
             }
             let rest = l - 4 * anchor;
             emit_sequence(
@@ -365,7 +365,7 @@ fn lz4_decompress(
                                         | (comp[(in_base + x / 4 + 1) as usize] << (32 - 8 * s));
                                 }
                                 out[(ob + q) as usize] = w;
-                                csum += w * (2u32 * (ob + q) + 1u32);
+                                csum += checksum_term(w, ob + q);
                                 q += 1;
                             }
                             if lit % 4 != 0 {
@@ -374,7 +374,7 @@ fn lz4_decompress(
                                     w |= read_byte(comp, in_base, i + lit / 4 * 4 + k) << (8 * k);
                                 }
                                 out[(ob + q) as usize] = w;
-                                csum += w * (2u32 * (ob + q) + 1u32);
+                                csum += checksum_term(w, ob + q);
                                 q += 1;
                             }
                             i += lit;
@@ -423,7 +423,7 @@ fn lz4_decompress(
                                         for _k in 0..ml / 4 {
                                             let w = out[(ob + q - back) as usize];
                                             out[(ob + q) as usize] = w;
-                                            csum += w * (2u32 * (ob + q) + 1u32);
+                                            csum += checksum_term(w, ob + q);
                                             q += 1;
                                         }
                                     }

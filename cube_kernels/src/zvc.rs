@@ -31,8 +31,8 @@
 use cubecl::prelude::*;
 
 use crate::compact::{
-    cube_sum, device_header_check, FLAG_AGGREGATE, FLAG_PREFIX, PASS_COUNT, PASS_SINGLE,
-    PASS_WRITE, VALUE_MASK,
+    checksum_term, cube_sum, device_header_check, FLAG_AGGREGATE, FLAG_PREFIX, PASS_COUNT,
+    PASS_SINGLE, PASS_WRITE, VALUE_MASK,
 };
 use crate::decode::{STATUS_BAD_MASK, STATUS_BAD_OFFSETS};
 use crate::format::{CHUNK, GROUP, MAGIC};
@@ -205,7 +205,7 @@ pub(crate) fn zvc_compress<N: Size>(
                         }
                         sm_in[(k + k / 32) as usize] = x;
                         if comptime!(sums) {
-                            csum += x * (2u32 * w + 1u32);
+                            csum += checksum_term(x, w);
                         }
                     }
                 }
@@ -214,7 +214,7 @@ pub(crate) fn zvc_compress<N: Size>(
                 // odd 16-bit length: the last word's upper half is not data
                 if tile == ntiles - 1 && tid == 0 && len % 2 == 1 {
                     let w = in_words - 1;
-                    csum -= (input_w[w as usize] & 0xFFFF_0000u32) * (2u32 * w + 1u32);
+                    csum -= checksum_term(input_w[w as usize] & 0xFFFF_0000u32, w);
                 }
             }
         }
