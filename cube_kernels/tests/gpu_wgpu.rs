@@ -307,10 +307,11 @@ fn many_chunks_with_every_cube_looping_round_trip() {
     }
 }
 
-/// ZVC tiles are `32 * cb` elements (cb = min(block, 256) units, fewer when
-/// the device has little shared memory: 128 on lavapipe): lengths around
-/// group, chunk and tile boundaries, every block size, grids from one cube
-/// looping over every tile to more cubes than tiles, every dtype.
+/// ZVC tiles are `32 * cb` words (cb = min(block, 256) units, fewer when
+/// the device has little shared memory: 128 on lavapipe; `32 * cb` elements
+/// of f32, twice that of 16-bit data): lengths around group, chunk and tile
+/// boundaries, every block size, grids from one cube looping over every
+/// tile to more cubes than tiles, every dtype.
 #[test]
 fn zvc_tile_boundaries_every_block_and_grid() {
     let client = client();
@@ -355,6 +356,91 @@ fn zvc_tile_boundaries_every_block_and_grid() {
                         &format!("Zvc {dtype:?} {pattern:?} len {len} {c:?}"),
                     );
                 }
+            }
+        }
+    }
+}
+
+/// 16-bit compress, two groups per unit and two elements per word: the
+/// units whose first kept element lands at an odd position (the high half
+/// of a word another unit starts, written after a barrier) with sparse data
+/// (that other unit often several units back), dense data, single elements
+/// per unit; lengths around 16-bit tiles of 64 and 128 units (4096 and 8192
+/// elements on lavapipe, 16384 elsewhere), odd counts, many tiles per cube.
+#[test]
+fn zvc_16bit_two_groups_per_unit_odd_positions() {
+    let client = client();
+    let lens = [
+        63usize,
+        4095,
+        4097,
+        8191,
+        8193,
+        16383,
+        16385,
+        2 * 16384 + 4096 + 65,
+    ];
+    let patterns = [
+        Pattern::Scattered(0.97),
+        Pattern::Scattered(0.5),
+        Pattern::Clustered(0.99),
+        Pattern::Scattered(0.2),
+    ];
+    for dtype in [DType::F16, DType::BF16] {
+        for (i, &len) in lens.iter().enumerate() {
+            for (pi, &pattern) in patterns.iter().enumerate() {
+                let e = elements(pattern, dtype, len, 500 + (i * 4 + pi) as u64);
+                for (block, grid) in [(64u32, 1u32), (128, 3), (256, 2), (1024, 4096)] {
+                    let c = LaunchConfig {
+                        block,
+                        grid,
+                        single_pass: false,
+                    };
+                    check(
+                        &client,
+                        CodecKind::Zvc,
+                        dtype,
+                        &e,
+                        c,
+                        &format!("Zvc {dtype:?} {pattern:?} len {len} {c:?}"),
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// One kept element in every second group (every unit of a 16-bit tile
+/// starts at an odd position after the first), and one in every group.
+#[test]
+fn zvc_16bit_one_element_per_group() {
+    let client = client();
+    let len = 3 * 8192 + 33;
+    for dtype in [DType::F16, DType::BF16] {
+        for every in [32usize, 64, 96] {
+            let e: Vec<u32> = (0..len)
+                .map(|i| {
+                    if i % every == 5 {
+                        0x3c00 + (i as u32 & 0xff)
+                    } else {
+                        0
+                    }
+                })
+                .collect();
+            for block in [64u32, 128, 256] {
+                let c = LaunchConfig {
+                    block,
+                    grid: 5,
+                    single_pass: false,
+                };
+                check(
+                    &client,
+                    CodecKind::Zvc,
+                    dtype,
+                    &e,
+                    c,
+                    &format!("Zvc {dtype:?} one in {every} {c:?}"),
+                );
             }
         }
     }
