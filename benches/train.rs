@@ -224,8 +224,29 @@ struct SwapStats {
     iteration_peak_reserved: Option<u64>,
     iteration_peak_driver_used: Option<u64>,
     plan: Option<PlanSummary>,
+    /// The tensors the compute thread waited for, longest wait first.
+    #[serde(default)]
+    waited_for: Vec<WaitedTensor>,
+    /// Ops in the iteration, and where backward began (to place the waits).
+    #[serde(default)]
+    op_count: u32,
+    #[serde(default)]
+    backward_start: Option<u32>,
     /// Set when planning failed and burn-swap went on keeping everything.
     status_error: Option<String>,
+}
+
+/// A saved tensor whose return held up the compute thread.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct WaitedTensor {
+    /// The op that made it, and its size.
+    produced_at: u32,
+    bytes: u64,
+    /// The op before which its copy back was started (none: loaded on demand).
+    prefetched_at: Option<u32>,
+    /// Its first backward use.
+    needed_at: Option<u32>,
+    wait_ms: f64,
 }
 
 /// What a child measured.
@@ -565,8 +586,28 @@ fn swap_stats() -> SwapStats {
             keep_all_peak_saved_bytes: plan.keep_all_peak_saved_bytes,
             budget_bytes: plan.budget_bytes,
         }),
+        waited_for: waited_for(&profile),
+        op_count: profile.op_count,
+        backward_start: profile.backward_start,
         status_error: burn_swap::status().err().map(|e| e.to_string()),
     }
+}
+
+fn waited_for(profile: &burn_swap::Profile) -> Vec<WaitedTensor> {
+    let mut waited: Vec<WaitedTensor> = profile
+        .tensors
+        .iter()
+        .filter(|t| t.swap_in_wait_ns > 0)
+        .map(|t| WaitedTensor {
+            produced_at: t.key.op,
+            bytes: t.bytes,
+            prefetched_at: t.loaded_at.first().copied(),
+            needed_at: t.first_backward_use,
+            wait_ms: t.swap_in_wait_ns as f64 / 1e6,
+        })
+        .collect();
+    waited.sort_by(|a, b| b.wait_ms.total_cmp(&a.wait_ms));
+    waited
 }
 
 fn median(sorted: &[f64]) -> f64 {
@@ -1123,6 +1164,40 @@ fn print_table(rows: &[Row]) {
     }
 }
 
+/// Where each case's last timed iteration waited for tensors to come back:
+/// how far ahead of its use each late copy was started, in ops.
+fn print_waits(rows: &[Row]) {
+    for row in rows {
+        let Some(swap) = row.result.as_ref().and_then(|m| m.swap.as_ref()) else {
+            continue;
+        };
+        if swap.waited_for.is_empty() {
+            continue;
+        }
+        let backward = swap.backward_start.unwrap_or(swap.op_count);
+        println!();
+        println!(
+            "{}: waited for {} tensors in the last timed step (ops {}, backward from op {backward}):",
+            row.case.label(),
+            swap.waited_for.len(),
+            swap.op_count
+        );
+        for w in swap.waited_for.iter().take(12) {
+            let ahead = match (w.prefetched_at, w.needed_at) {
+                (Some(p), Some(n)) => format!("started {} ops ahead (at op {p})", n.saturating_sub(p)),
+                _ => "loaded on demand".into(),
+            };
+            println!(
+                "  {:>7.3} ms  {:>7} MiB made at op {:>4}, needed at op {:>4}, {ahead}",
+                w.wait_ms,
+                mib(w.bytes),
+                w.produced_at,
+                w.needed_at.map_or("-".into(), |n| n.to_string()),
+            );
+        }
+    }
+}
+
 /// For `--memory-every`: each series' first, last and highest sample.
 fn print_memory_series(rows: &[Row]) {
     let series: Vec<(&Row, &[MemorySample])> = rows
@@ -1272,6 +1347,7 @@ fn main() {
         println!("device: {device}");
     }
     print_table(&rows);
+    print_waits(&rows);
     print_memory_series(&rows);
     if !searches.is_empty() {
         print_searches(&searches);

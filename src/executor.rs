@@ -56,6 +56,7 @@ pub(crate) enum SlotEvent {
     /// The compute thread waited `nanos` for a tensor to come back: its
     /// prefetch had not landed, or (`on_demand`) none was issued.
     Stalled {
+        id: TensorId,
         nanos: u64,
         on_demand: bool,
     },
@@ -331,7 +332,11 @@ impl Executor {
                     }
                     self.recorder.loaded(id, bytes, at);
                 }
-                SlotEvent::Stalled { nanos, on_demand } => self.recorder.stalled(nanos, on_demand),
+                SlotEvent::Stalled {
+                    id,
+                    nanos,
+                    on_demand,
+                } => self.recorder.stalled(id, nanos, on_demand),
             }
         }
         self.events = events;

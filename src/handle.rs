@@ -207,6 +207,7 @@ impl<B: Backend> Slot<B> {
             bytes: self.bytes,
         });
         self.tracker.push(SlotEvent::Stalled {
+            id: self.id,
             nanos: started.elapsed().as_nanos() as u64,
             on_demand: true,
         });
@@ -224,6 +225,7 @@ impl<B: Backend> Slot<B> {
         let started = Instant::now();
         let primitive = transfer::collect::<B>(incoming);
         self.tracker.push(SlotEvent::Stalled {
+            id: self.id,
             nanos: started.elapsed().as_nanos() as u64,
             on_demand: false,
         });
@@ -280,12 +282,18 @@ impl<B: Backend> ManagedSlot for Slot<B> {
     }
 
     fn download_in_flight(&self) -> bool {
-        matches!(&*self.lock(), Storage::OnHost(host) if host.in_flight())
+        match &*self.lock() {
+            Storage::OnHost(host) => host.in_flight(),
+            Storage::Loading(incoming) => incoming.download_in_flight(),
+            _ => false,
+        }
     }
 
     fn wait_downloaded(&self) {
-        if let Storage::OnHost(host) = &*self.lock() {
-            host.wait();
+        match &*self.lock() {
+            Storage::OnHost(host) => host.wait(),
+            Storage::Loading(incoming) => incoming.wait_downloaded(),
+            _ => {}
         }
     }
 

@@ -125,6 +125,10 @@ pub struct TensorProfile {
     pub offloaded_at: Vec<u32>,
     /// Ops before which it was brought back.
     pub loaded_at: Vec<u32>,
+    /// Time the compute thread waited for it to come back (a prefetch that
+    /// had not landed at its use, or a load on demand); 0 if it never did.
+    #[serde(default)]
+    pub swap_in_wait_ns: u64,
 }
 
 /// Resident bytes at one op.
@@ -244,6 +248,8 @@ pub(crate) struct Recorder {
     produced: FxHashMap<TensorId, (u32, OutputInfo)>,
     released: FxHashMap<TensorId, u32>,
     events: Vec<(TensorId, u32, Event)>,
+    /// Time the compute thread waited for each tensor to come back.
+    waited: FxHashMap<TensorId, u64>,
     swapped_out: u64,
     swapped_in: u64,
     stalls: SwapInStalls,
@@ -263,6 +269,7 @@ impl Recorder {
             produced: FxHashMap::default(),
             released: FxHashMap::default(),
             events: Vec::new(),
+            waited: FxHashMap::default(),
             swapped_out: 0,
             swapped_in: 0,
             stalls: SwapInStalls::default(),
@@ -322,7 +329,8 @@ impl Recorder {
         self.events.push((id, at, Event::Loaded));
     }
 
-    pub(crate) fn stalled(&mut self, nanos: u64, on_demand: bool) {
+    pub(crate) fn stalled(&mut self, id: TensorId, nanos: u64, on_demand: bool) {
+        *self.waited.entry(id).or_default() += nanos;
         if on_demand {
             self.stalls.on_demand_loads += 1;
             self.stalls.on_demand_ns += nanos;
@@ -409,6 +417,7 @@ impl Recorder {
                     saved,
                     offloaded_at,
                     loaded_at,
+                    swap_in_wait_ns: self.waited.get(id).copied().unwrap_or(0),
                 }
             })
             .collect();

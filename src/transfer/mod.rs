@@ -59,6 +59,24 @@ impl<P> Incoming<P> {
             Incoming::Cuda(pending) => pending.landed(),
         }
     }
+
+    /// The download this copy comes from is still running (a prefetch may
+    /// start before it ends), so the old device buffer is still held.
+    pub(crate) fn download_in_flight(&self) -> bool {
+        match self {
+            Incoming::Ready(_) => false,
+            #[cfg(feature = "cuda")]
+            Incoming::Cuda(pending) => pending.download_in_flight(),
+        }
+    }
+
+    /// Blocks until the download this copy comes from finished.
+    pub(crate) fn wait_downloaded(&self) {
+        #[cfg(feature = "cuda")]
+        if let Incoming::Cuda(pending) = self {
+            pending.wait_downloaded();
+        }
+    }
 }
 
 /// Why a transfer did not happen. In every case the tensor stays on the device.

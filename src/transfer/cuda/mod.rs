@@ -177,6 +177,14 @@ impl PendingLoad {
     pub(crate) fn landed(&self) -> bool {
         self.done.is_set()
     }
+    /// The download of the block it reads is still running.
+    pub(crate) fn download_in_flight(&self) -> bool {
+        self.copy.in_flight()
+    }
+    /// Blocks until the download of the block it reads finished.
+    pub(crate) fn wait_downloaded(&self) {
+        self.copy.wait();
+    }
 }
 
 impl CudaCopy {
