@@ -244,14 +244,17 @@ pub(crate) fn offload(tensor: Loaded) -> Result<CudaCopy, (TransferError, Loaded
         fusion,
         offload: Ticket::new(),
     };
-    if let Err(err) = engine.down.order_after_compute(&cube.client) {
-        return give_back(
-            TransferError::Engine(format!("ordering the download after compute: {err}")),
-            cube,
-        );
-    }
+    let fence = match engine.down.order_after_compute(&cube.client) {
+        Ok(fence) => fence,
+        Err(err) => {
+            return give_back(
+                TransferError::Engine(format!("ordering the download after compute: {err}")),
+                cube,
+            )
+        }
+    };
     let job = Download::new(cube, block, copy.offload.clone());
-    if let Err(job) = engine.down.send(job) {
+    if let Err(job) = engine.down.send(job, fence) {
         return give_back(
             TransferError::Engine("the download thread stopped".into()),
             job.into_tensor(),
@@ -279,12 +282,10 @@ pub(crate) fn prefetch(copy: CudaCopy) -> Result<PendingLoad, Loaded> {
             let dst = engine.compute.empty(copy.block.len());
             match engine.up.order_after_compute(&engine.compute) {
                 // A job that cannot be sent completes with an error when dropped.
-                Ok(()) => drop(engine.up.send(Upload::new(
-                    copy.block.clone(),
-                    dst,
-                    copy.offload.clone(),
-                    done.clone(),
-                ))),
+                Ok(fence) => drop(engine.up.send(
+                    Upload::new(copy.block.clone(), dst, copy.offload.clone(), done.clone()),
+                    fence,
+                )),
                 Err(err) => done.set(Err(format!("ordering the upload after compute: {err}"))),
             }
         }

@@ -1,36 +1,33 @@
-//! One copy thread per direction, each with its own CUDA stream.
+//! One lane per direction, each with its own CUDA stream and two threads.
 //!
-//! A thread retains the device's primary context (the one CubeCL uses), so
-//! CubeCL's device pointers are valid on its stream. Ordering against
-//! compute is set up on the compute thread, when a job is made: CubeCL is
-//! asked for a fresh marker of the compute stream from the lane's own CubeCL
-//! stream, which makes the lane's stream wait (on the GPU) for compute's
-//! position at that moment ([`Worker::order_after_compute`]). The copy thread then
-//! takes the jobs that have arrived and:
-//! 1. synchronises its CubeCL stream, blocking only itself: every kernel
-//!    enqueued on compute before the jobs were made has run, so downloads
-//!    read final data and upload destinations are no longer read by queued
-//!    kernels (their memory may have been freed by compute and reused);
-//! 2. copies each buffer on its own stream (never CubeCL's, which waits on
-//!    the compute backlog), recording one event per copy;
-//! 3. completes the oldest copy in flight once its event passed (a
-//!    download's device tensor is dropped, so its memory goes back to
-//!    CubeCL's pool; an upload's handle is handed over), then takes newly
-//!    arrived jobs before waiting on the next one. Copies still queued keep
-//!    the copy engine busy meanwhile: the stream only runs dry when no job
-//!    is waiting, not at every batch boundary.
+//! The threads retain the device's primary context (the one CubeCL uses), so
+//! CubeCL's device pointers are valid on the lane's stream. Ordering against
+//! compute is set up on the compute thread, when a job is made: each job
+//! gets its own fence, a point that compute passes once it has run what was
+//! enqueued before the job ([`Worker::order_after_compute`]). Then:
+//! 1. the issuing thread takes jobs in order, waits for each one's fence
+//!    (blocking only itself: downloads then read final data, and upload
+//!    destinations are no longer read by queued kernels, whose memory compute
+//!    may have freed and reused), and issues its copy on the lane's own
+//!    stream (never CubeCL's, which waits on the compute backlog), recording
+//!    one event per copy. A job waits for its own fence only, never for that
+//!    of a job made after it;
+//! 2. the completing thread waits for the copies in order and hands each its
+//!    outcome (a download's device tensor is dropped, so its memory goes back
+//!    to CubeCL's pool; an upload's handle is handed over), while the issuing
+//!    thread already waits for the next fence.
 //!
 //! A job that is dropped unfinished (its thread stopped) completes with an
 //! error, and a download gives its tensor back: nobody waits forever.
 
-use std::collections::VecDeque;
-use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::mpsc::{channel, sync_channel, Receiver, Sender};
 use std::sync::{Arc, Condvar, Mutex};
 
 use burn_cubecl::tensor::CubeTensor;
 use cubecl::client::ComputeClient;
 use cubecl::cuda::{CudaDevice, CudaRuntime};
-use cubecl::server::Handle;
+use cubecl::future::DynFut;
+use cubecl::server::{Handle, ServerError};
 use cubecl::stream_id::StreamId;
 use cubecl::Runtime;
 use cudarc::driver::{result, sys};
@@ -38,7 +35,7 @@ use cudarc::driver::{result, sys};
 use super::pinned::PinnedBlock;
 use super::CudaError;
 
-/// Copies in flight on one lane at most (one CUDA event each).
+/// Copies issued and not yet completed on one lane at most.
 const MAX_IN_FLIGHT: usize = 64;
 
 /// A value that another thread fills in once.
@@ -177,21 +174,31 @@ impl Drop for Upload {
     }
 }
 
+/// A point in the compute stream, taken on the compute thread when a job is
+/// made: the copy may start once compute has run everything enqueued before.
+pub(crate) struct ComputeFence(DynFut<Result<(), ServerError>>);
+
+impl ComputeFence {
+    /// Blocks the calling (copy) thread until compute passed the point.
+    fn wait(self) -> Result<(), String> {
+        cubecl::future::block_on(self.0).map_err(|e| format!("{e:?}"))
+    }
+}
+
 pub(crate) struct Worker<J> {
-    tx: Mutex<Sender<J>>,
+    tx: Mutex<Sender<(J, ComputeFence)>>,
     /// The CubeCL stream of the copy thread (the one that waits on compute).
     stream: StreamId,
 }
 
 impl<J: Send + 'static> Worker<J> {
-    /// Queues a job; it must have been ordered with [`Worker::order_after_compute`]
-    /// on the compute thread first.
-    pub(crate) fn send(&self, job: J) -> Result<(), J> {
+    /// Queues a job with the fence [`Worker::order_after_compute`] gave for it.
+    pub(crate) fn send(&self, job: J, fence: ComputeFence) -> Result<(), J> {
         self.tx
             .lock()
             .unwrap_or_else(|p| p.into_inner())
-            .send(job)
-            .map_err(|e| e.0)
+            .send((job, fence))
+            .map_err(|e| e.0 .0)
     }
 
     fn on_lane(&self, compute: &ComputeClient<CudaRuntime>) -> ComputeClient<CudaRuntime> {
@@ -202,28 +209,56 @@ impl<J: Send + 'static> Worker<J> {
         lane
     }
 
-    /// Makes this worker's CubeCL stream wait, on the GPU, until compute has
-    /// run what the calling (compute) thread enqueued so far. Asking for a
-    /// fresh compute-stream marker from the worker's stream is CubeCL's own
-    /// cross-stream path: it records an event on compute and waits on it.
+    /// The fence of one job: compute's position now, as the calling
+    /// (compute) thread enqueued it. Asking for a fresh compute-stream
+    /// marker from the worker's CubeCL stream is CubeCL's own cross-stream
+    /// path (it records an event on compute and makes the worker's stream
+    /// wait on it); a sync point taken on that stream right after is then
+    /// passed exactly when compute passes this position. Each job waits for
+    /// its own fence only: one taken later (a later job) never holds it back.
     pub(crate) fn order_after_compute(
         &self,
         compute: &ComputeClient<CudaRuntime>,
-    ) -> Result<(), String> {
+    ) -> Result<ComputeFence, String> {
         let marker = compute.empty(1);
-        self.on_lane(compute)
-            .get_resource(marker)
+        let lane = self.on_lane(compute);
+        lane.get_resource(marker)
             .map(drop)
-            .map_err(|e| format!("{e:?}"))
+            .map_err(|e| format!("{e:?}"))?;
+        Ok(ComputeFence(lane.sync()))
     }
 }
 
-/// What a copy thread needs to run: its context, stream and events.
+/// What a copy thread needs to run: its stream and a CubeCL client on its
+/// own CubeCL stream (to reach buffers).
 struct Lane {
     stream: sys::CUstream,
-    /// One event per copy in flight.
-    events: Vec<sys::CUevent>,
     client: ComputeClient<CudaRuntime>,
+}
+
+/// The end of one copy on a lane's stream.
+struct CopyEvent(sys::CUevent);
+
+// SAFETY: a CUDA event may be waited on and destroyed from any thread of the
+// process; the context is current on both lane threads.
+unsafe impl Send for CopyEvent {}
+
+impl CopyEvent {
+    /// Blocks until the copy finished.
+    fn wait(self) -> Result<(), String> {
+        // SAFETY: the event was created and recorded by this lane.
+        unsafe { result::event::synchronize(self.0).map_err(|e| CudaError(e).to_string()) }
+    }
+}
+
+impl Drop for CopyEvent {
+    fn drop(&mut self) {
+        // SAFETY: destroying a recorded event is deferred by the driver
+        // until it completes.
+        unsafe {
+            let _ = result::event::destroy(self.0);
+        }
+    }
 }
 
 impl Lane {
@@ -231,47 +266,30 @@ impl Lane {
         super::make_current(device)?;
         let stream =
             result::stream::create(result::stream::StreamKind::NonBlocking).map_err(CudaError)?;
-        let events = (0..MAX_IN_FLIGHT)
-            .map(|_| {
-                result::event::create(sys::CUevent_flags::CU_EVENT_DISABLE_TIMING)
-                    .map_err(CudaError)
-            })
-            .collect::<Result<_, _>>()?;
         Ok(Self {
             stream,
-            events,
             client: CudaRuntime::client(device),
         })
     }
 
-    /// Waits until compute has passed every position this lane was ordered after.
-    fn wait_for_compute(&self) -> Result<(), String> {
-        cubecl::future::block_on(self.client.sync()).map_err(|e| format!("{e:?}"))
-    }
-
-    /// Marks the end of copy `index` on the lane's stream.
-    fn record(&self, index: usize) -> Result<(), String> {
-        // SAFETY: the event and the stream belong to this lane.
+    /// Marks the end of the copy just issued on the lane's stream.
+    fn record(&self) -> Result<CopyEvent, String> {
+        // SAFETY: the event is fresh and the stream belongs to this lane.
         unsafe {
-            result::event::record(self.events[index], self.stream)
-                .map_err(|e| CudaError(e).to_string())
-        }
-    }
-
-    /// Blocks until copy `index` finished.
-    fn wait_copy(&self, index: usize) -> Result<(), String> {
-        // SAFETY: the event belongs to this lane.
-        unsafe {
-            result::event::synchronize(self.events[index]).map_err(|e| CudaError(e).to_string())
+            let event = result::event::create(sys::CUevent_flags::CU_EVENT_DISABLE_TIMING)
+                .map_err(|e| CudaError(e).to_string())?;
+            let event = CopyEvent(event);
+            result::event::record(event.0, self.stream).map_err(|e| CudaError(e).to_string())?;
+            Ok(event)
         }
     }
 }
 
 /// What a copy thread does with its jobs.
-struct Copier<P, C, D> {
-    /// Takes a freshly arrived batch: fences it against compute and returns
-    /// the jobs to copy (completing any that cannot be copied).
-    prepare: P,
+struct Copier<R, C, D> {
+    /// Waits until the job may be copied (an upload: its block's download
+    /// finished); `Err` completes it uncopied.
+    ready: R,
     /// Issues one job's copy on the lane's stream; returns what must live
     /// until the copy finished.
     copy: C,
@@ -279,19 +297,42 @@ struct Copier<P, C, D> {
     complete: D,
 }
 
-fn spawn<J, K, P, C, D>(
+/// Starts a lane: an issuing thread that waits for each job's own fence and
+/// then issues its copy, and a completing thread that waits for the copies
+/// in order and hands each job its outcome. Two threads, so that waiting for
+/// a later job's fence never delays reporting an earlier job's copy.
+fn spawn<J, K, R, C, D>(
     name: &str,
     device: CudaDevice,
-    copier: Copier<P, C, D>,
+    copier: Copier<R, C, D>,
 ) -> Result<Worker<J>, CudaError>
 where
     J: Send + 'static,
-    P: Fn(&Lane, Vec<J>) -> Vec<J> + Send + 'static,
+    K: Send + 'static,
+    R: Fn(&J) -> Result<(), String> + Send + 'static,
     C: Fn(&Lane, &J) -> Result<K, String> + Send + 'static,
     D: Fn(J, Result<K, String>) + Send + 'static,
 {
-    let (tx, rx): (Sender<J>, Receiver<J>) = channel();
+    let (tx, rx): (Sender<(J, ComputeFence)>, Receiver<(J, ComputeFence)>) = channel();
+    let (issued_tx, issued_rx) = sync_channel::<(J, Result<(K, CopyEvent), String>)>(MAX_IN_FLIGHT);
     let (ready_tx, ready_rx) = channel();
+    let Copier {
+        ready,
+        copy,
+        complete,
+    } = copier;
+    let completer_device = device.clone();
+    std::thread::Builder::new()
+        .name(format!("{name}-done"))
+        .spawn(move || {
+            // Events are waited on in the context they were made in.
+            let _ = super::make_current(&completer_device);
+            for (job, issued) in issued_rx {
+                let outcome = issued.and_then(|(keep, event)| event.wait().map(|()| keep));
+                complete(job, outcome);
+            }
+        })
+        .map_err(|e| CudaError::other(format!("spawning {name}-done: {e}")))?;
     std::thread::Builder::new()
         .name(name.to_string())
         .spawn(move || {
@@ -305,7 +346,17 @@ where
                     return;
                 }
             };
-            run_lane(&lane, &rx, &copier);
+            // Jobs come in compute order, so their fences pass in order too.
+            for (job, fence) in rx {
+                let _span = tracing::trace_span!("copy").entered();
+                let issued = ready(&job)
+                    .and_then(|()| fence.wait())
+                    .and_then(|()| copy(&lane, &job))
+                    .and_then(|keep| lane.record().map(|event| (keep, event)));
+                if issued_tx.send((job, issued)).is_err() {
+                    return;
+                }
+            }
         })
         .map_err(|e| CudaError::other(format!("spawning {name}: {e}")))?;
     let stream = ready_rx
@@ -317,58 +368,9 @@ where
     })
 }
 
-/// The copy thread's loop: issue whatever has arrived, complete the oldest
-/// copy, repeat; block on the channel only when nothing is in flight. Ends
-/// once the channel closed and every copy completed.
-fn run_lane<J, K, P, C, D>(lane: &Lane, rx: &Receiver<J>, copier: &Copier<P, C, D>)
-where
-    P: Fn(&Lane, Vec<J>) -> Vec<J>,
-    C: Fn(&Lane, &J) -> Result<K, String>,
-    D: Fn(J, Result<K, String>),
-{
-    let mut in_flight: VecDeque<(J, Result<K, String>, usize)> = VecDeque::new();
-    let mut free_events: Vec<usize> = (0..lane.events.len()).rev().collect();
-    loop {
-        let mut arrived = Vec::new();
-        if in_flight.is_empty() {
-            match rx.recv() {
-                Ok(job) => arrived.push(job),
-                Err(_) => return,
-            }
-        }
-        while arrived.len() < free_events.len() {
-            match rx.try_recv() {
-                Ok(job) => arrived.push(job),
-                Err(_) => break,
-            }
-        }
-        if !arrived.is_empty() {
-            let _span = tracing::trace_span!("copy_batch", jobs = arrived.len()).entered();
-            for job in (copier.prepare)(lane, arrived) {
-                let event = free_events.pop().expect("one free event per arrived job");
-                let copied =
-                    (copier.copy)(lane, &job).and_then(|keep| lane.record(event).map(|()| keep));
-                in_flight.push_back((job, copied, event));
-            }
-        }
-        if let Some((job, copied, event)) = in_flight.pop_front() {
-            let outcome = copied.and_then(|keep| lane.wait_copy(event).map(|()| keep));
-            free_events.push(event);
-            (copier.complete)(job, outcome);
-        }
-    }
-}
-
 pub(crate) fn spawn_download(device: CudaDevice) -> Result<Worker<Download>, CudaError> {
     let copier = Copier {
-        prepare: |lane: &Lane, batch: Vec<Download>| {
-            if let Err(err) = lane.wait_for_compute() {
-                tracing::warn!(%err, "download fence failed; tensors stay on the device");
-                batch.into_iter().for_each(Download::fail);
-                return Vec::new();
-            }
-            batch
-        },
+        ready: |_: &Download| Ok(()),
         copy: |lane: &Lane, job: &Download| {
             let tensor = job
                 .tensor
@@ -412,27 +414,14 @@ pub(crate) fn spawn_download(device: CudaDevice) -> Result<Worker<Download>, Cud
 
 pub(crate) fn spawn_upload(device: CudaDevice) -> Result<Worker<Upload>, CudaError> {
     let copier = Copier {
-        prepare: |lane: &Lane, batch: Vec<Upload>| {
-            // A block is read only once its own download finished; a failed
-            // download kept the tensor on the device: nothing to copy.
-            let (ready, failed): (Vec<Upload>, Vec<Upload>) = batch
-                .into_iter()
-                .partition(|job| job.after.wait_with(|result| matches!(result, Some(Ok(())))));
-            for job in failed {
-                job.complete(Err("its download failed".into()));
+        // A block is read only once its own download finished; a failed
+        // download kept the tensor on the device: nothing to copy.
+        ready: |job: &Upload| {
+            if job.after.wait_with(|result| matches!(result, Some(Ok(())))) {
+                Ok(())
+            } else {
+                Err("its download failed".into())
             }
-            if ready.is_empty() {
-                return ready;
-            }
-            // The destinations were taken before the jobs' fences: once
-            // compute passed them, nothing queued still reads that memory.
-            if let Err(err) = lane.wait_for_compute() {
-                for job in ready {
-                    job.complete(Err(format!("upload fence: {err}")));
-                }
-                return Vec::new();
-            }
-            ready
         },
         copy: |lane: &Lane, job: &Upload| {
             let resource = lane
