@@ -68,8 +68,7 @@ pub(crate) fn groups_per_unit(half: bool) -> u32 {
 /// per-plane checksum slots of the single pass (`block` is an upper bound).
 pub(crate) fn compress_shared_words(block: u32, cb: u32, parts: u32) -> usize {
     let tw = (32 * cb) as usize;
-    // input, scan buffer, segment totals (segments of at least 4 units), misc
-    tw + tw / 32 + 2 * block as usize + block as usize / 4 + 4 + parts as usize
+    tw + tw / 32 + 2 * block as usize + 4 + parts as usize
 }
 
 /// Inclusive scan of one value per unit over a cube of `n` units (`n` a
@@ -99,53 +98,6 @@ pub(crate) fn block_scan_incl(v: u32, sm: &mut SharedMemory<u32>, #[comptime] n:
 /// Where [`block_scan_incl`] leaves its result.
 pub(crate) fn scan_final(n: u32) -> u32 {
     (n.trailing_zeros() % 2) * n
-}
-
-/// Whether the compress kernel scans its counts with plane operations:
-/// planes of one width `pw` (0: unknown) that divides the block and the
-/// units of a chunk (`upc`). Otherwise segments of 32 units are scanned in
-/// shared memory ([`segment_scan_incl`]).
-pub(crate) fn plane_scan(pw: u32, block: u32, upc: u32) -> bool {
-    pw > 0 && block % pw == 0 && upc % pw == 0
-}
-
-/// Units per scan segment of the compress kernel (see [`plane_scan`]).
-pub(crate) fn scan_width(pw: u32, block: u32, upc: u32) -> u32 {
-    if plane_scan(pw, block, upc) {
-        pw
-    } else {
-        32
-    }
-}
-
-/// Inclusive scan of one value per unit within each segment of `sw` units
-/// (`sw` a power of two dividing `n`, the cube's units) in `sm` (`2 * n`
-/// words), one barrier per step: what `plane_inclusive_sum` gives on planes
-/// of `sw` units, for devices without them. Every unit must call it.
-#[cube]
-pub(crate) fn segment_scan_incl(
-    v: u32,
-    sm: &mut SharedMemory<u32>,
-    #[comptime] n: u32,
-    #[comptime] sw: u32,
-) -> u32 {
-    let t = UNIT_POS;
-    let lane = t % sw;
-    sm[t as usize] = v;
-    sync_cube();
-    let mut acc = v;
-    #[unroll]
-    for step in 0..comptime!(sw.trailing_zeros()) {
-        let s = comptime!(1u32 << step);
-        let src = comptime!((step % 2) * n);
-        let dst = comptime!(((step + 1) % 2) * n);
-        if lane >= s {
-            acc += sm[(src + t - s) as usize];
-        }
-        sm[(dst + t) as usize] = acc;
-        sync_cube();
-    }
-    acc
 }
 
 /// A 64-bit look-back state word: `fc` (flag and count) above, the
@@ -214,13 +166,12 @@ pub(crate) fn zvc_compress<N: Size, S: Int>(
     let lpu = comptime!((tl + block - 1) / block);
     let wpu = comptime!((tw + block - 1) / block);
     let cpt = comptime!(cb * gpu / UNITS_PER_CHUNK);
-    let sw = comptime!(scan_width(pw, block, upc));
+    let fin = comptime!(scan_final(block));
     let tid = UNIT_POS;
     let ngroups = (len + 31) / 32;
 
     let mut sm_in = SharedMemory::<u32>::new(comptime!((tw + tw / 32) as usize));
     let mut sm_scan = SharedMemory::<u32>::new(comptime!((2 * block) as usize));
-    let mut sm_tot = SharedMemory::<u32>::new(comptime!((block / sw) as usize));
     let mut sm_misc = SharedMemory::<u32>::new(4usize);
     let mut sm_part = SharedMemory::<u32>::new(comptime!(if pass == PASS_SINGLE {
         (block / pw.max(1)) as usize
@@ -360,54 +311,32 @@ pub(crate) fn zvc_compress<N: Size, S: Int>(
             cnt += mask.count_ones();
         }
 
-        // 3. positions in the tile: an inclusive scan per segment of `sw`
-        // units (a plane where the device has planes of that width, else
-        // in shared memory), the segment totals in shared memory, one
-        // barrier (which also orders the reads of sm_in above before the
-        // in-place writes below); each unit sums the totals of the segments
-        // before its own. Every chunk's count is padded to even for 16-bit
-        // data (one pad after each odd chunk); chunks are whole segments,
-        // so the pads follow from the totals too.
-        let mut incl = 0u32;
-        if comptime!(plane_scan(pw, block, upc)) {
-            incl += plane_inclusive_sum(cnt);
-        } else {
-            incl += segment_scan_incl(cnt, &mut sm_scan, block, sw);
-        }
-        let nseg = comptime!(block / sw);
-        let spc = comptime!(upc / sw);
-        let seg = tid / sw;
-        let my_chunk = tid / upc;
-        if tid % sw == sw - 1 {
-            sm_tot[seg as usize] = incl;
-        }
-        sync_cube();
-        let mut before = 0u32;
-        let mut total = 0u32;
-        let mut chunk = 0u32;
-        let mut pads = 0u32;
-        let mut pads_before = 0u32;
-        #[unroll]
-        for k in 0..nseg {
-            let t = sm_tot[k as usize];
-            if k < seg {
-                before += t;
-            }
-            total += t;
-            if comptime!(half) {
-                chunk += t;
-                if comptime!((k + 1) % spc == 0) {
-                    let odd = chunk & 1u32;
-                    if comptime!(k / spc) < my_chunk {
-                        pads_before += odd;
-                    }
-                    pads += odd;
-                    chunk = 0u32;
+        // 3. positions in the tile (barriers inside; also orders the reads
+        // of sm_in above before the in-place writes below)
+        let incl = block_scan_incl(cnt, &mut sm_scan, block);
+        let mut pos = incl - cnt;
+        let mut total = sm_scan[(fin + cb - 1) as usize];
+        if comptime!(half) {
+            // every chunk's count is padded to even: one pad after each odd chunk
+            let my_chunk = tid / upc;
+            let mut pads = 0u32;
+            let mut before = 0u32;
+            #[unroll]
+            for k in 0..cpt {
+                let hi = sm_scan[(fin + k * upc + upc - 1) as usize];
+                let mut lo = 0u32;
+                if comptime!(k > 0) {
+                    lo = sm_scan[(fin + k * upc - 1) as usize];
                 }
+                let odd = (hi - lo) & 1u32;
+                if k < my_chunk {
+                    before += odd;
+                }
+                pads += odd;
             }
+            pos += before;
+            total += pads;
         }
-        let pos = before + incl - cnt + pads_before;
-        total += pads;
 
         // 16-bit: the unit's first kept element when it starts at an odd
         // position (the high half of a word whose low half another unit writes)
