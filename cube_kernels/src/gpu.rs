@@ -21,9 +21,9 @@ use crate::{cpu, lz4, zvc, CodecError};
 /// that started to make progress and coherent atomics: guaranteed on CUDA;
 /// on lavapipe it produced wrong offsets in testing, so it is refused there.
 /// Values per unit follow from `block`: ZVC gives each unit one group of 32
-/// elements (two for 16-bit data), a cube a tile of `32 * min(block, 256)`
-/// words (whole chunks; fewer when the device has little shared memory,
-/// e.g. 128 units on lavapipe; units past 256 only load and store); CSR and RLE process one
+/// elements, a cube a tile of `32 * min(block, 256)` elements (whole chunks;
+/// fewer when the device has little shared memory, e.g. 128 units on
+/// lavapipe; units past 256 only load and store); CSR and RLE process one
 /// chunk of [`CHUNK`] elements per cube at a time, so each unit handles
 /// `CHUNK / block` elements per chunk; LZ4 gives each unit a whole chunk.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -129,16 +129,11 @@ pub(crate) fn plane_reduce<R: Runtime>(client: &ComputeClient<R>, block: u32) ->
 pub fn shared_bytes(codec: CodecKind, block: u32) -> usize {
     match codec {
         CodecKind::Lz4 => block as usize * crate::lz4::HASH_SLOTS * 4,
-        // ZVC: a tile of 32 words per computing unit staged, the scan
-        // buffer (tiles of one chunk of f32; devices with more shared memory
-        // get tiles of up to 4, see `zvc_compute_units`)
-        CodecKind::Zvc => {
-            let cb = block.min(zvc::MIN_CB);
-            zvc::compress_shared_words(block, cb, block)
-                .max(zvc::decompress_shared_words(false, block, cb))
-                .max(zvc::decompress_shared_words(true, block, cb))
-                * 4
-        }
+        // ZVC: a tile of 32 elements per computing unit staged (16-bit: plus
+        // the high halves of the compacted words), the scan buffer
+        // (tiles of one chunk; devices with more shared memory get tiles of
+        // up to 4 chunks, see `zvc_compute_units`)
+        CodecKind::Zvc => zvc_shared_words(block, block.min(zvc::MIN_CB)) * 4,
         // compress: padded input staging + compacted staging + scan
         _ => (CHUNK + CHUNK / 32 + CHUNK + 3 * GROUPS_PER_CHUNK + 2) * 4,
     }
@@ -417,36 +412,28 @@ pub fn zvc_force_word_access(on: bool) {
     WORD_LOADS.store(on, std::sync::atomic::Ordering::Relaxed);
 }
 
-/// Units of a ZVC cube that compute (one tile of `32 * cb` words, whole
-/// chunks): `min(block, 256)`, halved while the kernel would need more
-/// shared memory (`words(cb)` words) than the device has (down to one
-/// chunk of f32 per tile). Compress and decompress choose theirs apart.
-pub(crate) fn zvc_compute_units<R: Runtime>(
-    client: &ComputeClient<R>,
-    block: u32,
-    words: impl Fn(u32) -> usize,
-) -> u32 {
+/// Units of a ZVC cube that compute (one group of 32 elements each; the
+/// tile is `32 * cb` elements, whole chunks): `min(block, 256)`, halved
+/// while the kernels would need more shared memory than the device has
+/// (down to one chunk per tile).
+pub(crate) fn zvc_compute_units<R: Runtime>(client: &ComputeClient<R>, block: u32) -> u32 {
     let max = client.properties().hardware.max_shared_memory_size;
     let mut cb = block.min(zvc::MAX_CB);
-    while cb > zvc::MIN_CB && words(cb) * 4 > max {
+    while cb > zvc::MIN_CB && zvc_shared_words(block, cb) * 4 > max {
         cb /= 2;
     }
     cb
 }
 
-/// The device's plane width when every plane has it and `block` is whole
-/// planes of it (what [`plane_reduce`] checks), else 0.
-fn plane_width<R: Runtime>(client: &ComputeClient<R>, block: u32) -> u32 {
-    if plane_reduce(client, block) {
-        client.properties().hardware.plane_size_min
-    } else {
-        0
-    }
+fn zvc_shared_words(block: u32, cb: u32) -> usize {
+    let c = zvc::compress_shared_words(false, block, cb)
+        .max(zvc::compress_shared_words(true, block, cb));
+    c.max(zvc::decompress_shared_words(false, block, cb))
+        .max(zvc::decompress_shared_words(true, block, cb))
 }
 
-/// ZVC compress: see `zvc.rs`. Single pass (look-back; 2 launches: zero the
-/// state, compress) or count / scan / write (3 launches), one tile of
-/// `32 * min(block, 256)` words per cube at a time.
+/// ZVC compress: see `zvc.rs`. Single pass (look-back) or count / scan /
+/// write, one tile of `32 * min(block, 256)` elements per cube at a time.
 #[allow(clippy::too_many_arguments)]
 fn zvc_compress_gpu<R: Runtime>(
     client: &ComputeClient<R>,
@@ -462,12 +449,8 @@ fn zvc_compress_gpu<R: Runtime>(
     w1: u32,
 ) -> Result<(), CodecError> {
     let half = dtype.size() == 2;
-    let pw = plane_width(client, cfg.block);
-    let cb = zvc_compute_units(client, cfg.block, |cb| {
-        zvc::compress_shared_words(cfg.block, cb, cfg.block / pw.max(1))
-    });
-    // elements per tile: 32 * cb words
-    let tile = 32 * cb as usize * zvc::groups_per_unit(half) as usize;
+    let cb = zvc_compute_units(client, cfg.block);
+    let tile = 32 * cb as usize;
     let ntiles = len.div_ceil(tile);
     let grid = cfg.grid.min(ntiles as u32);
     let iters = (ntiles as u32).div_ceil(grid);
@@ -482,75 +465,63 @@ fn zvc_compress_gpu<R: Runtime>(
     };
     let full_lines = in_words / nv;
     let plane = plane_reduce(client, cfg.block);
-    let tiles_len = ntiles + 1 + grid as usize;
-    macro_rules! launch {
-        ($s:ty, $pass:expr, $state:expr, $state_len:expr, $tiles:expr) => {
-            unsafe {
-                zvc::zvc_compress::launch_unchecked::<$s, R>(
-                    client,
-                    CubeCount::Static(grid, 1, 1),
-                    CubeDim::new_1d(cfg.block),
-                    nv,
-                    arr(input, full_lines),
-                    arr(input, in_words),
-                    arr(out, cap),
-                    arr($state, $state_len),
-                    arr(size, 1),
-                    arr($tiles, tiles_len),
-                    len as u32,
-                    in_words as u32,
-                    full_lines as u32,
-                    chunks(len) as u32,
-                    ntiles as u32,
-                    iters,
-                    layout.masks as u32,
-                    layout.offsets as u32,
-                    layout.payload as u32,
-                    w1,
-                    half,
-                    nv as u32,
-                    cfg.block,
-                    cb,
-                    $pass,
-                    plane,
-                    pw,
-                )
-            }
-        };
-    }
+    let launch = |pass: u32, state: &Handle, tiles: &Handle| unsafe {
+        zvc::zvc_compress::launch_unchecked::<R>(
+            client,
+            CubeCount::Static(grid, 1, 1),
+            CubeDim::new_1d(cfg.block),
+            nv,
+            arr(input, full_lines),
+            arr(input, in_words),
+            arr(out, cap),
+            arr(state, ntiles + 2),
+            arr(size, 1),
+            arr(tiles, ntiles + 1 + grid as usize),
+            len as u32,
+            in_words as u32,
+            full_lines as u32,
+            chunks(len) as u32,
+            ntiles as u32,
+            iters,
+            layout.masks as u32,
+            layout.offsets as u32,
+            layout.payload as u32,
+            w1,
+            half,
+            nv as u32,
+            cfg.block,
+            cb,
+            pass,
+            plane,
+        )
+    };
     if cfg.single_pass {
-        if pw == 0 {
-            return Err(CodecError::BadConfig(
-                cfg,
-                "single-pass look-back needs planes of one width that divides the block",
-            ));
-        }
-        // the ticket, then one 64-bit look-back word per tile (count and
-        // checksum; the last tile writes the header's checksum): 2 launches
-        let state = zeroed(client, 2 * (ntiles + 1));
-        launch!(u64, PASS_SINGLE, &state, ntiles + 1, &state);
+        // ticket, look-back words, then the checksum
+        let state = zeroed(client, ntiles + 2);
+        launch(PASS_SINGLE, &state, &state);
+        finish_checksum(client, &state, ntiles + 1, out, cap);
     } else {
         // tile counts, the checksum, one partial checksum per cube
-        let tiles = client.empty(tiles_len * 4);
+        let tiles = client.empty((ntiles + 1 + grid as usize) * 4);
         let scan_block = if client.properties().hardware.max_units_per_cube >= 1024 {
             1024
         } else {
             256
         };
-        launch!(u32, PASS_COUNT, &tiles, tiles_len, &tiles);
+        launch(PASS_COUNT, &tiles, &tiles);
         unsafe {
             zvc::zvc_scan_tiles::launch_unchecked::<R>(
                 client,
                 CubeCount::Static(1, 1, 1),
                 CubeDim::new_1d(scan_block),
-                arr(&tiles, tiles_len),
+                arr(&tiles, ntiles + 1 + grid as usize),
                 ntiles as u32,
                 grid,
                 scan_block,
                 4,
             )
         };
-        launch!(u32, PASS_WRITE, &tiles, tiles_len, &tiles);
+        launch(PASS_WRITE, &tiles, &tiles);
     }
     Ok(())
 }
@@ -574,10 +545,8 @@ fn zvc_decompress_gpu<R: Runtime>(
     let nv: usize = if vec4 { 4 } else { 1 };
     let out_lines = out_words.div_ceil(nv);
     let out = client.empty(out_lines * nv * 4);
-    let cb = zvc_compute_units(client, cfg.block, |cb| {
-        zvc::decompress_shared_words(half, cfg.block, cb)
-    });
-    let gpu = zvc::groups_per_unit(half) as usize;
+    let cb = zvc_compute_units(client, cfg.block);
+    let gpu = zvc::decompress_groups_per_unit(half) as usize;
     let ntiles = len.div_ceil(32 * cb as usize * gpu);
     let grid = cfg.grid.min(ntiles as u32);
     let iters = (ntiles as u32).div_ceil(grid);

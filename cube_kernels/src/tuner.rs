@@ -15,10 +15,8 @@ use crate::gpu::LaunchConfig;
 use crate::{compress, decompress, CodecError};
 
 /// Version of the kernels in the cache keys: a cache tuned for older
-/// kernels is not reused (2: ZVC tiles of 32 elements per unit; 3: 16-bit
-/// ZVC compress with two groups per unit, single pass without a checksum
-/// kernel).
-pub const KERNELS_VERSION: u32 = 3;
+/// kernels is not reused (2: ZVC tiles of 32 elements per unit).
+pub const KERNELS_VERSION: u32 = 2;
 
 /// Which kernel of a codec.
 #[derive(

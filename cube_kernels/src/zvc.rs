@@ -1,24 +1,18 @@
-//! ZVC compress: each unit handles one group of 32 elements (f32) or two
-//! (16-bit, see [`groups_per_unit`]), so a tile is `32 * cb` words for every
-//! dtype (`cb = min(block, 256)` units compute, whole chunks per tile).
+//! ZVC compress: one unit per group of 32 elements, tiles of `32 * cb`
+//! elements (`cb = min(block, 256)` units compute, whole chunks per tile).
 //!
 //! Per tile: vectorized coalesced loads of the input into shared memory;
-//! each unit builds its groups' masks from shared memory and writes them
-//! (coalesced: unit `u` writes masks `gpu * u ..`); a block scan of the
-//! per-unit counts (with the 16-bit padding of every chunk) gives each
-//! unit's position in the tile; the units compact their kept elements into
-//! shared memory; the tile's place in the payload comes from a decoupled
-//! look-back (`PASS_SINGLE`, one plane inspects a window of `PLANE_DIM`
-//! predecessors at a time) or from the scanned tile counts (`PASS_WRITE`);
-//! then a coalesced write of the tile's payload and its chunk offsets.
+//! each unit builds its group's mask from shared memory and writes it
+//! (coalesced: unit `g` writes mask `g`); a block scan of the per-group
+//! counts (with the 16-bit padding of every chunk) gives each group's
+//! position in the tile; the units compact their kept elements into shared
+//! memory; the tile's place in the payload comes from a decoupled look-back
+//! (`PASS_SINGLE`, one plane inspects a window of `PLANE_DIM` predecessors at
+//! a time) or from the scanned tile counts (`PASS_WRITE`); then a coalesced
+//! write of the tile's payload and its chunk offsets.
 //!
 //! Single pass: the input is read once, the output written once, no
-//! inter-cube atomics except one ticket and two state words per tile. A
-//! look-back state word is 64 bits: flag and count above, the tile's data
-//! checksum below, so the look-back carries the inclusive checksum too and
-//! the last tile writes header word 7 itself (one launch less than a
-//! separate checksum kernel; every value another cube reads travels inside
-//! one atomic word, so no ordering between different addresses is needed).
+//! inter-cube atomics except one ticket and two state words per tile.
 //! Three passes (portable): `PASS_COUNT` (read the input, write the masks and
 //! one count per tile), [`zvc_scan_tiles`] (one cube), `PASS_WRITE` (read the
 //! input again, write the payload and the offsets).
@@ -43,32 +37,17 @@ use crate::compact::{
 use crate::decode::{STATUS_BAD_MASK, STATUS_BAD_OFFSETS};
 use crate::format::{CHUNK, GROUP, MAGIC};
 
-/// Groups of 32 elements per chunk.
+/// Units per chunk (one unit per group of 32 elements).
 const UNITS_PER_CHUNK: u32 = (CHUNK / GROUP) as u32;
-/// Most units that compute in a tile; a tile is `32 * cb` words.
+/// Most units that compute in a tile; a tile is `32 * cb` elements.
 pub(crate) const MAX_CB: u32 = 256;
-/// Fewest (one chunk of f32 per tile).
+/// Fewest (one chunk per tile).
 pub(crate) const MIN_CB: u32 = UNITS_PER_CHUNK;
 
-/// Groups of 32 elements each unit handles (compress and decompress): one
-/// for f32, two for 16-bit dtypes, so a tile is `32 * cb` words (the same
-/// bytes) for every dtype and the per-tile cost (mask scan, barriers,
-/// look-back, offset checks) is spread over as many bytes for 16-bit data
-/// as for f32. A unit's groups are consecutive and never straddle a chunk.
-pub(crate) fn groups_per_unit(half: bool) -> u32 {
-    if half {
-        2
-    } else {
-        1
-    }
-}
-
-/// Words of shared memory the compress kernel uses (the same for every
-/// dtype: 16-bit elements are compacted two to a word). `parts`: the
-/// per-plane checksum slots of the single pass (`block` is an upper bound).
-pub(crate) fn compress_shared_words(block: u32, cb: u32, parts: u32) -> usize {
-    let tw = (32 * cb) as usize;
-    tw + tw / 32 + 2 * block as usize + 4 + parts as usize
+/// Words of shared memory the compress kernel uses.
+pub(crate) fn compress_shared_words(half: bool, block: u32, cb: u32) -> usize {
+    let tw = (32 * cb / if half { 2 } else { 1 }) as usize;
+    tw + tw / 32 + if half { tw } else { 1 } + 2 * block as usize + 4
 }
 
 /// Inclusive scan of one value per unit over a cube of `n` units (`n` a
@@ -100,38 +79,27 @@ pub(crate) fn scan_final(n: u32) -> u32 {
     (n.trailing_zeros() % 2) * n
 }
 
-/// A 64-bit look-back state word: `fc` (flag and count) above, the
-/// checksum `sum` below.
-#[cube]
-fn state_word<S: Int>(fc: u32, sum: u32) -> S {
-    (S::cast_from(fc) << S::new(32)) | S::cast_from(sum)
-}
-
-/// ZVC compress, one tile of `32 * cb` words (`32 * cb` elements of f32,
-/// twice that of 16-bit data) per cube at a time.
+/// ZVC compress, one tile of `32 * cb` elements per cube at a time.
 ///
 /// `input` is the input as vectors of `nv` words (the first `full_lines`
 /// of them), `input_w` the same buffer as words (for the last partial
-/// vector). `state` (`PASS_SINGLE` only, `S = u64`, all zero at launch):
-/// `state[0]` the ticket counter, `state[1 + t]` tile `t`'s look-back word
-/// (see [`state_word`]). `tiles` holds one count per tile (`PASS_COUNT`
-/// writes them, [`zvc_scan_tiles`] turns them into exclusive offsets,
-/// `PASS_WRITE` reads those), then the checksum at `tiles[ntiles]`, then
-/// one partial checksum per cube.
+/// vector). `state[0]` is the ticket counter, `state[1 + t]` tile `t`'s
+/// look-back word (all zero at launch; `PASS_SINGLE` only). `tiles` holds
+/// one count per tile (`PASS_COUNT` writes them, [`zvc_scan_tiles`] turns
+/// them into exclusive offsets, `PASS_WRITE` reads those), then the checksum
+/// at `tiles[ntiles]`, then one partial checksum per cube.
 ///
 /// Checksum of the input (see `format::checksum`), each unit over the words
-/// it loads: `PASS_SINGLE` reduces it per tile (`plane_sum`, one slot per
-/// plane of width `pw` in shared memory, summed by the look-back plane) and
-/// the look-back carries the running sum, so the last tile knows the total
-/// and writes header word 7; `PASS_COUNT` reduces it once per cube into
+/// it loads, once per cube: `PASS_SINGLE` adds it to `state[ntiles + 1]`
+/// (then `copy_word` puts it in the header), `PASS_COUNT` stores it in
 /// `tiles[ntiles + 1 + CUBE_POS]` ([`zvc_scan_tiles`] adds those up into
 /// `tiles[ntiles]`, which `PASS_WRITE` puts in the header).
 #[cube(launch_unchecked)]
-pub(crate) fn zvc_compress<N: Size, S: Int>(
+pub(crate) fn zvc_compress<N: Size>(
     input: &Array<Vector<u32, N>>,
     input_w: &Array<u32>,
     out: &mut Array<u32>,
-    state: &mut Array<Atomic<S>>,
+    state: &mut Array<Atomic<u32>>,
     size: &mut Array<u32>,
     tiles: &mut Array<u32>,
     len: u32,
@@ -150,39 +118,30 @@ pub(crate) fn zvc_compress<N: Size, S: Int>(
     #[comptime] cb: u32,
     #[comptime] pass: u32,
     #[comptime] plane: bool,
-    #[comptime] pw: u32,
 ) {
     let epw = comptime!(if half { 2u32 } else { 1u32 });
-    let single = comptime!(pass == PASS_SINGLE);
     let sums = comptime!(pass != PASS_WRITE);
     let mut csum = 0u32;
-    // groups per unit; units per chunk; words per group; words per tile;
-    // vectors per tile and per unit
-    let gpu = comptime!(groups_per_unit(half));
-    let upc = comptime!(UNITS_PER_CHUNK / gpu);
+    // words per group, per tile; vectors per tile and per unit
     let wpg = comptime!(32u32 / epw);
-    let tw = comptime!(32u32 * cb);
+    let tw = comptime!(32u32 * cb / epw);
     let tl = comptime!(tw / nv);
     let lpu = comptime!((tl + block - 1) / block);
     let wpu = comptime!((tw + block - 1) / block);
-    let cpt = comptime!(cb * gpu / UNITS_PER_CHUNK);
+    let cpt = comptime!(cb / UNITS_PER_CHUNK);
     let fin = comptime!(scan_final(block));
     let tid = UNIT_POS;
     let ngroups = (len + 31) / 32;
 
     let mut sm_in = SharedMemory::<u32>::new(comptime!((tw + tw / 32) as usize));
+    let mut sm_hi = SharedMemory::<u32>::new(comptime!(if half { tw as usize } else { 1usize }));
     let mut sm_scan = SharedMemory::<u32>::new(comptime!((2 * block) as usize));
     let mut sm_misc = SharedMemory::<u32>::new(4usize);
-    let mut sm_part = SharedMemory::<u32>::new(comptime!(if pass == PASS_SINGLE {
-        (block / pw.max(1)) as usize
-    } else {
-        1usize
-    }));
 
     for it in 0..iters {
         if tid == 0 {
-            if comptime!(single) {
-                sm_misc[0] = u32::cast_from(state[0].fetch_add(S::new(1)));
+            if comptime!(pass == PASS_SINGLE) {
+                sm_misc[0] = state[0].fetch_add(1u32);
             } else {
                 sm_misc[0] = CUBE_POS as u32 + it * CUBE_COUNT as u32;
             }
@@ -259,57 +218,42 @@ pub(crate) fn zvc_compress<N: Size, S: Int>(
                 }
             }
         }
-        if comptime!(single) {
-            // the tile's checksum, one part per plane (summed in step 5)
-            let part = plane_sum(csum);
-            if UNIT_POS_PLANE == 0 {
-                sm_part[(tid / PLANE_DIM) as usize] = part;
-            }
-            csum = 0u32;
-        }
         sync_cube();
 
-        // 2. gpu consecutive groups per unit: their words (the unit's 32
-        // words are one padded row of sm_in: word k at 33 * tid + k), their
-        // masks, their count
-        let mut vals = Array::<u32>::new(32usize);
-        let mut ms = Array::<u32>::new(comptime!(gpu as usize));
-        let mut cnt = 0u32;
-        #[unroll]
-        for q in 0..gpu {
-            let g = (tile * cb + tid) * gpu + q;
-            let mut mask = 0u32;
-            if active && tid < cb {
-                #[unroll]
-                for j in 0..wpg {
-                    let w = sm_in[(tid * 33u32 + comptime!(q * wpg + j)) as usize];
-                    vals[comptime!((q * wpg + j) as usize)] = w;
-                    if comptime!(half) {
-                        if (w & 0xFFFFu32) != 0u32 {
-                            mask |= comptime!(1u32 << (2 * j));
-                        }
-                        if (w >> 16u32) != 0u32 {
-                            mask |= comptime!(1u32 << (2 * j + 1));
-                        }
-                    } else if w != 0u32 {
-                        mask |= comptime!(1u32 << j);
+        // 2. one group per unit: its words, its mask, its count
+        let g = tile * cb + tid;
+        let mut vals = Array::<u32>::new(comptime!(wpg as usize));
+        let mut mask = 0u32;
+        if active && tid < cb {
+            #[unroll]
+            for j in 0..wpg {
+                let k = tid * wpg + j;
+                let w = sm_in[(k + k / 32) as usize];
+                vals[j as usize] = w;
+                if comptime!(half) {
+                    if (w & 0xFFFFu32) != 0u32 {
+                        mask |= comptime!(1u32 << (2 * j));
                     }
-                }
-                if g >= ngroups {
-                    mask = 0u32;
-                } else {
-                    let valid = len - g * 32;
-                    if valid < 32 {
-                        mask &= (1u32 << valid) - 1u32;
+                    if (w >> 16u32) != 0u32 {
+                        mask |= comptime!(1u32 << (2 * j + 1));
                     }
-                }
-                if comptime!(pass != PASS_WRITE) && g < ngroups {
-                    out[(masks_base + g) as usize] = mask;
+                } else if w != 0u32 {
+                    mask |= comptime!(1u32 << j);
                 }
             }
-            ms[q as usize] = mask;
-            cnt += mask.count_ones();
+            if g >= ngroups {
+                mask = 0u32;
+            } else {
+                let valid = len - g * 32;
+                if valid < 32 {
+                    mask &= (1u32 << valid) - 1u32;
+                }
+            }
+            if comptime!(pass != PASS_WRITE) && g < ngroups {
+                out[(masks_base + g) as usize] = mask;
+            }
         }
+        let cnt = mask.count_ones();
 
         // 3. positions in the tile (barriers inside; also orders the reads
         // of sm_in above before the in-place writes below)
@@ -318,15 +262,15 @@ pub(crate) fn zvc_compress<N: Size, S: Int>(
         let mut total = sm_scan[(fin + cb - 1) as usize];
         if comptime!(half) {
             // every chunk's count is padded to even: one pad after each odd chunk
-            let my_chunk = tid / upc;
+            let my_chunk = tid / UNITS_PER_CHUNK;
             let mut pads = 0u32;
             let mut before = 0u32;
             #[unroll]
             for k in 0..cpt {
-                let hi = sm_scan[(fin + k * upc + upc - 1) as usize];
+                let hi = sm_scan[(fin + k * UNITS_PER_CHUNK + UNITS_PER_CHUNK - 1) as usize];
                 let mut lo = 0u32;
                 if comptime!(k > 0) {
-                    lo = sm_scan[(fin + k * upc - 1) as usize];
+                    lo = sm_scan[(fin + k * UNITS_PER_CHUNK - 1) as usize];
                 }
                 let odd = (hi - lo) & 1u32;
                 if k < my_chunk {
@@ -338,54 +282,41 @@ pub(crate) fn zvc_compress<N: Size, S: Int>(
             total += pads;
         }
 
-        // 16-bit: the unit's first kept element when it starts at an odd
-        // position (the high half of a word whose low half another unit writes)
-        let mut lead = 0u32;
         if comptime!(pass == PASS_COUNT) {
             if active && tid == 0 {
                 tiles[tile as usize] = total;
             }
         } else {
-            // 4. compact the kept elements into shared memory, in place in
-            // sm_in (f32: element p to word p; 16-bit: two elements a word,
-            // whole words where both halves are the unit's, see above)
+            // 4. compact the kept elements into shared memory (f32: in place
+            // in sm_in; 16-bit: element p to sm_in[p/2] (even p) or sm_hi[p/2])
             if active && tid < cb {
                 let mut p = pos;
-                let mut pend = 0u32;
                 #[unroll]
-                for q in 0..gpu {
-                    let m = ms[q as usize];
-                    #[unroll]
-                    for j in 0..wpg {
-                        let w = vals[comptime!((q * wpg + j) as usize)];
-                        if comptime!(half) {
-                            #[unroll]
-                            for h in 0..2u32 {
-                                let bit = comptime!(2 * j + h);
-                                if (m >> bit) & 1u32 == 1u32 {
-                                    let x = (w >> comptime!(16 * h)) & 0xFFFFu32;
-                                    if p % 2 == 0 {
-                                        pend = x;
-                                    } else if p == pos {
-                                        lead = x;
-                                    } else {
-                                        sm_in[(p / 2) as usize] = pend | (x << 16u32);
-                                    }
-                                    p += 1;
+                for j in 0..wpg {
+                    let w = vals[j as usize];
+                    if comptime!(half) {
+                        #[unroll]
+                        for h in 0..2u32 {
+                            let bit = comptime!(2 * j + h);
+                            if (mask >> bit) & 1u32 == 1u32 {
+                                let x = (w >> comptime!(16 * h)) & 0xFFFFu32;
+                                if p % 2 == 0 {
+                                    sm_in[(p / 2) as usize] = x;
+                                } else {
+                                    sm_hi[(p / 2) as usize] = x;
                                 }
+                                p += 1;
                             }
-                        } else if (m >> j) & 1u32 == 1u32 {
-                            sm_in[p as usize] = w;
-                            p += 1;
                         }
+                    } else if (mask >> j) & 1u32 == 1u32 {
+                        sm_in[p as usize] = w;
+                        p += 1;
                     }
                 }
                 if comptime!(half) {
-                    // a last element at an even position: its word's high half
-                    // is the next unit's lead (after the barrier) or the
-                    // chunk's pad (zero)
-                    if p % 2 == 1 && p > pos {
-                        sm_in[(p / 2) as usize] = pend;
+                    // the last unit of a chunk writes the chunk's pad
+                    if tid % UNITS_PER_CHUNK == UNITS_PER_CHUNK - 1 && p % 2 == 1 {
+                        sm_hi[(p / 2) as usize] = 0u32;
                     }
                 }
             }
@@ -397,58 +328,41 @@ pub(crate) fn zvc_compress<N: Size, S: Int>(
                 }
             } else if active && tid < PLANE_DIM {
                 // decoupled look-back by the first plane, a window of
-                // PLANE_DIM predecessors at a time; every state word carries
-                // a count and a checksum
+                // PLANE_DIM predecessors at a time
                 let lane = UNIT_POS_PLANE;
-                let nparts = comptime!(block / pw.max(1));
-                let mut part = 0u32;
-                let mut k = lane;
-                while k < nparts {
-                    part += sm_part[k as usize];
-                    k += PLANE_DIM;
-                }
-                let tsum = plane_sum(part);
                 if tile == 0 {
                     if lane == 0 {
-                        state[1].store(state_word::<S>(FLAG_PREFIX | total, tsum));
+                        state[1].store(FLAG_PREFIX | total);
                         sm_misc[1] = 0u32;
-                        sm_misc[2] = tsum;
                     }
                 } else {
                     if lane == 0 {
-                        state[(1 + tile) as usize]
-                            .store(state_word::<S>(FLAG_AGGREGATE | total, tsum));
+                        state[(1 + tile) as usize].store(FLAG_AGGREGATE | total);
                     }
                     let mut excl = 0u32;
-                    let mut excl_sum = 0u32;
                     // the window is tiles hi-1-lane; below tile 0 reads as a zero prefix
                     let mut hi = tile;
                     let mut done = false;
                     while !done {
-                        let mut s = state_word::<S>(FLAG_PREFIX, 0u32);
+                        let mut s = u32::new(FLAG_PREFIX as i64);
                         if hi > lane {
                             s = state[(hi - lane) as usize].load();
                         }
-                        let mut fc = u32::cast_from(s >> S::new(32));
-                        while !plane_all(fc >= FLAG_AGGREGATE) {
-                            if fc < FLAG_AGGREGATE {
+                        while !plane_all(s >= FLAG_AGGREGATE) {
+                            if s < FLAG_AGGREGATE {
                                 s = state[(hi - lane) as usize].load();
-                                fc = u32::cast_from(s >> S::new(32));
                             }
                         }
                         let mut cand = 0xFFFF_FFFFu32;
-                        if fc >= FLAG_PREFIX {
+                        if s >= FLAG_PREFIX {
                             cand = lane;
                         }
                         let first = plane_min(cand);
                         let mut v = 0u32;
-                        let mut vs = 0u32;
                         if lane <= first {
-                            v = fc & VALUE_MASK;
-                            vs = u32::cast_from(s);
+                            v = s & VALUE_MASK;
                         }
                         excl += plane_sum(v);
-                        excl_sum += plane_sum(vs);
                         if first != 0xFFFF_FFFFu32 {
                             done = true;
                         } else {
@@ -456,32 +370,19 @@ pub(crate) fn zvc_compress<N: Size, S: Int>(
                         }
                     }
                     if lane == 0 {
-                        state[(1 + tile) as usize].store(state_word::<S>(
-                            FLAG_PREFIX | (excl + total),
-                            excl_sum + tsum,
-                        ));
+                        state[(1 + tile) as usize].store(FLAG_PREFIX | (excl + total));
                         sm_misc[1] = excl;
-                        sm_misc[2] = excl_sum + tsum;
                     }
                 }
             }
         }
         sync_cube();
 
-        if comptime!(half && pass != PASS_COUNT) {
-            // the leads: every low half is written now
-            if active && tid < cb && pos % 2 == 1 && cnt > 0 {
-                let q = pos / 2;
-                sm_in[q as usize] = sm_in[q as usize] | (lead << 16u32);
-            }
-            sync_cube();
-        }
-
         if comptime!(pass != PASS_COUNT) && active {
             let excl = sm_misc[1];
             // 6. chunk offsets, and the header after the last tile
-            if tid < cb && tid % upc == 0 {
-                let c = tile * cpt + tid / upc;
+            if tid < cb && tid % UNITS_PER_CHUNK == 0 {
+                let c = tile * cpt + tid / UNITS_PER_CHUNK;
                 if c < nchunks {
                     out[(offs_base + c) as usize] = excl + pos;
                 }
@@ -500,10 +401,8 @@ pub(crate) fn zvc_compress<N: Size, S: Int>(
                 out[6] = device_header_check(MAGIC, header_w1, len, 0u32, total_words);
                 if comptime!(pass == PASS_WRITE) {
                     out[7] = tiles[ntiles as usize];
-                } else {
-                    // the look-back's inclusive checksum of the last tile
-                    out[7] = sm_misc[2];
                 }
+                // PASS_SINGLE: `copy_word` writes out[7] after the launch
             }
             // 7. coalesced write of the payload
             let region = payload_base + excl / epw;
@@ -512,16 +411,25 @@ pub(crate) fn zvc_compress<N: Size, S: Int>(
             for i in 0..wpu {
                 let k = i * block + tid;
                 if k < words {
-                    out[(region + k) as usize] = sm_in[k as usize];
+                    if comptime!(half) {
+                        out[(region + k) as usize] =
+                            sm_in[k as usize] | (sm_hi[k as usize] << 16u32);
+                    } else {
+                        out[(region + k) as usize] = sm_in[k as usize];
+                    }
                 }
             }
         }
         sync_cube();
     }
-    if comptime!(pass == PASS_COUNT) {
+    if comptime!(sums) {
         let total = cube_sum(csum, &mut sm_scan, block, plane);
         if tid == 0 {
-            tiles[(ntiles + 1 + CUBE_POS as u32) as usize] = total;
+            if comptime!(pass == PASS_SINGLE) {
+                state[(ntiles + 1) as usize].fetch_add(total);
+            } else {
+                tiles[(ntiles + 1 + CUBE_POS as u32) as usize] = total;
+            }
         }
     }
 }
@@ -584,16 +492,28 @@ pub(crate) fn zvc_scan_tiles(
     }
 }
 
+/// Groups of 32 elements each decompress unit expands: one for f32, two
+/// for 16-bit dtypes, so a tile is `32 * cb` words (the same bytes) for every
+/// dtype and the per-tile cost (mask scan, offset checks, barriers) is
+/// spread over as many bytes for 16-bit data as for f32.
+pub(crate) fn decompress_groups_per_unit(half: bool) -> u32 {
+    if half {
+        2
+    } else {
+        1
+    }
+}
+
 /// Words of shared memory the decompress kernel uses.
 pub(crate) fn decompress_shared_words(half: bool, block: u32, cb: u32) -> usize {
-    let gpt = (cb * groups_per_unit(half)) as usize;
+    let gpt = (cb * decompress_groups_per_unit(half)) as usize;
     let tw = 32 * cb as usize;
     tw + 2 * gpt + 2 * block as usize + gpt / UNITS_PER_CHUNK as usize + 1 + 2
 }
 
 /// ZVC decompress, one tile of `32 * cb` words (whole chunks; `32 * cb`
 /// elements for f32, twice that for 16-bit) per cube at a time: each unit
-/// reads one mask (two for 16-bit, see [`groups_per_unit`];
+/// reads one mask (two for 16-bit, see [`decompress_groups_per_unit`];
 /// coalesced), a block scan gives each group's position in the tile's payload, the chunk offsets are checked
 /// against the masks, the tile's payload is staged in shared memory
 /// (coalesced, all loads in flight at once), then every unit expands whole
@@ -625,7 +545,7 @@ pub(crate) fn zvc_decompress<N: Size>(
 ) {
     let epw = comptime!(if half { 2u32 } else { 1u32 });
     // groups per unit, per tile; units per chunk
-    let gpu = comptime!(groups_per_unit(half));
+    let gpu = comptime!(decompress_groups_per_unit(half));
     let gpt = comptime!(cb * gpu);
     let upc = comptime!(UNITS_PER_CHUNK / gpu);
     let tw = comptime!(32u32 * gpt / epw);

@@ -307,11 +307,10 @@ fn many_chunks_with_every_cube_looping_round_trip() {
     }
 }
 
-/// ZVC tiles are `32 * cb` words (cb = min(block, 256) units, fewer when
-/// the device has little shared memory: 128 on lavapipe; `32 * cb` elements
-/// of f32, twice that of 16-bit data): lengths around group, chunk and tile
-/// boundaries, every block size, grids from one cube looping over every
-/// tile to more cubes than tiles, every dtype.
+/// ZVC tiles are `32 * cb` elements (cb = min(block, 256) units, fewer when
+/// the device has little shared memory: 128 on lavapipe): lengths around
+/// group, chunk and tile boundaries, every block size, grids from one cube
+/// looping over every tile to more cubes than tiles, every dtype.
 #[test]
 fn zvc_tile_boundaries_every_block_and_grid() {
     let client = client();
@@ -361,12 +360,9 @@ fn zvc_tile_boundaries_every_block_and_grid() {
     }
 }
 
-/// 16-bit compress, two groups per unit and two elements per word: the
-/// units whose first kept element lands at an odd position (the high half
-/// of a word another unit starts, written after a barrier) with sparse data
-/// (that other unit often several units back), dense data, single elements
-/// per unit; lengths around 16-bit tiles of 64 and 128 units (4096 and 8192
-/// elements on lavapipe, 16384 elsewhere), odd counts, many tiles per cube.
+/// 16-bit ZVC: kept elements at odd positions (the high half of a word)
+/// with sparse data, dense data, single elements per group; lengths around
+/// tiles of 64 and 128 units and twice that, odd counts, many tiles per cube.
 #[test]
 fn zvc_16bit_two_groups_per_unit_odd_positions() {
     let client = client();
@@ -410,8 +406,8 @@ fn zvc_16bit_two_groups_per_unit_odd_positions() {
     }
 }
 
-/// One kept element in every second group (every unit of a 16-bit tile
-/// starts at an odd position after the first), and one in every group.
+/// 16-bit ZVC with one kept element in every group, every second group or
+/// every third group.
 #[test]
 fn zvc_16bit_one_element_per_group() {
     let client = client();
