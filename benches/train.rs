@@ -258,6 +258,11 @@ struct Measured {
     backend_name: String,
     warmup_secs: Vec<f64>,
     step_secs: Vec<f64>,
+    /// Per timed step: seconds until the host had enqueued it (including
+    /// any wait for swapped tensors); the rest of the step is the device
+    /// draining its queue.
+    #[serde(default)]
+    enqueue_secs: Vec<f64>,
     median_samples_per_s: f64,
     /// Samples over the total time of the timed steps.
     mean_samples_per_s: f64,
@@ -478,12 +483,18 @@ fn measure<B: AutodiffBackend<Device = DeviceOf>>(
     let batch = spec.synthetic_batch::<B>(case.batch, 0, &device);
     let mut peak = start_usage.map(|u| (u, u));
     let label = case.label();
+    // Time until the step's ops were all enqueued (the rest of the step is
+    // the device draining its queue): where the drain is near zero, the
+    // host, not the device, sets the pace.
+    let mut enqueue_secs: Vec<f64> = Vec::new();
 
     let mut step = |phase: &str, n: usize| -> (f64, f32) {
         let start = Instant::now();
         let loss = trainer.step(&batch);
+        let enqueued = start.elapsed().as_secs_f64();
         B::sync(&device).expect("device sync after a step");
         let secs = start.elapsed().as_secs_f64();
+        enqueue_secs.push(enqueued);
         let loss: f32 = burn::tensor::ElementConversion::elem(loss.into_scalar());
         if let (Some((_, max)), Some(now)) = (peak.as_mut(), device_usage::<Device>(&device)) {
             max.in_use = max.in_use.max(now.in_use);
@@ -526,6 +537,7 @@ fn measure<B: AutodiffBackend<Device = DeviceOf>>(
         }
     }
 
+    let timed_enqueue = enqueue_secs.split_off(enqueue_secs.len() - step_secs.len());
     let mut rates: Vec<f64> = step_secs.iter().map(|s| case.batch as f64 / s).collect();
     rates.sort_by(|a, b| a.total_cmp(b));
     Measured {
@@ -535,6 +547,7 @@ fn measure<B: AutodiffBackend<Device = DeviceOf>>(
         mean_samples_per_s: (case.batch * step_secs.len()) as f64 / step_secs.iter().sum::<f64>(),
         warmup_secs,
         step_secs,
+        enqueue_secs: timed_enqueue,
         final_loss,
         memory: peak.map(|(start, max)| memory_peak(start, max)),
         steady_before_timing: ready_when_timed,
@@ -1167,6 +1180,33 @@ fn print_table(rows: &[Row]) {
 /// Where each case's last timed iteration waited for tensors to come back:
 /// how far ahead of its use each late copy was started, in ops.
 fn print_waits(rows: &[Row]) {
+    println!();
+    println!("host and device per timed step (medians, ms): the host enqueues (and waits for swapped tensors), then the device drains its queue");
+    for row in rows {
+        let Some(m) = row.result.as_ref() else {
+            continue;
+        };
+        let mut enqueue = m.enqueue_secs.clone();
+        let mut drain: Vec<f64> = m
+            .step_secs
+            .iter()
+            .zip(&m.enqueue_secs)
+            .map(|(step, enq)| step - enq)
+            .collect();
+        enqueue.sort_by(|a, b| a.total_cmp(b));
+        drain.sort_by(|a, b| a.total_cmp(b));
+        let waited = m
+            .swap
+            .as_ref()
+            .map_or(0.0, |s| s.swap_in_stalls.total_ns() as f64 / 1e6);
+        println!(
+            "  {:<40} enqueue {:>7.2} (waited {:>5.2} in the last step), drain {:>7.2}",
+            row.case.label(),
+            median(&enqueue) * 1e3,
+            waited,
+            median(&drain) * 1e3
+        );
+    }
     for row in rows {
         let Some(swap) = row.result.as_ref().and_then(|m| m.swap.as_ref()) else {
             continue;
@@ -1184,7 +1224,9 @@ fn print_waits(rows: &[Row]) {
         );
         for w in swap.waited_for.iter().take(12) {
             let ahead = match (w.prefetched_at, w.needed_at) {
-                (Some(p), Some(n)) => format!("started {} ops ahead (at op {p})", n.saturating_sub(p)),
+                (Some(p), Some(n)) => {
+                    format!("started {} ops ahead (at op {p})", n.saturating_sub(p))
+                }
                 _ => "loaded on demand".into(),
             };
             println!(

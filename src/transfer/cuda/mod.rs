@@ -244,17 +244,9 @@ pub(crate) fn offload(tensor: Loaded) -> Result<CudaCopy, (TransferError, Loaded
         fusion,
         offload: Ticket::new(),
     };
-    let fence = match engine.down.order_after_compute(&cube.client) {
-        Ok(fence) => fence,
-        Err(err) => {
-            return give_back(
-                TransferError::Engine(format!("ordering the download after compute: {err}")),
-                cube,
-            )
-        }
-    };
+    let mark = engine.down.mark_compute(&cube.client);
     let job = Download::new(cube, block, copy.offload.clone());
-    if let Err(job) = engine.down.send(job, fence) {
+    if let Err(job) = engine.down.send(job, mark) {
         return give_back(
             TransferError::Engine("the download thread stopped".into()),
             job.into_tensor(),
@@ -280,14 +272,12 @@ pub(crate) fn prefetch(copy: CudaCopy) -> Result<PendingLoad, Loaded> {
             // used this memory was enqueued before it, so it has run before
             // the copy lands.
             let dst = engine.compute.empty(copy.block.len());
-            match engine.up.order_after_compute(&engine.compute) {
-                // A job that cannot be sent completes with an error when dropped.
-                Ok(fence) => drop(engine.up.send(
-                    Upload::new(copy.block.clone(), dst, copy.offload.clone(), done.clone()),
-                    fence,
-                )),
-                Err(err) => done.set(Err(format!("ordering the upload after compute: {err}"))),
-            }
+            let mark = engine.up.mark_compute(&engine.compute);
+            // A job that cannot be sent completes with an error when dropped.
+            drop(engine.up.send(
+                Upload::new(copy.block.clone(), dst, copy.offload.clone(), done.clone()),
+                mark,
+            ));
         }
         None => done.set(Err("the upload thread is not running".into())),
     }

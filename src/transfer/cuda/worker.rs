@@ -1,10 +1,12 @@
-//! One lane per direction, each with its own CUDA stream and two threads.
+//! One lane per direction, each with its own CUDA stream and three threads.
 //!
 //! The threads retain the device's primary context (the one CubeCL uses), so
 //! CubeCL's device pointers are valid on the lane's stream. Ordering against
-//! compute is set up on the compute thread, when a job is made: each job
-//! gets its own fence, a point that compute passes once it has run what was
-//! enqueued before the job ([`Worker::order_after_compute`]). Then:
+//! compute starts on the compute thread, when a job is made: it gets a mark,
+//! a fresh buffer allocated in compute's order ([`Worker::mark_compute`],
+//! no round trip to CubeCL's device thread). Then:
+//! 0. the fence thread turns each mark into the job's own fence, a point
+//!    that compute passes once it has run what was enqueued before the mark;
 //! 1. the issuing thread takes jobs in order, waits for each one's fence
 //!    (blocking only itself: downloads then read final data, and upload
 //!    destinations are no longer read by queued kernels, whose memory compute
@@ -20,7 +22,7 @@
 //! A job that is dropped unfinished (its thread stopped) completes with an
 //! error, and a download gives its tensor back: nobody waits forever.
 
-use std::sync::mpsc::{channel, sync_channel, Receiver, Sender};
+use std::sync::mpsc::{channel, sync_channel, Sender};
 use std::sync::{Arc, Condvar, Mutex};
 
 use burn_cubecl::tensor::CubeTensor;
@@ -174,11 +176,27 @@ impl Drop for Upload {
     }
 }
 
-/// A point in the compute stream, taken on the compute thread when a job is
-/// made: the copy may start once compute has run everything enqueued before.
-pub(crate) struct ComputeFence(DynFut<Result<(), ServerError>>);
+/// A position in the compute stream: a fresh one-byte buffer from compute's
+/// pool, allocated (asynchronously) on the compute thread when a job is made.
+pub(crate) struct ComputeMark(Handle);
+
+/// A point that compute passes once it has run everything enqueued before a
+/// job's mark (the copy may start then).
+struct ComputeFence(DynFut<Result<(), ServerError>>);
 
 impl ComputeFence {
+    /// Takes the fence of `mark` on the lane's CubeCL stream `lane`: asking
+    /// for the mark's buffer from there is CubeCL's own cross-stream path (it
+    /// records an event on compute, no earlier than the mark, and makes the
+    /// lane's stream wait on it), and a sync point taken on the lane's stream
+    /// right after is passed once compute passed that event.
+    fn take(lane: &ComputeClient<CudaRuntime>, mark: ComputeMark) -> Result<Self, String> {
+        lane.get_resource(mark.0)
+            .map(drop)
+            .map_err(|e| format!("{e:?}"))?;
+        Ok(Self(lane.sync()))
+    }
+
     /// Blocks the calling (copy) thread until compute passed the point.
     fn wait(self) -> Result<(), String> {
         cubecl::future::block_on(self.0).map_err(|e| format!("{e:?}"))
@@ -186,46 +204,26 @@ impl ComputeFence {
 }
 
 pub(crate) struct Worker<J> {
-    tx: Mutex<Sender<(J, ComputeFence)>>,
-    /// The CubeCL stream of the copy thread (the one that waits on compute).
-    stream: StreamId,
+    tx: Mutex<Sender<(J, ComputeMark)>>,
 }
 
 impl<J: Send + 'static> Worker<J> {
-    /// Queues a job with the fence [`Worker::order_after_compute`] gave for it.
-    pub(crate) fn send(&self, job: J, fence: ComputeFence) -> Result<(), J> {
+    /// Queues a job with the mark [`Worker::mark_compute`] gave for it.
+    pub(crate) fn send(&self, job: J, mark: ComputeMark) -> Result<(), J> {
         self.tx
             .lock()
             .unwrap_or_else(|p| p.into_inner())
-            .send((job, fence))
+            .send((job, mark))
             .map_err(|e| e.0 .0)
     }
 
-    fn on_lane(&self, compute: &ComputeClient<CudaRuntime>) -> ComputeClient<CudaRuntime> {
-        let mut lane = compute.clone();
-        // SAFETY: the client only selects which CubeCL stream requests are
-        // ordered on; the device serialises all access.
-        unsafe { lane.set_stream(self.stream) };
-        lane
-    }
-
-    /// The fence of one job: compute's position now, as the calling
-    /// (compute) thread enqueued it. Asking for a fresh compute-stream
-    /// marker from the worker's CubeCL stream is CubeCL's own cross-stream
-    /// path (it records an event on compute and makes the worker's stream
-    /// wait on it); a sync point taken on that stream right after is then
-    /// passed exactly when compute passes this position. Each job waits for
-    /// its own fence only: one taken later (a later job) never holds it back.
-    pub(crate) fn order_after_compute(
-        &self,
-        compute: &ComputeClient<CudaRuntime>,
-    ) -> Result<ComputeFence, String> {
-        let marker = compute.empty(1);
-        let lane = self.on_lane(compute);
-        lane.get_resource(marker)
-            .map(drop)
-            .map_err(|e| format!("{e:?}"))?;
-        Ok(ComputeFence(lane.sync()))
+    /// Compute's position now, as the calling (compute) thread enqueued it:
+    /// the job made with it is copied only once compute has passed it. This
+    /// does not wait for CubeCL's device thread (the allocation is queued),
+    /// so making a job costs the compute thread no round trip; the lane's
+    /// fence thread takes the fence.
+    pub(crate) fn mark_compute(&self, compute: &ComputeClient<CudaRuntime>) -> ComputeMark {
+        ComputeMark(compute.empty(1))
     }
 }
 
@@ -297,10 +295,14 @@ struct Copier<R, C, D> {
     complete: D,
 }
 
-/// Starts a lane: an issuing thread that waits for each job's own fence and
-/// then issues its copy, and a completing thread that waits for the copies
-/// in order and hands each job its outcome. Two threads, so that waiting for
-/// a later job's fence never delays reporting an earlier job's copy.
+/// Starts a lane of three threads, each taking jobs in order:
+/// - the fence thread takes each job's fence from its mark as soon as the
+///   job arrives (two round trips to CubeCL's device thread, kept off the
+///   compute thread);
+/// - the issuing thread waits for each job's own fence and issues its copy;
+/// - the completing thread waits for the copies and hands each job its
+///   outcome, so waiting for a later job's fence never delays reporting an
+///   earlier job's copy.
 fn spawn<J, K, R, C, D>(
     name: &str,
     device: CudaDevice,
@@ -313,7 +315,8 @@ where
     C: Fn(&Lane, &J) -> Result<K, String> + Send + 'static,
     D: Fn(J, Result<K, String>) + Send + 'static,
 {
-    let (tx, rx): (Sender<(J, ComputeFence)>, Receiver<(J, ComputeFence)>) = channel();
+    let (tx, rx) = channel::<(J, ComputeMark)>();
+    let (fenced_tx, fenced_rx) = channel::<(J, Result<ComputeFence, String>)>();
     let (issued_tx, issued_rx) = sync_channel::<(J, Result<(K, CopyEvent), String>)>(MAX_IN_FLIGHT);
     let (ready_tx, ready_rx) = channel();
     let Copier {
@@ -333,6 +336,7 @@ where
             }
         })
         .map_err(|e| CudaError::other(format!("spawning {name}-done: {e}")))?;
+    let fence_device = device.clone();
     std::thread::Builder::new()
         .name(name.to_string())
         .spawn(move || {
@@ -347,10 +351,10 @@ where
                 }
             };
             // Jobs come in compute order, so their fences pass in order too.
-            for (job, fence) in rx {
+            for (job, fence) in fenced_rx {
                 let _span = tracing::trace_span!("copy").entered();
                 let issued = ready(&job)
-                    .and_then(|()| fence.wait())
+                    .and_then(|()| fence?.wait())
                     .and_then(|()| copy(&lane, &job))
                     .and_then(|keep| lane.record().map(|event| (keep, event)));
                 if issued_tx.send((job, issued)).is_err() {
@@ -362,10 +366,23 @@ where
     let stream = ready_rx
         .recv()
         .map_err(|_| CudaError::other(format!("{name} did not start")))??;
-    Ok(Worker {
-        tx: Mutex::new(tx),
-        stream,
-    })
+    std::thread::Builder::new()
+        .name(format!("{name}-fence"))
+        .spawn(move || {
+            let mut lane = CudaRuntime::client(&fence_device);
+            // SAFETY: the client only selects which CubeCL stream requests
+            // are ordered on (the issuing thread's); the device thread
+            // serialises all access.
+            unsafe { lane.set_stream(stream) };
+            for (job, mark) in rx {
+                let fence = ComputeFence::take(&lane, mark);
+                if fenced_tx.send((job, fence)).is_err() {
+                    return;
+                }
+            }
+        })
+        .map_err(|e| CudaError::other(format!("spawning {name}-fence: {e}")))?;
+    Ok(Worker { tx: Mutex::new(tx) })
 }
 
 pub(crate) fn spawn_download(device: CudaDevice) -> Result<Worker<Download>, CudaError> {
