@@ -341,23 +341,42 @@ fn zvc_tile_boundaries_every_block_and_grid() {
             let e = elements(pattern, dtype, len, 1000 + i as u64);
             for &block in LaunchConfig::blocks(CodecKind::Zvc) {
                 for grid in [1u32, 2, 5, 4096] {
-                    let c = LaunchConfig {
-                        block,
-                        grid,
-                        single_pass: false,
-                    };
-                    check(
+                    check_zvc(
                         &client,
-                        CodecKind::Zvc,
                         dtype,
                         &e,
-                        c,
-                        &format!("Zvc {dtype:?} {pattern:?} len {len} {c:?}"),
+                        block,
+                        grid,
+                        &format!("Zvc {dtype:?} {pattern:?} len {len}"),
                     );
                 }
             }
         }
     }
+}
+
+/// A ZVC round trip with the multi-pass kernels at `block` x `grid`.
+fn check_zvc(
+    client: &ComputeClient<WgpuRuntime>,
+    dtype: DType,
+    e: &[u32],
+    block: u32,
+    grid: u32,
+    label: &str,
+) {
+    let c = LaunchConfig {
+        block,
+        grid,
+        single_pass: false,
+    };
+    check(
+        client,
+        CodecKind::Zvc,
+        dtype,
+        e,
+        c,
+        &format!("{label} {c:?}"),
+    );
 }
 
 /// 16-bit ZVC: kept elements at odd positions (the high half of a word)
@@ -387,18 +406,13 @@ fn zvc_16bit_two_groups_per_unit_odd_positions() {
             for (pi, &pattern) in patterns.iter().enumerate() {
                 let e = elements(pattern, dtype, len, 500 + (i * 4 + pi) as u64);
                 for (block, grid) in [(64u32, 1u32), (128, 3), (256, 2), (1024, 4096)] {
-                    let c = LaunchConfig {
-                        block,
-                        grid,
-                        single_pass: false,
-                    };
-                    check(
+                    check_zvc(
                         &client,
-                        CodecKind::Zvc,
                         dtype,
                         &e,
-                        c,
-                        &format!("Zvc {dtype:?} {pattern:?} len {len} {c:?}"),
+                        block,
+                        grid,
+                        &format!("Zvc {dtype:?} {pattern:?} len {len}"),
                     );
                 }
             }
@@ -424,18 +438,13 @@ fn zvc_16bit_one_element_per_group() {
                 })
                 .collect();
             for block in [64u32, 128, 256] {
-                let c = LaunchConfig {
-                    block,
-                    grid: 5,
-                    single_pass: false,
-                };
-                check(
+                check_zvc(
                     &client,
-                    CodecKind::Zvc,
                     dtype,
                     &e,
-                    c,
-                    &format!("Zvc {dtype:?} one in {every} {c:?}"),
+                    block,
+                    5,
+                    &format!("Zvc {dtype:?} one in {every}"),
                 );
             }
         }
@@ -452,18 +461,13 @@ fn zvc_all_zero_and_no_zero_multi_tile() {
         for sp in [0.0, 1.0] {
             let e = elements(Pattern::Scattered(sp), dtype, len, 3);
             for block in [64u32, 256, 1024] {
-                let c = LaunchConfig {
-                    block,
-                    grid: 3,
-                    single_pass: false,
-                };
-                check(
+                check_zvc(
                     &client,
-                    CodecKind::Zvc,
                     dtype,
                     &e,
-                    c,
-                    &format!("Zvc {dtype:?} sp {sp} {c:?}"),
+                    block,
+                    3,
+                    &format!("Zvc {dtype:?} sp {sp}"),
                 );
             }
         }
