@@ -483,18 +483,16 @@ fn measure<B: AutodiffBackend<Device = DeviceOf>>(
     let batch = spec.synthetic_batch::<B>(case.batch, 0, &device);
     let mut peak = start_usage.map(|u| (u, u));
     let label = case.label();
-    // Time until the step's ops were all enqueued (the rest of the step is
-    // the device draining its queue): where the drain is near zero, the
-    // host, not the device, sets the pace.
-    let mut enqueue_secs: Vec<f64> = Vec::new();
 
-    let mut step = |phase: &str, n: usize| -> (f64, f32) {
+    // A step's seconds, the seconds until its ops were all enqueued (the
+    // rest is the device draining its queue: where that is near zero, the
+    // host, not the device, sets the pace), and its loss.
+    let mut step = |phase: &str, n: usize| -> (f64, f64, f32) {
         let start = Instant::now();
         let loss = trainer.step(&batch);
         let enqueued = start.elapsed().as_secs_f64();
         B::sync(&device).expect("device sync after a step");
         let secs = start.elapsed().as_secs_f64();
-        enqueue_secs.push(enqueued);
         let loss: f32 = burn::tensor::ElementConversion::elem(loss.into_scalar());
         if let (Some((_, max)), Some(now)) = (peak.as_mut(), device_usage::<Device>(&device)) {
             max.in_use = max.in_use.max(now.in_use);
@@ -506,7 +504,7 @@ fn measure<B: AutodiffBackend<Device = DeviceOf>>(
             secs,
             case.batch as f64 / secs
         );
-        (secs, loss)
+        (secs, enqueued, loss)
     };
 
     let mut warmup_secs: Vec<f64> = Vec::new();
@@ -514,7 +512,7 @@ fn measure<B: AutodiffBackend<Device = DeviceOf>>(
     // two steady steps are compared (a profiling step is no reference).
     let mut previous_ready: Option<f64> = None;
     while warmup_secs.len() < case.max_warmup.max(case.warmup) {
-        let (secs, _) = step("warm-up", warmup_secs.len() + 1);
+        let (secs, _, _) = step("warm-up", warmup_secs.len() + 1);
         warmup_secs.push(secs);
         let now_ready = ready();
         let settled = now_ready
@@ -526,28 +524,27 @@ fn measure<B: AutodiffBackend<Device = DeviceOf>>(
     }
     let ready_when_timed = ready();
     let mut step_secs = Vec::new();
+    let mut enqueue_secs = Vec::new();
     let mut final_loss = f32::NAN;
     let mut memory_series = Vec::new();
     for n in 1..=case.steps {
-        let (secs, loss) = step("step", n);
+        let (secs, enqueued, loss) = step("step", n);
         step_secs.push(secs);
+        enqueue_secs.push(enqueued);
         final_loss = loss;
         if case.memory_every > 0 && (n == 1 || n % case.memory_every == 0) {
             memory_series.extend(memory_sample(n, &device));
         }
     }
 
-    let timed_enqueue = enqueue_secs.split_off(enqueue_secs.len() - step_secs.len());
-    let mut rates: Vec<f64> = step_secs.iter().map(|s| case.batch as f64 / s).collect();
-    rates.sort_by(|a, b| a.total_cmp(b));
     Measured {
         device_name,
         backend_name,
-        median_samples_per_s: median(&rates),
+        median_samples_per_s: median(step_secs.iter().map(|s| case.batch as f64 / s)),
         mean_samples_per_s: (case.batch * step_secs.len()) as f64 / step_secs.iter().sum::<f64>(),
         warmup_secs,
         step_secs,
-        enqueue_secs: timed_enqueue,
+        enqueue_secs,
         final_loss,
         memory: peak.map(|(start, max)| memory_peak(start, max)),
         steady_before_timing: ready_when_timed,
@@ -623,7 +620,9 @@ fn waited_for(profile: &burn_swap::Profile) -> Vec<WaitedTensor> {
     waited
 }
 
-fn median(sorted: &[f64]) -> f64 {
+fn median(values: impl IntoIterator<Item = f64>) -> f64 {
+    let mut sorted: Vec<f64> = values.into_iter().collect();
+    sorted.sort_by(|a, b| a.total_cmp(b));
     match sorted.len() {
         0 => f64::NAN,
         n if n % 2 == 1 => sorted[n / 2],
@@ -1177,24 +1176,20 @@ fn print_table(rows: &[Row]) {
     }
 }
 
-/// Where each case's last timed iteration waited for tensors to come back:
-/// how far ahead of its use each late copy was started, in ops.
-fn print_waits(rows: &[Row]) {
+/// Each case's median time to enqueue a timed step (waits for swapped
+/// tensors included) and the time the device then took to drain its queue.
+fn print_host_and_device(rows: &[Row]) {
     println!();
     println!("host and device per timed step (medians, ms): the host enqueues (and waits for swapped tensors), then the device drains its queue");
     for row in rows {
         let Some(m) = row.result.as_ref() else {
             continue;
         };
-        let mut enqueue = m.enqueue_secs.clone();
-        let mut drain: Vec<f64> = m
+        let drain = m
             .step_secs
             .iter()
             .zip(&m.enqueue_secs)
-            .map(|(step, enq)| step - enq)
-            .collect();
-        enqueue.sort_by(|a, b| a.total_cmp(b));
-        drain.sort_by(|a, b| a.total_cmp(b));
+            .map(|(step, enqueued)| step - enqueued);
         let waited = m
             .swap
             .as_ref()
@@ -1202,11 +1197,16 @@ fn print_waits(rows: &[Row]) {
         println!(
             "  {:<40} enqueue {:>7.2} (waited {:>5.2} in the last step), drain {:>7.2}",
             row.case.label(),
-            median(&enqueue) * 1e3,
+            median(m.enqueue_secs.iter().copied()) * 1e3,
             waited,
-            median(&drain) * 1e3
+            median(drain) * 1e3
         );
     }
+}
+
+/// Where each case's last timed iteration waited for tensors to come back:
+/// how far ahead of its use each late copy was started, in ops.
+fn print_waits(rows: &[Row]) {
     for row in rows {
         let Some(swap) = row.result.as_ref().and_then(|m| m.swap.as_ref()) else {
             continue;
@@ -1389,6 +1389,7 @@ fn main() {
         println!("device: {device}");
     }
     print_table(&rows);
+    print_host_and_device(&rows);
     print_waits(&rows);
     print_memory_series(&rows);
     if !searches.is_empty() {

@@ -2,6 +2,7 @@
 //! Test data shared by the test files.
 
 use cube_kernels::format::{self, CodecKind, DType, Layout};
+use cube_kernels::CodecError;
 
 pub struct Rng(pub u64);
 impl Rng {
@@ -182,4 +183,9 @@ pub fn value_word(
             (layout.payload + a / 4 + i / 4, 1 << (8 * (i % 4) + 3))
         }
     }
+}
+
+/// A decode that failed on the data checksum.
+pub fn checksum_mismatch<T>(result: &Result<T, CodecError>) -> bool {
+    matches!(result, Err(CodecError::ChecksumMismatch { .. }))
 }

@@ -40,7 +40,7 @@ use cudarc::driver::{result, DriverError};
 
 pub use pinned::PoolStats;
 use pinned::{PinnedBlock, PinnedPool};
-use worker::{Download, DownloadResult, Ticket, Upload, Worker};
+use worker::{ComputeMark, Download, DownloadResult, Ticket, Upload, Worker};
 
 use super::{DeviceUsage, TransferError};
 
@@ -244,7 +244,7 @@ pub(crate) fn offload(tensor: Loaded) -> Result<CudaCopy, (TransferError, Loaded
         fusion,
         offload: Ticket::new(),
     };
-    let mark = engine.down.mark_compute(&cube.client);
+    let mark = ComputeMark::now(&cube.client);
     let job = Download::new(cube, block, copy.offload.clone());
     if let Err(job) = engine.down.send(job, mark) {
         return give_back(
@@ -272,7 +272,7 @@ pub(crate) fn prefetch(copy: CudaCopy) -> Result<PendingLoad, Loaded> {
             // used this memory was enqueued before it, so it has run before
             // the copy lands.
             let dst = engine.compute.empty(copy.block.len());
-            let mark = engine.up.mark_compute(&engine.compute);
+            let mark = ComputeMark::now(&engine.compute);
             // A job that cannot be sent completes with an error when dropped.
             drop(engine.up.send(
                 Upload::new(copy.block.clone(), dst, copy.offload.clone(), done.clone()),

@@ -3,7 +3,7 @@
 //! The threads retain the device's primary context (the one CubeCL uses), so
 //! CubeCL's device pointers are valid on the lane's stream. Ordering against
 //! compute starts on the compute thread, when a job is made: it gets a mark,
-//! a fresh buffer allocated in compute's order ([`Worker::mark_compute`],
+//! a fresh buffer allocated in compute's order ([`ComputeMark::now`],
 //! no round trip to CubeCL's device thread). Then:
 //! 0. the fence thread turns each mark into the job's own fence, a point
 //!    that compute passes once it has run what was enqueued before the mark;
@@ -180,6 +180,17 @@ impl Drop for Upload {
 /// pool, allocated (asynchronously) on the compute thread when a job is made.
 pub(crate) struct ComputeMark(Handle);
 
+impl ComputeMark {
+    /// Compute's position now, as the calling (compute) thread enqueued it:
+    /// the job sent with it is copied only once compute has passed it. The
+    /// allocation is queued, so making a job costs the compute thread no
+    /// round trip to CubeCL's device thread; the lane's fence thread takes
+    /// the fence.
+    pub(crate) fn now(compute: &ComputeClient<CudaRuntime>) -> Self {
+        Self(compute.empty(1))
+    }
+}
+
 /// A point that compute passes once it has run everything enqueued before a
 /// job's mark (the copy may start then).
 struct ComputeFence(DynFut<Result<(), ServerError>>);
@@ -208,22 +219,13 @@ pub(crate) struct Worker<J> {
 }
 
 impl<J: Send + 'static> Worker<J> {
-    /// Queues a job with the mark [`Worker::mark_compute`] gave for it.
+    /// Queues a job with the mark [`ComputeMark::now`] gave for it.
     pub(crate) fn send(&self, job: J, mark: ComputeMark) -> Result<(), J> {
         self.tx
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .send((job, mark))
             .map_err(|e| e.0 .0)
-    }
-
-    /// Compute's position now, as the calling (compute) thread enqueued it:
-    /// the job made with it is copied only once compute has passed it. This
-    /// does not wait for CubeCL's device thread (the allocation is queued),
-    /// so making a job costs the compute thread no round trip; the lane's
-    /// fence thread takes the fence.
-    pub(crate) fn mark_compute(&self, compute: &ComputeClient<CudaRuntime>) -> ComputeMark {
-        ComputeMark(compute.empty(1))
     }
 }
 
