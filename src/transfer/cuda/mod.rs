@@ -88,8 +88,13 @@ struct Engine {
     refusals_logged: AtomicU64,
 }
 
-fn engines() -> &'static Mutex<HashMap<usize, Arc<Engine>>> {
-    static ENGINES: OnceLock<Mutex<HashMap<usize, Arc<Engine>>>> = OnceLock::new();
+/// A device's engine, or why it could not be made.
+type MadeEngine = Result<Arc<Engine>, String>;
+
+/// Each device's engine or its failure (kept, so a device whose engine
+/// failed is not retried, and leaks nothing, for every tensor).
+fn engines() -> &'static Mutex<HashMap<usize, MadeEngine>> {
+    static ENGINES: OnceLock<Mutex<HashMap<usize, MadeEngine>>> = OnceLock::new();
     ENGINES.get_or_init(Default::default)
 }
 
@@ -98,16 +103,26 @@ fn existing(device: &CudaDevice) -> Option<Arc<Engine>> {
         .lock()
         .unwrap_or_else(|p| p.into_inner())
         .get(&device.index)
+        .and_then(|e| e.as_ref().ok())
         .cloned()
 }
 
 fn engine(device: &CudaDevice) -> Result<Arc<Engine>, TransferError> {
     let mut map = engines().lock().unwrap_or_else(|p| p.into_inner());
     if let Some(engine) = map.get(&device.index) {
-        return Ok(engine.clone());
+        return engine.clone().map_err(TransferError::Engine);
     }
+    let made = make_engine(device);
+    if let Err(err) = &made {
+        tracing::error!(%err, device = device.index, "CUDA transfer engine unavailable; tensors stay on the device");
+    }
+    map.insert(device.index, made.clone());
+    made.map_err(TransferError::Engine)
+}
+
+fn make_engine(device: &CudaDevice) -> Result<Arc<Engine>, String> {
     let limits = super::engine_limits();
-    let fail = |e: CudaError| TransferError::Engine(e.to_string());
+    let fail = |e: CudaError| e.to_string();
     make_current(device).map_err(fail)?;
     let engine = Arc::new(Engine {
         compute: CudaRuntime::client(device),
@@ -125,7 +140,6 @@ fn engine(device: &CudaDevice) -> Result<Arc<Engine>, TransferError> {
         pinned_limit = limits.pinned_pool_bytes,
         "CUDA transfer engine ready"
     );
-    map.insert(device.index, engine.clone());
     Ok(engine)
 }
 
