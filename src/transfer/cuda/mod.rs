@@ -40,7 +40,7 @@ use cudarc::driver::{result, DriverError};
 
 pub use pinned::PoolStats;
 use pinned::{PinnedBlock, PinnedPool};
-use worker::{ComputeMark, Download, DownloadResult, Ticket, Upload, Worker};
+use worker::{Download, DownloadResult, Ticket, Upload, Worker};
 
 use super::{DeviceUsage, TransferError};
 
@@ -131,8 +131,8 @@ fn make_engine(device: &CudaDevice) -> Result<Arc<Engine>, String> {
             limits.pinned_chunk_bytes,
             limits.host_reserve_bytes,
         ),
-        down: worker::spawn_download(device.clone()).map_err(fail)?,
-        up: worker::spawn_upload(device.clone()).map_err(fail)?,
+        down: worker::spawn_download(device).map_err(fail)?,
+        up: worker::spawn_upload(device).map_err(fail)?,
         refusals_logged: AtomicU64::new(0),
     });
     tracing::info!(
@@ -258,14 +258,11 @@ pub(crate) fn offload(tensor: Loaded) -> Result<CudaCopy, (TransferError, Loaded
         fusion,
         offload: Ticket::new(),
     };
-    let mark = ComputeMark::now(&cube.client);
-    let job = Download::new(cube, block, copy.offload.clone());
-    if let Err(job) = engine.down.send(job, mark) {
-        return give_back(
-            TransferError::Engine("the download thread stopped".into()),
-            job.into_tensor(),
-        );
-    }
+    let buffer = cube.handle.clone();
+    // A lane that stopped hands the tensor back through `offload`.
+    engine
+        .down
+        .send(Download::new(cube, block, copy.offload.clone()), buffer);
     Ok(copy)
 }
 
@@ -286,12 +283,14 @@ pub(crate) fn prefetch(copy: CudaCopy) -> Result<PendingLoad, Loaded> {
             // used this memory was enqueued before it, so it has run before
             // the copy lands.
             let dst = engine.compute.empty(copy.block.len());
-            let mark = ComputeMark::now(&engine.compute);
             // A job that cannot be sent completes with an error when dropped.
-            drop(engine.up.send(
-                Upload::new(copy.block.clone(), dst, copy.offload.clone(), done.clone()),
-                mark,
-            ));
+            let job = Upload::new(
+                copy.block.clone(),
+                dst.clone(),
+                copy.offload.clone(),
+                done.clone(),
+            );
+            engine.up.send(job, dst);
         }
         None => done.set(Err("the upload thread is not running".into())),
     }

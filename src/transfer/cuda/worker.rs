@@ -1,19 +1,21 @@
-//! One lane per direction, each with its own CUDA stream and three threads.
+//! One lane per direction: a CUDA stream of its own and two threads.
 //!
 //! The threads retain the device's primary context (the one CubeCL uses), so
 //! CubeCL's device pointers are valid on the lane's stream. Ordering against
-//! compute starts on the compute thread, when a job is made: it gets a mark,
-//! a fresh buffer allocated in compute's order ([`ComputeMark::now`],
-//! no round trip to CubeCL's device thread). Then:
-//! 0. the fence thread turns each mark into the job's own fence, a point
-//!    that compute passes once it has run what was enqueued before the mark;
+//! compute starts on the compute thread, when a job is made: [`Worker::send`]
+//! hands it to CubeCL's device thread (queued, no round trip), which, in
+//! compute's order, reads the job's buffer address on compute's own stream
+//! and records a fence there (an event: compute passes it once it has run
+//! what was queued before the job), then passes job and fence to the lane.
+//! No CubeCL cross-stream path is used: each use of it parks a task on
+//! CubeCL's collector thread until the GPU reaches the host's current
+//! point, and that thread's queue of 8 blocks CubeCL's device thread when
+//! full. Then:
 //! 1. the issuing thread takes jobs in order, waits for each one's fence
 //!    (blocking only itself: downloads then read final data, and upload
 //!    destinations are no longer read by queued kernels, whose memory compute
 //!    may have freed and reused), and issues its copy on the lane's own
-//!    stream (never CubeCL's, which waits on the compute backlog), recording
-//!    one event per copy. A job waits for its own fence only, never for that
-//!    of a job made after it;
+//!    stream, recording one event per copy;
 //! 2. the completing thread waits for the copies in order and hands each its
 //!    outcome (a download's device tensor is dropped, so its memory goes back
 //!    to CubeCL's pool; an upload's handle is handed over), while the issuing
@@ -26,10 +28,11 @@ use std::sync::mpsc::{channel, sync_channel, Sender};
 use std::sync::{Arc, Condvar, Mutex};
 
 use burn_cubecl::tensor::CubeTensor;
-use cubecl::client::ComputeClient;
 use cubecl::cuda::{CudaDevice, CudaRuntime};
+use cubecl::device::Device;
+use cubecl::device_handle::DeviceHandle;
 use cubecl::future::DynFut;
-use cubecl::server::{Handle, ServerError};
+use cubecl::server::{ComputeServer, Handle, ServerError};
 use cubecl::stream_id::StreamId;
 use cubecl::Runtime;
 use cudarc::driver::{result, sys};
@@ -121,12 +124,6 @@ impl Download {
     fn fail(self) {
         drop(self);
     }
-    /// Gives the tensor back if the thread never sent it (its channel closed).
-    pub(crate) fn into_tensor(mut self) -> CubeTensor<CudaRuntime> {
-        self.tensor
-            .take()
-            .expect("a download holds its tensor until completed")
-    }
 }
 
 impl Drop for Download {
@@ -176,64 +173,57 @@ impl Drop for Upload {
     }
 }
 
-/// A position in the compute stream: a fresh one-byte buffer from compute's
-/// pool, allocated (asynchronously) on the compute thread when a job is made.
-pub(crate) struct ComputeMark(Handle);
-
-impl ComputeMark {
-    /// Compute's position now, as the calling (compute) thread enqueued it:
-    /// the job sent with it is copied only once compute has passed it. The
-    /// allocation is queued, so making a job costs the compute thread no
-    /// round trip to CubeCL's device thread; the lane's fence thread takes
-    /// the fence.
-    pub(crate) fn now(compute: &ComputeClient<CudaRuntime>) -> Self {
-        Self(compute.empty(1))
-    }
+/// A job's device buffer, as CubeCL's device thread read it.
+#[derive(Debug, Clone, Copy)]
+struct Target {
+    ptr: u64,
+    size: usize,
 }
 
-/// A point that compute passes once it has run everything enqueued before a
-/// job's mark (the copy may start then).
-struct ComputeFence(DynFut<Result<(), ServerError>>);
+/// A point on compute's stream: passed once compute has run what was
+/// queued before the job.
+type Fence = DynFut<Result<(), ServerError>>;
 
-impl ComputeFence {
-    /// Takes the fence of `mark` on the lane's CubeCL stream `lane`: asking
-    /// for the mark's buffer from there is CubeCL's own cross-stream path (it
-    /// records an event on compute, no earlier than the mark, and makes the
-    /// lane's stream wait on it), and a sync point taken on the lane's stream
-    /// right after is passed once compute passed that event.
-    fn take(lane: &ComputeClient<CudaRuntime>, mark: ComputeMark) -> Result<Self, String> {
-        lane.get_resource(mark.0)
-            .map(drop)
-            .map_err(|e| format!("{e:?}"))?;
-        Ok(Self(lane.sync()))
-    }
+/// A job on its way to a lane.
+type Message<J> = (J, Result<Target, String>, Fence);
 
-    /// Blocks the calling (copy) thread until compute passed the point.
-    fn wait(self) -> Result<(), String> {
-        cubecl::future::block_on(self.0).map_err(|e| format!("{e:?}"))
-    }
-}
+/// The device's CubeCL server, reached directly so the compute thread does
+/// not wait for it.
+type ServerHandle = DeviceHandle<<CudaRuntime as Runtime>::Server>;
 
+/// The sending end of a lane.
 pub(crate) struct Worker<J> {
-    tx: Mutex<Sender<(J, ComputeMark)>>,
+    tx: Mutex<Sender<Message<J>>>,
+    server: ServerHandle,
 }
 
 impl<J: Send + 'static> Worker<J> {
-    /// Queues a job with the mark [`ComputeMark::now`] gave for it.
-    pub(crate) fn send(&self, job: J, mark: ComputeMark) -> Result<(), J> {
-        self.tx
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .send((job, mark))
-            .map_err(|e| e.0 .0)
+    /// Sends a job whose device buffer is `buffer`, to be copied once
+    /// compute passed the point where the calling (compute) thread is now.
+    /// Queued on CubeCL's device thread, no round trip; a lane that stopped
+    /// drops the job, which then completes with an error.
+    pub(crate) fn send(&self, job: J, buffer: Handle) {
+        let tx = self.tx.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        let compute = StreamId::current();
+        self.server.submit(move |server| {
+            let target = server
+                .get_resource(buffer.binding(), compute)
+                .map(|r| Target {
+                    ptr: r.resource().ptr,
+                    size: r.resource().size as usize,
+                })
+                .map_err(|e| format!("{e:?}"));
+            // Taking the fence also takes any failure CubeCL recorded on
+            // compute's stream: the copy then fails with it (logged), and
+            // the tensor stays on the device.
+            let fence = server.sync(compute);
+            let _ = tx.send((job, target, fence));
+        });
+        // CubeCL's device thread takes its queue in batches of 32 tasks:
+        // without a flush, the job could wait there for compute's next ops,
+        // and a compute thread waiting for this copy would wait forever.
+        self.server.flush_queue();
     }
-}
-
-/// What a copy thread needs to run: its stream and a CubeCL client on its
-/// own CubeCL stream (to reach buffers).
-struct Lane {
-    stream: sys::CUstream,
-    client: ComputeClient<CudaRuntime>,
 }
 
 /// The end of one copy on a lane's stream.
@@ -244,6 +234,17 @@ struct CopyEvent(sys::CUevent);
 unsafe impl Send for CopyEvent {}
 
 impl CopyEvent {
+    /// Marks the end of the copy just issued on `stream`.
+    fn record(stream: sys::CUstream) -> Result<Self, String> {
+        // SAFETY: the event is fresh and the stream belongs to the lane.
+        unsafe {
+            let event = result::event::create(sys::CUevent_flags::CU_EVENT_DISABLE_TIMING)
+                .map_err(|e| CudaError(e).to_string())?;
+            let event = CopyEvent(event);
+            result::event::record(event.0, stream).map_err(|e| CudaError(e).to_string())?;
+            Ok(event)
+        }
+    }
     /// Blocks until the copy finished.
     fn wait(self) -> Result<(), String> {
         // SAFETY: the event was created and recorded by this lane.
@@ -261,66 +262,42 @@ impl Drop for CopyEvent {
     }
 }
 
-impl Lane {
-    fn open(device: &CudaDevice) -> Result<Self, CudaError> {
-        super::make_current(device)?;
-        let stream =
-            result::stream::create(result::stream::StreamKind::NonBlocking).map_err(CudaError)?;
-        Ok(Self {
-            stream,
-            client: CudaRuntime::client(device),
-        })
-    }
+/// A lane's own stream, used by its issuing thread only.
+struct LaneStream(sys::CUstream);
 
-    /// Marks the end of the copy just issued on the lane's stream.
-    fn record(&self) -> Result<CopyEvent, String> {
-        // SAFETY: the event is fresh and the stream belongs to this lane.
-        unsafe {
-            let event = result::event::create(sys::CUevent_flags::CU_EVENT_DISABLE_TIMING)
-                .map_err(|e| CudaError(e).to_string())?;
-            let event = CopyEvent(event);
-            result::event::record(event.0, self.stream).map_err(|e| CudaError(e).to_string())?;
-            Ok(event)
-        }
-    }
-}
+// SAFETY: the stream is used by the one thread it is moved to.
+unsafe impl Send for LaneStream {}
 
-/// What a copy thread does with its jobs.
+/// What a lane does with its jobs.
 struct Copier<R, C, D> {
     /// Waits until the job may be copied (an upload: its block's download
     /// finished); `Err` completes it uncopied.
     ready: R,
-    /// Issues one job's copy on the lane's stream; returns what must live
-    /// until the copy finished.
+    /// Issues one job's copy to or from `Target` on the lane's stream.
     copy: C,
     /// Hands a job its outcome once its copy finished (or failed).
     complete: D,
 }
 
-/// Starts a lane of three threads, each taking jobs in order:
-/// - the fence thread takes each job's fence from its mark as soon as the
-///   job arrives (two round trips to CubeCL's device thread, kept off the
-///   compute thread);
-/// - the issuing thread waits for each job's own fence and issues its copy;
-/// - the completing thread waits for the copies and hands each job its
-///   outcome, so waiting for a later job's fence never delays reporting an
-///   earlier job's copy.
-fn spawn<J, K, R, C, D>(
+/// Starts a lane: its stream, an issuing and a completing thread, so that
+/// waiting for a later job's fence never delays reporting an earlier copy.
+fn spawn<J, R, C, D>(
     name: &str,
-    device: CudaDevice,
+    device: &CudaDevice,
     copier: Copier<R, C, D>,
 ) -> Result<Worker<J>, CudaError>
 where
     J: Send + 'static,
-    K: Send + 'static,
     R: Fn(&J) -> Result<(), String> + Send + 'static,
-    C: Fn(&Lane, &J) -> Result<K, String> + Send + 'static,
-    D: Fn(J, Result<K, String>) + Send + 'static,
+    C: Fn(sys::CUstream, &J, Target) -> Result<(), String> + Send + 'static,
+    D: Fn(J, Result<(), String>) + Send + 'static,
 {
-    let (tx, rx) = channel::<(J, ComputeMark)>();
-    let (fenced_tx, fenced_rx) = channel::<(J, Result<ComputeFence, String>)>();
-    let (issued_tx, issued_rx) = sync_channel::<(J, Result<(K, CopyEvent), String>)>(MAX_IN_FLIGHT);
-    let (ready_tx, ready_rx) = channel();
+    super::make_current(device)?;
+    let stream = LaneStream(
+        result::stream::create(result::stream::StreamKind::NonBlocking).map_err(CudaError)?,
+    );
+    let (tx, rx) = channel::<Message<J>>();
+    let (issued_tx, issued_rx) = sync_channel::<(J, Result<CopyEvent, String>)>(MAX_IN_FLIGHT);
     let Copier {
         ready,
         copy,
@@ -333,95 +310,58 @@ where
             // Events are waited on in the context they were made in.
             let _ = super::make_current(&completer_device);
             for (job, issued) in issued_rx {
-                let outcome = issued.and_then(|(keep, event)| event.wait().map(|()| keep));
-                complete(job, outcome);
+                complete(job, issued.and_then(CopyEvent::wait));
             }
         })
         .map_err(|e| CudaError::other(format!("spawning {name}-done: {e}")))?;
-    let fence_device = device.clone();
+    let issuer_device = device.clone();
     std::thread::Builder::new()
         .name(name.to_string())
         .spawn(move || {
-            let lane = match Lane::open(&device) {
-                Ok(lane) => {
-                    let _ = ready_tx.send(Ok(StreamId::current()));
-                    lane
-                }
-                Err(e) => {
-                    let _ = ready_tx.send(Err(e));
-                    return;
-                }
-            };
+            let stream = stream;
+            let current = super::make_current(&issuer_device).map_err(|e| e.to_string());
             // Jobs come in compute order, so their fences pass in order too.
-            for (job, fence) in fenced_rx {
+            for (job, target, fence) in rx {
                 let _span = tracing::trace_span!("copy").entered();
-                let issued = ready(&job)
-                    .and_then(|()| fence?.wait())
-                    .and_then(|()| copy(&lane, &job))
-                    .and_then(|keep| lane.record().map(|event| (keep, event)));
+                let issued = current
+                    .clone()
+                    .and_then(|()| ready(&job))
+                    .and_then(|()| cubecl::future::block_on(fence).map_err(|e| format!("{e:?}")))
+                    .and_then(|()| copy(stream.0, &job, target?))
+                    .and_then(|()| CopyEvent::record(stream.0));
                 if issued_tx.send((job, issued)).is_err() {
                     return;
                 }
             }
         })
         .map_err(|e| CudaError::other(format!("spawning {name}: {e}")))?;
-    let stream = ready_rx
-        .recv()
-        .map_err(|_| CudaError::other(format!("{name} did not start")))??;
-    std::thread::Builder::new()
-        .name(format!("{name}-fence"))
-        .spawn(move || {
-            let mut lane = CudaRuntime::client(&fence_device);
-            // SAFETY: the client only selects which CubeCL stream requests
-            // are ordered on (the issuing thread's); the device thread
-            // serialises all access.
-            unsafe { lane.set_stream(stream) };
-            for (job, mark) in rx {
-                let fence = ComputeFence::take(&lane, mark);
-                if fenced_tx.send((job, fence)).is_err() {
-                    return;
-                }
-            }
-        })
-        .map_err(|e| CudaError::other(format!("spawning {name}-fence: {e}")))?;
-    Ok(Worker { tx: Mutex::new(tx) })
+    Ok(Worker {
+        tx: Mutex::new(tx),
+        server: ServerHandle::new(device.to_id()),
+    })
 }
 
-pub(crate) fn spawn_download(device: CudaDevice) -> Result<Worker<Download>, CudaError> {
+pub(crate) fn spawn_download(device: &CudaDevice) -> Result<Worker<Download>, CudaError> {
     let copier = Copier {
         ready: |_: &Download| Ok(()),
-        copy: |lane: &Lane, job: &Download| {
-            let tensor = job
-                .tensor
-                .as_ref()
-                .expect("a download holds its tensor until completed");
-            let resource = lane
-                .client
-                .get_resource(tensor.handle.clone())
-                .map_err(|e| format!("{e:?}"))?;
-            let size = resource.resource().size as usize;
-            if size != job.block.len() {
-                return Err(format!("buffer is {size} B, block {} B", job.block.len()));
+        copy: |stream, job: &Download, target: Target| {
+            if target.size != job.block.len() {
+                return Err(format!(
+                    "buffer is {} B, block {} B",
+                    target.size,
+                    job.block.len()
+                ));
             }
-            // SAFETY: the resource is kept until the copy's event
-            // completed; the block is held by the job.
+            // SAFETY: the job holds the tensor and the block until its
+            // copy's event completed.
             unsafe {
-                sys::cuMemcpyDtoHAsync_v2(
-                    job.block.ptr() as *mut _,
-                    resource.resource().ptr,
-                    size,
-                    lane.stream,
-                )
-                .result()
-                .map_err(|e| CudaError(e).to_string())?;
+                sys::cuMemcpyDtoHAsync_v2(job.block.ptr().cast(), target.ptr, target.size, stream)
             }
-            Ok(resource)
+            .result()
+            .map_err(|e| CudaError(e).to_string())
         },
-        complete: |job: Download, outcome: Result<_, String>| match outcome {
-            Ok(resource) => {
-                drop(resource);
-                job.succeed();
-            }
+        complete: |job: Download, outcome: Result<(), String>| match outcome {
+            Ok(()) => job.succeed(),
             Err(err) => {
                 tracing::warn!(%err, "download failed; the tensor stays on the device");
                 job.fail();
@@ -431,7 +371,7 @@ pub(crate) fn spawn_download(device: CudaDevice) -> Result<Worker<Download>, Cud
     spawn("burn-swap-d2h", device, copier)
 }
 
-pub(crate) fn spawn_upload(device: CudaDevice) -> Result<Worker<Upload>, CudaError> {
+pub(crate) fn spawn_upload(device: &CudaDevice) -> Result<Worker<Upload>, CudaError> {
     let copier = Copier {
         // A block is read only once its own download finished; a failed
         // download kept the tensor on the device: nothing to copy.
@@ -442,30 +382,29 @@ pub(crate) fn spawn_upload(device: CudaDevice) -> Result<Worker<Upload>, CudaErr
                 Err("its download failed".into())
             }
         },
-        copy: |lane: &Lane, job: &Upload| {
-            let resource = lane
-                .client
-                .get_resource(job.dst.clone())
-                .map_err(|e| format!("{e:?}"))?;
-            // SAFETY: as for downloads; the block is held by the job.
+        copy: |stream, job: &Upload, target: Target| {
+            if target.size < job.block.len() {
+                return Err(format!(
+                    "buffer is {} B, block {} B",
+                    target.size,
+                    job.block.len()
+                ));
+            }
+            // SAFETY: as for downloads; the job holds `dst` and the block.
             unsafe {
                 sys::cuMemcpyHtoDAsync_v2(
-                    resource.resource().ptr,
+                    target.ptr,
                     job.block.ptr() as *const _,
                     job.block.len(),
-                    lane.stream,
+                    stream,
                 )
-                .result()
-                .map_err(|e| CudaError(e).to_string())?;
             }
-            Ok(resource)
+            .result()
+            .map_err(|e| CudaError(e).to_string())
         },
-        complete: |job: Upload, outcome: Result<_, String>| {
+        complete: |job: Upload, outcome: Result<(), String>| {
             let dst = job.dst.clone();
-            job.complete(outcome.map(|resource| {
-                drop(resource);
-                dst
-            }));
+            job.complete(outcome.map(|()| dst));
         },
     };
     spawn("burn-swap-h2d", device, copier)
