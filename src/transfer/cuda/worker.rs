@@ -326,7 +326,14 @@ where
                 let issued = current
                     .clone()
                     .and_then(|()| ready(&job))
-                    .and_then(|()| cubecl::future::block_on(fence).map_err(|e| format!("{e:?}")))
+                    .and_then(|()| {
+                        cubecl::future::block_on(fence).map_err(|e| {
+                            // Taken from compute's stream with the fence, so
+                            // CubeCL will not report it again: say it loudly.
+                            tracing::error!(error = ?e, "CubeCL reported a failure on compute's stream");
+                            format!("compute's stream failed: {e:?}")
+                        })
+                    })
                     .and_then(|()| copy(stream.0, &job, target?))
                     .and_then(|()| CopyEvent::record(stream.0));
                 if issued_tx.send((job, issued)).is_err() {
