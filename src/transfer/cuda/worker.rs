@@ -35,7 +35,7 @@ use cubecl::future::DynFut;
 use cubecl::server::{ComputeServer, Handle, ServerError};
 use cubecl::stream_id::StreamId;
 use cubecl::Runtime;
-use cudarc::driver::{result, sys};
+use cudarc::driver::{result, sys, DriverError};
 
 use super::pinned::PinnedBlock;
 use super::CudaError;
@@ -180,6 +180,22 @@ struct Target {
     size: usize,
 }
 
+impl Target {
+    /// `Err` unless the buffer holds the block's `len` bytes (`exact`: and
+    /// no more, so a download takes the whole buffer).
+    fn check(self, len: usize, exact: bool) -> Result<(), String> {
+        if self.size < len || (exact && self.size != len) {
+            return Err(format!("buffer is {} B, block {len} B", self.size));
+        }
+        Ok(())
+    }
+}
+
+/// A driver error as the lanes report it.
+fn text(error: DriverError) -> String {
+    CudaError(error).to_string()
+}
+
 /// A point on compute's stream: passed once compute has run what was
 /// queued before the job.
 type Fence = DynFut<Result<(), ServerError>>;
@@ -193,7 +209,7 @@ type ServerHandle = DeviceHandle<<CudaRuntime as Runtime>::Server>;
 
 /// The sending end of a lane.
 pub(crate) struct Worker<J> {
-    tx: Mutex<Sender<Message<J>>>,
+    tx: Sender<Message<J>>,
     server: ServerHandle,
 }
 
@@ -203,7 +219,7 @@ impl<J: Send + 'static> Worker<J> {
     /// Queued on CubeCL's device thread, no round trip; a lane that stopped
     /// drops the job, which then completes with an error.
     pub(crate) fn send(&self, job: J, buffer: Handle) {
-        let tx = self.tx.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        let tx = self.tx.clone();
         let compute = StreamId::current();
         self.server.submit(move |server| {
             let target = server
@@ -238,17 +254,17 @@ impl CopyEvent {
     fn record(stream: sys::CUstream) -> Result<Self, String> {
         // SAFETY: the event is fresh and the stream belongs to the lane.
         unsafe {
-            let event = result::event::create(sys::CUevent_flags::CU_EVENT_DISABLE_TIMING)
-                .map_err(|e| CudaError(e).to_string())?;
+            let event =
+                result::event::create(sys::CUevent_flags::CU_EVENT_DISABLE_TIMING).map_err(text)?;
             let event = CopyEvent(event);
-            result::event::record(event.0, stream).map_err(|e| CudaError(e).to_string())?;
+            result::event::record(event.0, stream).map_err(text)?;
             Ok(event)
         }
     }
     /// Blocks until the copy finished.
     fn wait(self) -> Result<(), String> {
         // SAFETY: the event was created and recorded by this lane.
-        unsafe { result::event::synchronize(self.0).map_err(|e| CudaError(e).to_string()) }
+        unsafe { result::event::synchronize(self.0).map_err(text) }
     }
 }
 
@@ -343,7 +359,7 @@ where
         })
         .map_err(|e| CudaError::other(format!("spawning {name}: {e}")))?;
     Ok(Worker {
-        tx: Mutex::new(tx),
+        tx,
         server: ServerHandle::new(device.to_id()),
     })
 }
@@ -352,20 +368,14 @@ pub(crate) fn spawn_download(device: &CudaDevice) -> Result<Worker<Download>, Cu
     let copier = Copier {
         ready: |_: &Download| Ok(()),
         copy: |stream, job: &Download, target: Target| {
-            if target.size != job.block.len() {
-                return Err(format!(
-                    "buffer is {} B, block {} B",
-                    target.size,
-                    job.block.len()
-                ));
-            }
+            target.check(job.block.len(), true)?;
             // SAFETY: the job holds the tensor and the block until its
             // copy's event completed.
             unsafe {
                 sys::cuMemcpyDtoHAsync_v2(job.block.ptr().cast(), target.ptr, target.size, stream)
             }
             .result()
-            .map_err(|e| CudaError(e).to_string())
+            .map_err(text)
         },
         complete: |job: Download, outcome: Result<(), String>| match outcome {
             Ok(()) => job.succeed(),
@@ -390,13 +400,7 @@ pub(crate) fn spawn_upload(device: &CudaDevice) -> Result<Worker<Upload>, CudaEr
             }
         },
         copy: |stream, job: &Upload, target: Target| {
-            if target.size < job.block.len() {
-                return Err(format!(
-                    "buffer is {} B, block {} B",
-                    target.size,
-                    job.block.len()
-                ));
-            }
+            target.check(job.block.len(), false)?;
             // SAFETY: as for downloads; the job holds `dst` and the block.
             unsafe {
                 sys::cuMemcpyHtoDAsync_v2(
@@ -407,7 +411,7 @@ pub(crate) fn spawn_upload(device: &CudaDevice) -> Result<Worker<Upload>, CudaEr
                 )
             }
             .result()
-            .map_err(|e| CudaError(e).to_string())
+            .map_err(text)
         },
         complete: |job: Upload, outcome: Result<(), String>| {
             let dst = job.dst.clone();
