@@ -70,6 +70,16 @@ mod bench {
         }
     }
 
+    /// One unit writes one word: the GPU cost of each small helper launch a
+    /// compress adds (the single pass zeroes its state before and copies the
+    /// checksum into the header after).
+    #[cube(launch)]
+    fn one_word(dst: &mut Array<u32>) {
+        if UNIT_POS == 0 {
+            dst[0] = 1u32;
+        }
+    }
+
     /// Scattered zeros with probability `sp_per_10k / 10000`, non-zero
     /// values in [1, 2) (16-bit: two halves per word).
     #[cube(launch)]
@@ -514,7 +524,12 @@ mod bench {
                     let (t3, _) = time(&client, reps, || {
                         compress(&client, codec, &input, DType::F32, len, base).unwrap();
                     });
-                    let mut row = json!({"codec": codec.name(), "bytes": bytes, "three_pass_seconds": t3, "three_pass_bytes_per_s": bytes as f64 / t3});
+                    let word = client.empty(4);
+                    let (tiny, _) = time(&client, reps, || {
+                        one_word::launch(&client, CubeCount::Static(1, 1, 1), CubeDim::new_1d(1), arr(&word, 1));
+                    });
+                    println!("one-unit kernel: {:.2} us per launch", tiny * 1e6);
+                    let mut row = json!({"codec": codec.name(), "bytes": bytes, "three_pass_seconds": t3, "three_pass_bytes_per_s": bytes as f64 / t3, "one_unit_kernel_seconds": tiny});
                     for grid in [4096u32, 1056, 264] {
                         let cfg = LaunchConfig {
                             single_pass: true,

@@ -20,9 +20,8 @@ use crate::{cpu, lz4, zvc, CodecError};
 /// and a write pass (the input is read twice). The look-back needs cubes
 /// that started to make progress and coherent atomics: guaranteed on CUDA;
 /// on lavapipe it produced wrong offsets in testing, so it is refused there.
-/// Values per unit follow from `block`: ZVC gives each unit 32 words (one
-/// group of 32 f32 elements, two of 16-bit ones), a cube a tile of
-/// `32 * min(block, 256)` words (whole chunks;
+/// Values per unit follow from `block`: ZVC gives each unit one group of 32
+/// elements, a cube a tile of `32 * min(block, 256)` elements (whole chunks;
 /// fewer when the device has little shared memory, e.g. 128 units on
 /// lavapipe; units past 256 only load and store); CSR and RLE process one
 /// chunk of [`CHUNK`] elements per cube at a time, so each unit handles
@@ -48,8 +47,7 @@ impl LaunchConfig {
     }
     /// Largest grid the tuner tries.
     pub const MAX_GRID: u32 = 4096;
-    /// Elements each unit handles per chunk (ZVC: per tile, one group of
-    /// f32; 16-bit units take two groups, the same 32 words).
+    /// Elements each unit handles per chunk (ZVC: per tile, one group).
     pub fn values_per_thread(&self, codec: CodecKind) -> usize {
         match codec {
             CodecKind::Lz4 => CHUNK,
@@ -131,7 +129,7 @@ pub(crate) fn plane_reduce<R: Runtime>(client: &ComputeClient<R>, block: u32) ->
 pub fn shared_bytes(codec: CodecKind, block: u32) -> usize {
     match codec {
         CodecKind::Lz4 => block as usize * crate::lz4::HASH_SLOTS * 4,
-        // ZVC: a tile of 32 words per computing unit staged (16-bit: plus
+        // ZVC: a tile of 32 elements per computing unit staged (16-bit: plus
         // the high halves of the compacted words), the scan buffer
         // (tiles of one chunk; devices with more shared memory get tiles of
         // up to 4 chunks, see `zvc_compute_units`)
@@ -414,8 +412,8 @@ pub fn zvc_force_word_access(on: bool) {
     WORD_LOADS.store(on, std::sync::atomic::Ordering::Relaxed);
 }
 
-/// Units of a ZVC cube that compute (32 words each; the tile is `32 * cb`
-/// words, whole chunks): `min(block, 256)`, halved
+/// Units of a ZVC cube that compute (one group of 32 elements each; the
+/// tile is `32 * cb` elements, whole chunks): `min(block, 256)`, halved
 /// while the kernels would need more shared memory than the device has
 /// (down to one chunk per tile).
 pub(crate) fn zvc_compute_units<R: Runtime>(client: &ComputeClient<R>, block: u32) -> u32 {
@@ -435,7 +433,7 @@ fn zvc_shared_words(block: u32, cb: u32) -> usize {
 }
 
 /// ZVC compress: see `zvc.rs`. Single pass (look-back) or count / scan /
-/// write, one tile of `32 * min(block, 256)` words per cube at a time.
+/// write, one tile of `32 * min(block, 256)` elements per cube at a time.
 #[allow(clippy::too_many_arguments)]
 fn zvc_compress_gpu<R: Runtime>(
     client: &ComputeClient<R>,
@@ -452,7 +450,7 @@ fn zvc_compress_gpu<R: Runtime>(
 ) -> Result<(), CodecError> {
     let half = dtype.size() == 2;
     let cb = zvc_compute_units(client, cfg.block);
-    let tile = 32 * cb as usize * zvc::groups_per_unit(half) as usize;
+    let tile = 32 * cb as usize;
     let ntiles = len.div_ceil(tile);
     let grid = cfg.grid.min(ntiles as u32);
     let iters = (ntiles as u32).div_ceil(grid);
@@ -548,7 +546,7 @@ fn zvc_decompress_gpu<R: Runtime>(
     let out_lines = out_words.div_ceil(nv);
     let out = client.empty(out_lines * nv * 4);
     let cb = zvc_compute_units(client, cfg.block);
-    let gpu = zvc::groups_per_unit(half) as usize;
+    let gpu = zvc::decompress_groups_per_unit(half) as usize;
     let ntiles = len.div_ceil(32 * cb as usize * gpu);
     let grid = cfg.grid.min(ntiles as u32);
     let iters = (ntiles as u32).div_ceil(grid);

@@ -15,8 +15,8 @@ use crate::gpu::LaunchConfig;
 use crate::{compress, decompress, CodecError};
 
 /// Version of the kernels in the cache keys: a cache tuned for older
-/// kernels is not reused (2: ZVC tiles of 32 elements per unit; 3: 16-bit
-/// ZVC compress units take 32 words, two groups).
+/// kernels is not reused (2: ZVC tiles of 32 elements per unit; 3: picks
+/// of the tuner that timed batches of 3 calls, sync included, are retimed).
 pub const KERNELS_VERSION: u32 = 3;
 
 /// Which kernel of a codec.

@@ -1,18 +1,15 @@
-//! ZVC compress: one unit per 32 words (one group of 32 f32 elements, or
-//! two groups of 16-bit elements), tiles of `32 * cb` words (`cb =
-//! min(block, 256)` units compute, whole chunks per tile), so a tile holds
-//! the same bytes for every dtype and the per-tile cost (block scan, look-back,
-//! barriers) is spread over as many bytes for 16-bit data as for f32.
+//! ZVC compress: one unit per group of 32 elements, tiles of `32 * cb`
+//! elements (`cb = min(block, 256)` units compute, whole chunks per tile).
 //!
 //! Per tile: vectorized coalesced loads of the input into shared memory;
-//! each unit builds its groups' masks from shared memory and writes them
-//! (coalesced); a block scan of the per-unit counts (with the 16-bit padding
-//! of every chunk) gives each unit's position in the tile; the units compact
-//! their kept elements into shared memory; the tile's place in the payload
-//! comes from a decoupled look-back (`PASS_SINGLE`, one plane inspects a
-//! window of `PLANE_DIM` predecessors at a time) or from the scanned tile
-//! counts (`PASS_WRITE`); then a coalesced write of the tile's payload and
-//! its chunk offsets.
+//! each unit builds its group's mask from shared memory and writes it
+//! (coalesced: unit `g` writes mask `g`); a block scan of the per-group
+//! counts (with the 16-bit padding of every chunk) gives each group's
+//! position in the tile; the units compact their kept elements into shared
+//! memory; the tile's place in the payload comes from a decoupled look-back
+//! (`PASS_SINGLE`, one plane inspects a window of `PLANE_DIM` predecessors at
+//! a time) or from the scanned tile counts (`PASS_WRITE`); then a coalesced
+//! write of the tile's payload and its chunk offsets.
 //!
 //! Single pass: the input is read once, the output written once, no
 //! inter-cube atomics except one ticket and two state words per tile.
@@ -49,7 +46,7 @@ pub(crate) const MIN_CB: u32 = UNITS_PER_CHUNK;
 
 /// Words of shared memory the compress kernel uses.
 pub(crate) fn compress_shared_words(half: bool, block: u32, cb: u32) -> usize {
-    let tw = 32 * cb as usize;
+    let tw = (32 * cb / if half { 2 } else { 1 }) as usize;
     tw + tw / 32 + if half { tw } else { 1 } + 2 * block as usize + 4
 }
 
@@ -125,16 +122,13 @@ pub(crate) fn zvc_compress<N: Size>(
     let epw = comptime!(if half { 2u32 } else { 1u32 });
     let sums = comptime!(pass != PASS_WRITE);
     let mut csum = 0u32;
-    // groups per unit, units per chunk, words per group, per tile (32 per
-    // unit); vectors per tile and per unit
-    let gpu = comptime!(groups_per_unit(half));
-    let upc = comptime!(UNITS_PER_CHUNK / gpu);
+    // words per group, per tile; vectors per tile and per unit
     let wpg = comptime!(32u32 / epw);
-    let tw = comptime!(32u32 * cb);
+    let tw = comptime!(32u32 * cb / epw);
     let tl = comptime!(tw / nv);
     let lpu = comptime!((tl + block - 1) / block);
     let wpu = comptime!((tw + block - 1) / block);
-    let cpt = comptime!(cb / upc);
+    let cpt = comptime!(cb / UNITS_PER_CHUNK);
     let fin = comptime!(scan_final(block));
     let tid = UNIT_POS;
     let ngroups = (len + 31) / 32;
@@ -226,50 +220,40 @@ pub(crate) fn zvc_compress<N: Size>(
         }
         sync_cube();
 
-        // 2. one unit per 32 words: its words, its groups' masks, its count
-        let unit = tile * cb + tid;
-        let mut vals = Array::<u32>::new(32usize);
-        let mut masks = Array::<u32>::new(comptime!(gpu as usize));
-        let mut cnt = 0u32;
+        // 2. one group per unit: its words, its mask, its count
+        let g = tile * cb + tid;
+        let mut vals = Array::<u32>::new(comptime!(wpg as usize));
+        let mut mask = 0u32;
         if active && tid < cb {
             #[unroll]
-            for j in 0..32u32 {
-                let k = tid * 32u32 + j;
-                vals[j as usize] = sm_in[(k + k / 32) as usize];
+            for j in 0..wpg {
+                let k = tid * wpg + j;
+                let w = sm_in[(k + k / 32) as usize];
+                vals[j as usize] = w;
+                if comptime!(half) {
+                    if (w & 0xFFFFu32) != 0u32 {
+                        mask |= comptime!(1u32 << (2 * j));
+                    }
+                    if (w >> 16u32) != 0u32 {
+                        mask |= comptime!(1u32 << (2 * j + 1));
+                    }
+                } else if w != 0u32 {
+                    mask |= comptime!(1u32 << j);
+                }
             }
-            #[unroll]
-            for q in 0..gpu {
-                let mut mask = 0u32;
-                #[unroll]
-                for j in 0..wpg {
-                    let w = vals[comptime!(q * wpg + j) as usize];
-                    if comptime!(half) {
-                        if (w & 0xFFFFu32) != 0u32 {
-                            mask |= comptime!(1u32 << (2 * j));
-                        }
-                        if (w >> 16u32) != 0u32 {
-                            mask |= comptime!(1u32 << (2 * j + 1));
-                        }
-                    } else if w != 0u32 {
-                        mask |= comptime!(1u32 << j);
-                    }
+            if g >= ngroups {
+                mask = 0u32;
+            } else {
+                let valid = len - g * 32;
+                if valid < 32 {
+                    mask &= (1u32 << valid) - 1u32;
                 }
-                let g = unit * gpu + q;
-                if g >= ngroups {
-                    mask = 0u32;
-                } else {
-                    let valid = len - g * 32;
-                    if valid < 32 {
-                        mask &= (1u32 << valid) - 1u32;
-                    }
-                    if comptime!(pass != PASS_WRITE) {
-                        out[(masks_base + g) as usize] = mask;
-                    }
-                }
-                masks[q as usize] = mask;
-                cnt += mask.count_ones();
+            }
+            if comptime!(pass != PASS_WRITE) && g < ngroups {
+                out[(masks_base + g) as usize] = mask;
             }
         }
+        let cnt = mask.count_ones();
 
         // 3. positions in the tile (barriers inside; also orders the reads
         // of sm_in above before the in-place writes below)
@@ -278,15 +262,15 @@ pub(crate) fn zvc_compress<N: Size>(
         let mut total = sm_scan[(fin + cb - 1) as usize];
         if comptime!(half) {
             // every chunk's count is padded to even: one pad after each odd chunk
-            let my_chunk = tid / upc;
+            let my_chunk = tid / UNITS_PER_CHUNK;
             let mut pads = 0u32;
             let mut before = 0u32;
             #[unroll]
             for k in 0..cpt {
-                let hi = sm_scan[(fin + k * upc + upc - 1) as usize];
+                let hi = sm_scan[(fin + k * UNITS_PER_CHUNK + UNITS_PER_CHUNK - 1) as usize];
                 let mut lo = 0u32;
                 if comptime!(k > 0) {
-                    lo = sm_scan[(fin + k * upc - 1) as usize];
+                    lo = sm_scan[(fin + k * UNITS_PER_CHUNK - 1) as usize];
                 }
                 let odd = (hi - lo) & 1u32;
                 if k < my_chunk {
@@ -308,33 +292,30 @@ pub(crate) fn zvc_compress<N: Size>(
             if active && tid < cb {
                 let mut p = pos;
                 #[unroll]
-                for q in 0..gpu {
-                    let mask = masks[q as usize];
-                    #[unroll]
-                    for j in 0..wpg {
-                        let w = vals[comptime!(q * wpg + j) as usize];
-                        if comptime!(half) {
-                            #[unroll]
-                            for h in 0..2u32 {
-                                if (mask >> comptime!(2 * j + h)) & 1u32 == 1u32 {
-                                    let x = (w >> comptime!(16 * h)) & 0xFFFFu32;
-                                    if p % 2 == 0 {
-                                        sm_in[(p / 2) as usize] = x;
-                                    } else {
-                                        sm_hi[(p / 2) as usize] = x;
-                                    }
-                                    p += 1;
+                for j in 0..wpg {
+                    let w = vals[j as usize];
+                    if comptime!(half) {
+                        #[unroll]
+                        for h in 0..2u32 {
+                            let bit = comptime!(2 * j + h);
+                            if (mask >> bit) & 1u32 == 1u32 {
+                                let x = (w >> comptime!(16 * h)) & 0xFFFFu32;
+                                if p % 2 == 0 {
+                                    sm_in[(p / 2) as usize] = x;
+                                } else {
+                                    sm_hi[(p / 2) as usize] = x;
                                 }
+                                p += 1;
                             }
-                        } else if (mask >> j) & 1u32 == 1u32 {
-                            sm_in[p as usize] = w;
-                            p += 1;
                         }
+                    } else if (mask >> j) & 1u32 == 1u32 {
+                        sm_in[p as usize] = w;
+                        p += 1;
                     }
                 }
                 if comptime!(half) {
                     // the last unit of a chunk writes the chunk's pad
-                    if tid % upc == upc - 1 && p % 2 == 1 {
+                    if tid % UNITS_PER_CHUNK == UNITS_PER_CHUNK - 1 && p % 2 == 1 {
                         sm_hi[(p / 2) as usize] = 0u32;
                     }
                 }
@@ -400,8 +381,8 @@ pub(crate) fn zvc_compress<N: Size>(
         if comptime!(pass != PASS_COUNT) && active {
             let excl = sm_misc[1];
             // 6. chunk offsets, and the header after the last tile
-            if tid < cb && tid % upc == 0 {
-                let c = tile * cpt + tid / upc;
+            if tid < cb && tid % UNITS_PER_CHUNK == 0 {
+                let c = tile * cpt + tid / UNITS_PER_CHUNK;
                 if c < nchunks {
                     out[(offs_base + c) as usize] = excl + pos;
                 }
@@ -511,12 +492,11 @@ pub(crate) fn zvc_scan_tiles(
     }
 }
 
-/// Groups of 32 elements each compress and decompress unit handles: one for
-/// f32, two for 16-bit dtypes, so a unit has 32 words and a tile `32 * cb`
-/// words (the same bytes) for every dtype, and the per-tile cost (scan,
-/// offsets, barriers) is spread over as many bytes for 16-bit data as for
-/// f32.
-pub(crate) fn groups_per_unit(half: bool) -> u32 {
+/// Groups of 32 elements each decompress unit expands: one for f32, two
+/// for 16-bit dtypes, so a tile is `32 * cb` words (the same bytes) for every
+/// dtype and the per-tile cost (mask scan, offset checks, barriers) is
+/// spread over as many bytes for 16-bit data as for f32.
+pub(crate) fn decompress_groups_per_unit(half: bool) -> u32 {
     if half {
         2
     } else {
@@ -526,14 +506,14 @@ pub(crate) fn groups_per_unit(half: bool) -> u32 {
 
 /// Words of shared memory the decompress kernel uses.
 pub(crate) fn decompress_shared_words(half: bool, block: u32, cb: u32) -> usize {
-    let gpt = (cb * groups_per_unit(half)) as usize;
+    let gpt = (cb * decompress_groups_per_unit(half)) as usize;
     let tw = 32 * cb as usize;
     tw + 2 * gpt + 2 * block as usize + gpt / UNITS_PER_CHUNK as usize + 1 + 2
 }
 
 /// ZVC decompress, one tile of `32 * cb` words (whole chunks; `32 * cb`
 /// elements for f32, twice that for 16-bit) per cube at a time: each unit
-/// reads one mask (two for 16-bit, see [`groups_per_unit`];
+/// reads one mask (two for 16-bit, see [`decompress_groups_per_unit`];
 /// coalesced), a block scan gives each group's position in the tile's payload, the chunk offsets are checked
 /// against the masks, the tile's payload is staged in shared memory
 /// (coalesced, all loads in flight at once), then every unit expands whole
@@ -565,7 +545,7 @@ pub(crate) fn zvc_decompress<N: Size>(
 ) {
     let epw = comptime!(if half { 2u32 } else { 1u32 });
     // groups per unit, per tile; units per chunk
-    let gpu = comptime!(groups_per_unit(half));
+    let gpu = comptime!(decompress_groups_per_unit(half));
     let gpt = comptime!(cb * gpu);
     let upc = comptime!(UNITS_PER_CHUNK / gpu);
     let tw = comptime!(32u32 * gpt / epw);
