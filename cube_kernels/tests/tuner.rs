@@ -128,6 +128,7 @@ fn tuner_picks_a_config_that_runs_on_wgpu_and_caches_it() {
         random: 3,
         guided: 3,
         seed: 9,
+        confirm: 2,
     };
     t.reps = 1;
     let len = 20_000;
