@@ -124,16 +124,6 @@ pub(crate) fn plane_reduce<R: Runtime>(client: &ComputeClient<R>, block: u32) ->
         && block.is_multiple_of(min)
 }
 
-/// Whether a cube of `block` units may scan with plane operations (see
-/// `zvc::block_scan_incl`): [`plane_reduce`], and at most as many planes as
-/// a plane has units.
-pub(crate) fn plane_scan<R: Runtime>(client: &ComputeClient<R>, block: u32) -> bool {
-    let width = client.properties().hardware.plane_size_min;
-    plane_reduce(client, block)
-        && block / width <= width
-        && std::env::var_os("ZVC_EXPERIMENT_BARRIER_SCAN").is_none()
-}
-
 /// Shared memory a kernel of `codec` needs at `block` units (upper bound
 /// over directions and dtypes).
 pub fn shared_bytes(codec: CodecKind, block: u32) -> usize {
@@ -503,17 +493,10 @@ fn zvc_compress_gpu<R: Runtime>(
             cb,
             pass,
             plane,
-            plane_scan(client, cfg.block),
         )
     };
     if cfg.single_pass {
         // ticket, look-back words, then the checksum
-        if std::env::var_os("ZVC_EXPERIMENT_SKIP_HELPERS").is_some() {
-            // timing experiment only: state not zeroed, no checksum
-            let state = client.empty((ntiles + 2) * 4);
-            launch(PASS_SINGLE, &state, &state);
-            return Ok(());
-        }
         let state = zeroed(client, ntiles + 2);
         launch(PASS_SINGLE, &state, &state);
         finish_checksum(client, &state, ntiles + 1, out, cap);
@@ -590,7 +573,6 @@ fn zvc_decompress_gpu<R: Runtime>(
             cfg.block,
             cb,
             plane,
-            plane_scan(client, cfg.block),
         )
     };
     let handle = out.offset_end(((out_lines * nv - out_words) * 4) as u64);

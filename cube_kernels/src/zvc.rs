@@ -51,54 +51,25 @@ pub(crate) fn compress_shared_words(half: bool, block: u32, cb: u32) -> usize {
 }
 
 /// Inclusive scan of one value per unit over a cube of `n` units (`n` a
-/// power of two) in `sm` (`2 * n` words). Every unit must call it (it has
-/// barriers). Afterwards the scan is in `sm[scan_final(n) + t]`.
-///
-/// `plane` (the host checked that planes have one width, `n` is whole
-/// planes and there are at most as many planes as a plane has units, see
-/// `gpu::plane_scan`): each plane scans itself, one plane's units read the
-/// planes' totals: two barriers. Otherwise a barrier per step (log2 n).
+/// power of two) in `sm` (`2 * n` words): one barrier per step. Every unit
+/// must call it (it has barriers). Afterwards the scan is in
+/// `sm[scan_final(n) + t]`.
 #[cube]
-pub(crate) fn block_scan_incl(
-    v: u32,
-    sm: &mut SharedMemory<u32>,
-    #[comptime] n: u32,
-    #[comptime] plane: bool,
-) -> u32 {
+pub(crate) fn block_scan_incl(v: u32, sm: &mut SharedMemory<u32>, #[comptime] n: u32) -> u32 {
     let t = UNIT_POS;
-    let fin = comptime!(scan_final(n));
+    sm[t as usize] = v;
+    sync_cube();
     let mut acc = v;
-    if comptime!(plane) {
-        // the planes' totals go to the half of `sm` the result does not use
-        let totals = comptime!(n - fin);
-        let own = plane_inclusive_sum(v);
-        let p = t / PLANE_DIM;
-        if UNIT_POS_PLANE == PLANE_DIM - 1 {
-            sm[(totals + p) as usize] = own;
+    #[unroll]
+    for step in 0..comptime!(n.trailing_zeros()) {
+        let s = comptime!(1u32 << step);
+        let src = comptime!((step % 2) * n);
+        let dst = comptime!(((step + 1) % 2) * n);
+        if t >= s {
+            acc += sm[(src + t - s) as usize];
         }
+        sm[(dst + t) as usize] = acc;
         sync_cube();
-        let mut x = 0u32;
-        if UNIT_POS_PLANE < n / PLANE_DIM {
-            x = sm[(totals + UNIT_POS_PLANE) as usize];
-        }
-        let before = plane_exclusive_sum(x);
-        acc = own + plane_shuffle(before, p);
-        sm[(fin + t) as usize] = acc;
-        sync_cube();
-    } else {
-        sm[t as usize] = v;
-        sync_cube();
-        #[unroll]
-        for step in 0..comptime!(n.trailing_zeros()) {
-            let s = comptime!(1u32 << step);
-            let src = comptime!((step % 2) * n);
-            let dst = comptime!(((step + 1) % 2) * n);
-            if t >= s {
-                acc += sm[(src + t - s) as usize];
-            }
-            sm[(dst + t) as usize] = acc;
-            sync_cube();
-        }
     }
     acc
 }
@@ -147,7 +118,6 @@ pub(crate) fn zvc_compress<N: Size>(
     #[comptime] cb: u32,
     #[comptime] pass: u32,
     #[comptime] plane: bool,
-    #[comptime] plane_scan: bool,
 ) {
     let epw = comptime!(if half { 2u32 } else { 1u32 });
     let sums = comptime!(pass != PASS_WRITE);
@@ -287,7 +257,7 @@ pub(crate) fn zvc_compress<N: Size>(
 
         // 3. positions in the tile (barriers inside; also orders the reads
         // of sm_in above before the in-place writes below)
-        let incl = block_scan_incl(cnt, &mut sm_scan, block, plane_scan);
+        let incl = block_scan_incl(cnt, &mut sm_scan, block);
         let mut pos = incl - cnt;
         let mut total = sm_scan[(fin + cb - 1) as usize];
         if comptime!(half) {
@@ -506,7 +476,7 @@ pub(crate) fn zvc_scan_tiles(
             vals[j as usize] = x;
             sum += x;
         }
-        let incl = block_scan_incl(sum, &mut sm, block, false);
+        let incl = block_scan_incl(sum, &mut sm, block);
         let total = sm[(fin + block - 1) as usize];
         let mut run = carry + incl - sum;
         #[unroll]
@@ -572,7 +542,6 @@ pub(crate) fn zvc_decompress<N: Size>(
     #[comptime] block: u32,
     #[comptime] cb: u32,
     #[comptime] plane: bool,
-    #[comptime] plane_scan: bool,
 ) {
     let epw = comptime!(if half { 2u32 } else { 1u32 });
     // groups per unit, per tile; units per chunk
@@ -634,7 +603,7 @@ pub(crate) fn zvc_decompress<N: Size>(
         if tid == 0 {
             sm_misc[0] = 0u32;
         }
-        let incl = block_scan_incl(cnt, &mut sm_scan, block, plane_scan);
+        let incl = block_scan_incl(cnt, &mut sm_scan, block);
 
         // 2. positions (16-bit: each chunk padded to even) and the checks
         let mut pos = incl - cnt;
