@@ -1,19 +1,35 @@
-//! GPU kernels on cubecl's wgpu runtime (lavapipe in CI), each result
-//! compared with the CPU reference.
-#![cfg(feature = "wgpu")]
+//! GPU kernels, each result compared with the CPU reference: on cubecl's
+//! wgpu runtime (lavapipe in CI), or with the `cuda` feature on CUDA, where
+//! the compress configurations are single-pass (decoupled look-back; ZVC with
+//! plane ballots) and the same checks cover those kernels.
+#![cfg(any(feature = "wgpu", feature = "cuda"))]
 
 mod common;
 use common::*;
 use cube_kernels::format::{self, CodecKind, DType, Header, Layout, CHUNK};
 use cube_kernels::{compress, cpu, decompress, CodecError, LaunchConfig};
 use cubecl::prelude::*;
-use cubecl::wgpu::{WgpuDevice, WgpuRuntime};
 
-fn client() -> ComputeClient<WgpuRuntime> {
-    WgpuRuntime::client(&WgpuDevice::default())
+#[cfg(feature = "cuda")]
+type Rt = cubecl::cuda::CudaRuntime;
+#[cfg(not(feature = "cuda"))]
+type Rt = cubecl::wgpu::WgpuRuntime;
+
+#[cfg(feature = "cuda")]
+fn client() -> ComputeClient<Rt> {
+    Rt::client(&cubecl::cuda::CudaDevice::new(0))
+}
+#[cfg(not(feature = "cuda"))]
+fn client() -> ComputeClient<Rt> {
+    Rt::client(&cubecl::wgpu::WgpuDevice::default())
 }
 
-fn upload(client: &ComputeClient<WgpuRuntime>, words: &[u32]) -> cubecl::server::Handle {
+/// Single-pass compress where it runs (CUDA; not LZ4).
+fn single_pass(codec: CodecKind) -> bool {
+    cfg!(feature = "cuda") && codec != CodecKind::Lz4
+}
+
+fn upload(client: &ComputeClient<Rt>, words: &[u32]) -> cubecl::server::Handle {
     let mut w = words.to_vec();
     if w.is_empty() {
         w.push(0);
@@ -23,7 +39,7 @@ fn upload(client: &ComputeClient<WgpuRuntime>, words: &[u32]) -> cubecl::server:
 
 /// GPU compress equals the CPU bytes; GPU decompress of it gives the input.
 fn check(
-    client: &ComputeClient<WgpuRuntime>,
+    client: &ComputeClient<Rt>,
     codec: CodecKind,
     dtype: DType,
     e: &[u32],
@@ -52,7 +68,10 @@ fn check(
 }
 
 fn cfg(codec: CodecKind) -> LaunchConfig {
-    LaunchConfig::default_for(codec)
+    LaunchConfig {
+        single_pass: single_pass(codec),
+        ..LaunchConfig::default_for(codec)
+    }
 }
 
 const LENS: &[usize] = &[0, 1, 33, 4095, 4097, 3 * CHUNK + 1001];
@@ -117,7 +136,7 @@ fn every_block_size_and_small_grids_give_the_same_bytes() {
                     let c = LaunchConfig {
                         block,
                         grid,
-                        single_pass: false,
+                        single_pass: single_pass(codec),
                     };
                     check(
                         &client,
@@ -148,12 +167,13 @@ fn invalid_launch_configs_are_rejected() {
             grid: 0,
             single_pass: false,
         },
-        LaunchConfig {
-            block: 256,
-            grid: 4,
-            single_pass: true,
-        },
-    ] {
+    ]
+    .into_iter()
+    .chain((!cfg!(feature = "cuda")).then_some(LaunchConfig {
+        block: 256,
+        grid: 4,
+        single_pass: true,
+    })) {
         let r = compress(&client, CodecKind::Zvc, &input, DType::F32, 3, bad);
         assert!(matches!(r, Err(CodecError::BadConfig(..))));
     }
@@ -171,7 +191,7 @@ fn invalid_launch_configs_are_rejected() {
 /// Corrupt `host` with `f`, upload, decode on the GPU: must be an error
 /// (host header check or device status), never a silent success.
 fn gpu_rejects(
-    client: &ComputeClient<WgpuRuntime>,
+    client: &ComputeClient<Rt>,
     host: &[u32],
     f: impl Fn(&mut Vec<u32>),
 ) -> bool {
@@ -294,7 +314,7 @@ fn many_chunks_with_every_cube_looping_round_trip() {
         let c = LaunchConfig {
             block: 128,
             grid: 7,
-            single_pass: false,
+            single_pass: single_pass(codec),
         };
         check(
             &client,
@@ -355,9 +375,9 @@ fn zvc_tile_boundaries_every_block_and_grid() {
     }
 }
 
-/// A ZVC round trip with the multi-pass kernels at `block` x `grid`.
+/// A ZVC round trip at `block` x `grid` (multi-pass; single pass on CUDA).
 fn check_zvc(
-    client: &ComputeClient<WgpuRuntime>,
+    client: &ComputeClient<Rt>,
     dtype: DType,
     e: &[u32],
     block: u32,
@@ -367,7 +387,7 @@ fn check_zvc(
     let c = LaunchConfig {
         block,
         grid,
-        single_pass: false,
+        single_pass: single_pass(CodecKind::Zvc),
     };
     check(
         client,
@@ -494,7 +514,7 @@ fn zvc_word_access_and_offset_input_handle() {
             let c = LaunchConfig {
                 block,
                 grid: 2,
-                single_pass: false,
+                single_pass: single_pass(CodecKind::Zvc),
             };
             let got = compress(&client, CodecKind::Zvc, &input, dtype, len, c)
                 .unwrap()
@@ -559,7 +579,7 @@ fn zvc_decoder_rejects_corruption_in_any_tile() {
                 let c = LaunchConfig {
                     block,
                     grid,
-                    single_pass: false,
+                    single_pass: single_pass(CodecKind::Zvc),
                 };
                 let what = format!("{dtype:?} {c:?}");
                 let decode = |b: &Vec<u32>| -> Result<Vec<u32>, CodecError> {
