@@ -526,7 +526,12 @@ mod bench {
                     });
                     let word = client.empty(4);
                     let (tiny, _) = time(&client, reps, || {
-                        one_word::launch(&client, CubeCount::Static(1, 1, 1), CubeDim::new_1d(1), arr(&word, 1));
+                        one_word::launch(
+                            &client,
+                            CubeCount::Static(1, 1, 1),
+                            CubeDim::new_1d(1),
+                            arr(&word, 1),
+                        );
                     });
                     println!("one-unit kernel: {:.2} us per launch", tiny * 1e6);
                     let mut row = json!({"codec": codec.name(), "bytes": bytes, "three_pass_seconds": t3, "three_pass_bytes_per_s": bytes as f64 / t3, "one_unit_kernel_seconds": tiny});

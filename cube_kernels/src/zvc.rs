@@ -91,6 +91,17 @@ pub(crate) fn scan_final(n: u32) -> u32 {
     (n.trailing_zeros() % 2) * n
 }
 
+/// Whether vector `l` of a tile of `tl` vectors exists (a unit takes every
+/// `block`-th; the last round may run past the tile).
+#[cube]
+fn line_in_tile(l: u32, #[comptime] tl: u32, #[comptime] block: u32) -> bool {
+    let mut ok = true;
+    if comptime!(tl % block != 0) {
+        ok = l < tl;
+    }
+    ok
+}
+
 /// ZVC compress, one tile of `32 * cb` elements per cube at a time.
 ///
 /// `input` is the input as vectors of `nv` words (the first `full_lines`
@@ -177,37 +188,25 @@ pub(crate) fn zvc_compress<N: Size>(
                     #[unroll]
                     for q in 0..round {
                         let i = comptime!(r * round + q);
-                        if comptime!(i < lpu) {
-                            let l = i * block + tid;
-                            let mut ok = true;
-                            if comptime!(tl % block != 0) {
-                                ok = l < tl;
-                            }
-                            if ok {
-                                regs[q as usize] = input[(line0 + l) as usize];
-                            }
+                        let l = i * block + tid;
+                        if comptime!(i < lpu) && line_in_tile(l, tl, block) {
+                            regs[q as usize] = input[(line0 + l) as usize];
                         }
                     }
                     #[unroll]
                     for q in 0..round {
                         let i = comptime!(r * round + q);
-                        if comptime!(i < lpu) {
-                            let l = i * block + tid;
-                            let mut ok = true;
-                            if comptime!(tl % block != 0) {
-                                ok = l < tl;
-                            }
-                            if ok {
-                                let v = regs[q as usize];
-                                // weight 2 * (global word) + 1
-                                let wt = 2u32 * (line0 + l) * nv + 1u32;
-                                #[unroll]
-                                for j in 0..nv {
-                                    let k = l * nv + j;
-                                    sm_in[(k + k / 32) as usize] = v[j as usize];
-                                    if comptime!(sums) {
-                                        csum += v[j as usize] * (wt + comptime!(2 * j));
-                                    }
+                        let l = i * block + tid;
+                        if comptime!(i < lpu) && line_in_tile(l, tl, block) {
+                            let v = regs[q as usize];
+                            // weight 2 * (global word) + 1
+                            let wt = 2u32 * (line0 + l) * nv + 1u32;
+                            #[unroll]
+                            for j in 0..nv {
+                                let k = l * nv + j;
+                                sm_in[(k + k / 32) as usize] = v[j as usize];
+                                if comptime!(sums) {
+                                    csum += v[j as usize] * (wt + comptime!(2 * j));
                                 }
                             }
                         }

@@ -190,11 +190,7 @@ fn invalid_launch_configs_are_rejected() {
 
 /// Corrupt `host` with `f`, upload, decode on the GPU: must be an error
 /// (host header check or device status), never a silent success.
-fn gpu_rejects(
-    client: &ComputeClient<Rt>,
-    host: &[u32],
-    f: impl Fn(&mut Vec<u32>),
-) -> bool {
+fn gpu_rejects(client: &ComputeClient<Rt>, host: &[u32], f: impl Fn(&mut Vec<u32>)) -> bool {
     let mut b = host.to_vec();
     f(&mut b);
     let header = match Header::decode(&b, Some(b.len())) {

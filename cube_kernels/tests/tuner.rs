@@ -18,27 +18,38 @@ fn synthetic(c: LaunchConfig) -> f64 {
     waves * per_cube * block_eff / per_sm * 1e-6 + g * 2e-9 + 5e-6
 }
 
+/// The search space of `codec` and the best cost of `synthetic` over it.
+fn space_and_best(codec: CodecKind) -> (Vec<LaunchConfig>, f64) {
+    let sp = space(codec, 4096);
+    let best = sp
+        .iter()
+        .map(|&c| synthetic(c))
+        .fold(f64::INFINITY, f64::min);
+    (sp, best)
+}
+
+/// The default search with `seed`, measuring with `cost`.
+fn search(sp: &[LaunchConfig], seed: u64, cost: impl FnMut(LaunchConfig) -> f64) -> Tuned {
+    bayes_opt(
+        sp,
+        SearchBudget {
+            seed,
+            ..SearchBudget::default()
+        },
+        cost,
+    )
+}
+
 #[test]
 fn bayesian_search_is_within_ten_percent_of_exhaustive_with_a_twentieth_of_the_evaluations() {
     for codec in [CodecKind::Zvc, CodecKind::Lz4] {
-        let sp = space(codec, 4096);
-        let best = sp
-            .iter()
-            .map(|&c| synthetic(c))
-            .fold(f64::INFINITY, f64::min);
+        let (sp, best) = space_and_best(codec);
         for seed in [1u64, 2, 3, 4, 5] {
             let mut evals = 0;
-            let t = bayes_opt(
-                &sp,
-                SearchBudget {
-                    seed,
-                    ..SearchBudget::default()
-                },
-                |c| {
-                    evals += 1;
-                    synthetic(c)
-                },
-            );
+            let t = search(&sp, seed, |c| {
+                evals += 1;
+                synthetic(c)
+            });
             assert_eq!(evals, 38);
             assert_eq!(t.evaluations, 38);
             assert!(evals * 20 <= sp.len());
@@ -58,25 +69,14 @@ fn bayesian_search_is_within_ten_percent_of_exhaustive_with_a_twentieth_of_the_e
 /// would.
 #[test]
 fn a_lucky_measurement_does_not_pick_the_configuration() {
-    let sp = space(CodecKind::Zvc, 4096);
-    let best = sp
-        .iter()
-        .map(|&c| synthetic(c))
-        .fold(f64::INFINITY, f64::min);
+    let (sp, best) = space_and_best(CodecKind::Zvc);
     for seed in [1u64, 2, 3, 4, 5] {
         let mut calls = 0u64;
-        let t = bayes_opt(
-            &sp,
-            SearchBudget {
-                seed,
-                ..SearchBudget::default()
-            },
-            |c| {
-                calls += 1;
-                let lucky = calls.wrapping_mul(0x9e37_79b9_7f4a_7c15) % 5 == 0;
-                synthetic(c) * if lucky { 0.5 } else { 1.0 }
-            },
-        );
+        let t = search(&sp, seed, |c| {
+            calls += 1;
+            let lucky = calls.wrapping_mul(0x9e37_79b9_7f4a_7c15).is_multiple_of(5);
+            synthetic(c) * if lucky { 0.5 } else { 1.0 }
+        });
         assert!(
             synthetic(t.config) <= best * 1.10,
             "seed {seed}: picked {:?}, really {} vs best {}",
