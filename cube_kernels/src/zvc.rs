@@ -59,7 +59,7 @@ fn round_lines(half: bool) -> u32 {
 /// Words of shared memory the compress kernel uses.
 pub(crate) fn compress_shared_words(half: bool, block: u32, cb: u32) -> usize {
     let tw = (32 * cb / if half { 2 } else { 1 }) as usize;
-    tw + tw / 32 + if half { tw } else { 1 } + 2 * block as usize + 4
+    tw + tw / 32 + if half { tw } else { 0 } + 2 * block as usize + 4
 }
 
 /// Inclusive scan of one value per unit over a cube of `n` units (`n` a
@@ -156,8 +156,12 @@ pub(crate) fn zvc_compress<N: Size>(
     let tid = UNIT_POS;
     let ngroups = (len + 31) / 32;
 
-    let mut sm_in = SharedMemory::<u32>::new(comptime!((tw + tw / 32) as usize));
-    let mut sm_hi = SharedMemory::<u32>::new(comptime!(if half { tw as usize } else { 1usize }));
+    // the staged input (padded), then (16-bit) the high halves of the
+    // compacted words from `hi_at` on: one array, so a kept element's slot is
+    // computed from the parity of its position, not chosen by a branch
+    let hi_at = comptime!(tw + tw / 32);
+    let mut sm_in =
+        SharedMemory::<u32>::new(comptime!((hi_at + if half { tw } else { 0 }) as usize));
     let mut sm_scan = SharedMemory::<u32>::new(comptime!((2 * block) as usize));
     let mut sm_misc = SharedMemory::<u32>::new(4usize);
 
@@ -312,7 +316,8 @@ pub(crate) fn zvc_compress<N: Size>(
             }
         } else {
             // 4. compact the kept elements into shared memory (f32: in place
-            // in sm_in; 16-bit: element p to sm_in[p/2] (even p) or sm_hi[p/2])
+            // in sm_in; 16-bit: element p to sm_in[p/2] (even p) or
+            // sm_in[hi_at + p/2] (odd p))
             if active && tid < cb {
                 let mut p = pos;
                 #[unroll]
@@ -323,12 +328,8 @@ pub(crate) fn zvc_compress<N: Size>(
                         for h in 0..2u32 {
                             let bit = comptime!(2 * j + h);
                             if (mask >> bit) & 1u32 == 1u32 {
-                                let x = (w >> comptime!(16 * h)) & 0xFFFFu32;
-                                if p % 2 == 0 {
-                                    sm_in[(p / 2) as usize] = x;
-                                } else {
-                                    sm_hi[(p / 2) as usize] = x;
-                                }
+                                sm_in[((p & 1u32) * hi_at + p / 2) as usize] =
+                                    (w >> comptime!(16 * h)) & 0xFFFFu32;
                                 p += 1;
                             }
                         }
@@ -340,7 +341,7 @@ pub(crate) fn zvc_compress<N: Size>(
                 if comptime!(half) {
                     // the last unit of a chunk writes the chunk's pad
                     if tid % UNITS_PER_CHUNK == UNITS_PER_CHUNK - 1 && p % 2 == 1 {
-                        sm_hi[(p / 2) as usize] = 0u32;
+                        sm_in[(hi_at + p / 2) as usize] = 0u32;
                     }
                 }
             }
@@ -437,7 +438,7 @@ pub(crate) fn zvc_compress<N: Size>(
                 if k < words {
                     if comptime!(half) {
                         out[(region + k) as usize] =
-                            sm_in[k as usize] | (sm_hi[k as usize] << 16u32);
+                            sm_in[k as usize] | (sm_in[(hi_at + k) as usize] << 16u32);
                     } else {
                         out[(region + k) as usize] = sm_in[k as usize];
                     }
