@@ -195,21 +195,24 @@ pub fn bayes_opt(
         xs.push(features(&c));
         ys.push(y.max(1e-12).ln());
     }
-    // the first round's best, then each measured again
+    // the first round's best, each measured again; the fastest second
+    // measurement wins (without a confirming round, the first round's best;
+    // with no evaluation at all, the first configuration at infinite cost)
     let mut order: Vec<usize> = (0..total).collect();
     order.sort_by(|&a, &b| ys[a].total_cmp(&ys[b]));
-    let mut best = (f64::INFINITY, space[seen[order[0]]]);
     let confirm = budget.confirm.min(total);
-    for &i in &order[..confirm] {
-        let c = space[seen[i]];
-        let y = cost(c);
-        if y < best.0 {
-            best = (y, c);
-        }
-    }
-    if confirm == 0 {
-        best = (ys[order[0]].exp(), space[seen[order[0]]]);
-    }
+    let best = order[..confirm]
+        .iter()
+        .map(|&i| {
+            let c = space[seen[i]];
+            (cost(c), c)
+        })
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+        .unwrap_or_else(|| {
+            order.first().map_or((f64::INFINITY, space[0]), |&i| {
+                (ys[i].exp(), space[seen[i]])
+            })
+        });
     Tuned {
         config: best.1,
         seconds: best.0,

@@ -334,6 +334,7 @@ where
     std::thread::Builder::new()
         .name(name.to_string())
         .spawn(move || {
+            // the whole `LaneStream` (Send), not just its raw pointer field
             let stream = stream;
             let current = super::make_current(&issuer_device).map_err(|e| e.to_string());
             // Jobs come in compute order, so their fences pass in order too.
