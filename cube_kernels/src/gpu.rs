@@ -129,11 +129,15 @@ pub(crate) fn plane_reduce<R: Runtime>(client: &ComputeClient<R>, block: u32) ->
 pub fn shared_bytes(codec: CodecKind, block: u32) -> usize {
     match codec {
         CodecKind::Lz4 => block as usize * crate::lz4::HASH_SLOTS * 4,
-        // ZVC: a tile of 32 elements per computing unit staged (16-bit: plus
-        // the high halves of the compacted words), the scan buffer
-        // (tiles of one chunk; devices with more shared memory get tiles of
-        // up to 4 chunks, see `zvc_compute_units`)
-        CodecKind::Zvc => zvc_shared_words(block, block.min(zvc::MIN_CB)) * 4,
+        // ZVC: a tile of 32 words per computing unit staged (16-bit: plus
+        // the compacted elements), the scan buffer (tiles of one chunk;
+        // devices with more shared memory get tiles of up to 4 chunks for
+        // f32 and 8 for 16-bit dtypes, see `zvc_compute_units`)
+        CodecKind::Zvc => [false, true]
+            .map(|half| zvc_shared_words(half, block, block.min(zvc::min_cb(half))) * 4)
+            .into_iter()
+            .max()
+            .unwrap_or(0),
         // compress: padded input staging + compacted staging + scan
         _ => (CHUNK + CHUNK / 32 + CHUNK + 3 * GROUPS_PER_CHUNK + 2) * 4,
     }
@@ -412,28 +416,90 @@ pub fn zvc_force_word_access(on: bool) {
     WORD_LOADS.store(on, std::sync::atomic::Ordering::Relaxed);
 }
 
-/// Units of a ZVC cube that compute (one group of 32 elements each; the
-/// tile is `32 * cb` elements, whole chunks): `min(block, 256)`, halved
-/// while the kernels would need more shared memory than the device has
-/// (down to one chunk per tile).
-pub(crate) fn zvc_compute_units<R: Runtime>(client: &ComputeClient<R>, block: u32) -> u32 {
+/// Units of a ZVC cube that compute (32 words each; the tile is `32 * cb`
+/// words, whole chunks): `min(block, 256)`, halved while the kernels would
+/// need more shared memory than the device has (down to one chunk per tile).
+pub(crate) fn zvc_compute_units<R: Runtime>(
+    client: &ComputeClient<R>,
+    block: u32,
+    half: bool,
+) -> u32 {
     let max = client.properties().hardware.max_shared_memory_size;
     let mut cb = block.min(zvc::MAX_CB);
-    while cb > zvc::MIN_CB && zvc_shared_words(block, cb) * 4 > max {
+    while cb > zvc::min_cb(half) && zvc_shared_words(half, block, cb) * 4 > max {
         cb /= 2;
     }
     cb
 }
 
-fn zvc_shared_words(block: u32, cb: u32) -> usize {
-    let c = zvc::compress_shared_words(false, block, cb)
-        .max(zvc::compress_shared_words(true, block, cb));
-    c.max(zvc::decompress_shared_words(false, block, cb))
-        .max(zvc::decompress_shared_words(true, block, cb))
+fn zvc_shared_words(half: bool, block: u32, cb: u32) -> usize {
+    zvc::compress_shared_words(half, block, cb).max(zvc::decompress_shared_words(half, block, cb))
+}
+
+/// What one launch of the ZVC compress kernel takes besides its buffers.
+struct ZvcCompressArgs<'a> {
+    grid: u32,
+    block: u32,
+    cb: u32,
+    nv: usize,
+    full_lines: usize,
+    in_words: usize,
+    cap: usize,
+    ntiles: usize,
+    iters: u32,
+    len: usize,
+    layout: &'a Layout,
+    w1: u32,
+    half: bool,
+    plane: bool,
+}
+
+/// One launch of the ZVC compress kernel, staging 16-bit kept elements as `H`.
+#[allow(clippy::too_many_arguments)]
+fn launch_zvc_compress<R: Runtime, H: cubecl::prelude::Int>(
+    client: &ComputeClient<R>,
+    a: &ZvcCompressArgs,
+    pass: u32,
+    input: &Handle,
+    out: &Handle,
+    size: &Handle,
+    state: &Handle,
+    tiles: &Handle,
+) {
+    unsafe {
+        zvc::zvc_compress::launch_unchecked::<H, R>(
+            client,
+            CubeCount::Static(a.grid, 1, 1),
+            CubeDim::new_1d(a.block),
+            a.nv,
+            arr(input, a.full_lines),
+            arr(input, a.in_words),
+            arr(out, a.cap),
+            arr(state, a.ntiles + 2),
+            arr(size, 1),
+            arr(tiles, a.ntiles + 1 + a.grid as usize),
+            a.len as u32,
+            a.in_words as u32,
+            a.full_lines as u32,
+            chunks(a.len) as u32,
+            a.ntiles as u32,
+            a.iters,
+            a.layout.masks as u32,
+            a.layout.offsets as u32,
+            a.layout.payload as u32,
+            a.w1,
+            a.half,
+            a.nv as u32,
+            a.block,
+            a.cb,
+            pass,
+            a.plane,
+        )
+    }
 }
 
 /// ZVC compress: see `zvc.rs`. Single pass (look-back) or count / scan /
-/// write, one tile of `32 * min(block, 256)` elements per cube at a time.
+/// write, one tile of `32 * min(block, 256)` words per cube at a time.
 #[allow(clippy::too_many_arguments)]
 fn zvc_compress_gpu<R: Runtime>(
     client: &ComputeClient<R>,
@@ -449,8 +515,8 @@ fn zvc_compress_gpu<R: Runtime>(
     w1: u32,
 ) -> Result<(), CodecError> {
     let half = dtype.size() == 2;
-    let cb = zvc_compute_units(client, cfg.block);
-    let tile = 32 * cb as usize;
+    let cb = zvc_compute_units(client, cfg.block, half);
+    let tile = 32 * (cb * zvc::groups_per_unit(half)) as usize;
     let ntiles = len.div_ceil(tile);
     let grid = cfg.grid.min(ntiles as u32);
     let iters = (ntiles as u32).div_ceil(grid);
@@ -464,36 +530,33 @@ fn zvc_compress_gpu<R: Runtime>(
         1
     };
     let full_lines = in_words / nv;
-    let plane = plane_reduce(client, cfg.block);
-    let launch = |pass: u32, state: &Handle, tiles: &Handle| unsafe {
-        zvc::zvc_compress::launch_unchecked::<R>(
-            client,
-            CubeCount::Static(grid, 1, 1),
-            CubeDim::new_1d(cfg.block),
-            nv,
-            arr(input, full_lines),
-            arr(input, in_words),
-            arr(out, cap),
-            arr(state, ntiles + 2),
-            arr(size, 1),
-            arr(tiles, ntiles + 1 + grid as usize),
-            len as u32,
-            in_words as u32,
-            full_lines as u32,
-            chunks(len) as u32,
-            ntiles as u32,
-            iters,
-            layout.masks as u32,
-            layout.offsets as u32,
-            layout.payload as u32,
-            w1,
-            half,
-            nv as u32,
-            cfg.block,
-            cb,
-            pass,
-            plane,
-        )
+    let args = ZvcCompressArgs {
+        grid,
+        block: cfg.block,
+        cb,
+        nv,
+        full_lines,
+        in_words,
+        cap,
+        ntiles,
+        iters,
+        len,
+        layout,
+        w1,
+        half,
+        plane: plane_reduce(client, cfg.block),
+    };
+    // 16-bit kept elements staged as u16 where the device has the type
+    let u16_staging = half
+        && client
+            .properties()
+            .supports_type(u16::as_type_native_unchecked());
+    let launch = |pass: u32, state: &Handle, tiles: &Handle| {
+        if u16_staging {
+            launch_zvc_compress::<R, u16>(client, &args, pass, input, out, size, state, tiles)
+        } else {
+            launch_zvc_compress::<R, u32>(client, &args, pass, input, out, size, state, tiles)
+        }
     };
     if cfg.single_pass {
         // ticket, look-back words, then the checksum
@@ -545,8 +608,8 @@ fn zvc_decompress_gpu<R: Runtime>(
     let nv: usize = if vec4 { 4 } else { 1 };
     let out_lines = out_words.div_ceil(nv);
     let out = client.empty(out_lines * nv * 4);
-    let cb = zvc_compute_units(client, cfg.block);
-    let gpu = zvc::decompress_groups_per_unit(half) as usize;
+    let cb = zvc_compute_units(client, cfg.block, half);
+    let gpu = zvc::groups_per_unit(half) as usize;
     let ntiles = len.div_ceil(32 * cb as usize * gpu);
     let grid = cfg.grid.min(ntiles as u32);
     let iters = (ntiles as u32).div_ceil(grid);

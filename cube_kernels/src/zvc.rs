@@ -1,12 +1,14 @@
-//! ZVC compress: one unit per group of 32 elements, tiles of `32 * cb`
-//! elements (`cb = min(block, 256)` units compute, whole chunks per tile).
+//! ZVC compress: one unit per 32 words (one group of 32 f32 elements, two
+//! groups of 16-bit ones, see [`groups_per_unit`]), tiles of `32 * cb` words
+//! (`cb = min(block, 256)` units compute, whole chunks per tile).
 //!
 //! Per tile: vectorized coalesced loads of the input into shared memory;
-//! each unit builds its group's mask from shared memory and writes it
-//! (coalesced: unit `g` writes mask `g`); a block scan of the per-group
-//! counts (with the 16-bit padding of every chunk) gives each group's
-//! position in the tile; the units compact their kept elements into shared
-//! memory; the tile's place in the payload comes from a decoupled look-back
+//! each unit builds its groups' masks from shared memory and writes them;
+//! a block scan of the per-unit counts (with the 16-bit padding of every
+//! chunk) gives each unit's position in the tile, and the tile's total is
+//! published for the look-back at once; the units compact their kept
+//! elements into shared memory; the tile's place in the payload comes from a
+//! decoupled look-back
 //! (`PASS_SINGLE`, one plane inspects a window of `PLANE_DIM` predecessors at
 //! a time) or from the scanned tile counts (`PASS_WRITE`); then a coalesced
 //! write of the tile's payload and its chunk offsets.
@@ -37,17 +39,20 @@ use crate::compact::{
 use crate::decode::{STATUS_BAD_MASK, STATUS_BAD_OFFSETS};
 use crate::format::{CHUNK, GROUP, MAGIC};
 
-/// Units per chunk (one unit per group of 32 elements).
+/// Groups per chunk (f32: units per chunk).
 const UNITS_PER_CHUNK: u32 = (CHUNK / GROUP) as u32;
-/// Most units that compute in a tile; a tile is `32 * cb` elements.
+/// Most units that compute in a tile; a tile is `32 * cb` words.
 pub(crate) const MAX_CB: u32 = 256;
-/// Fewest (one chunk per tile).
-pub(crate) const MIN_CB: u32 = UNITS_PER_CHUNK;
+/// Fewest: one chunk per tile.
+pub(crate) fn min_cb(half: bool) -> u32 {
+    UNITS_PER_CHUNK / groups_per_unit(half)
+}
 /// Most input vectors a compress unit loads before it stores them: the
 /// registers of a round bound how many cubes an SM keeps resident (H100,
 /// f32, block 128: all 8 at once took 80 registers a unit and 35% occupancy;
-/// rounds of 2 take 56 and 52%, and the kernel runs 11% faster; 16-bit
-/// tiles are half as long, rounds of 4 are best there).
+/// rounds of 2 take 56 and 52%, and the kernel runs 11% faster). The 16-bit
+/// kernel holds no words in registers and is bound by shared memory: rounds
+/// of 4 are 1-4% faster there than rounds of 2.
 fn round_lines(half: bool) -> u32 {
     if half {
         4
@@ -56,10 +61,24 @@ fn round_lines(half: bool) -> u32 {
     }
 }
 
-/// Words of shared memory the compress kernel uses.
+/// Groups of 32 elements a unit handles (compress and decompress): one for
+/// f32, two for 16-bit dtypes, so a unit has 32 words and a tile `32 * cb`
+/// words (the same bytes) for every dtype, and the per-tile cost (scan,
+/// look-back, offsets, barriers) is spread over as many bytes for 16-bit
+/// data as for f32.
+pub(crate) fn groups_per_unit(half: bool) -> u32 {
+    if half {
+        2
+    } else {
+        1
+    }
+}
+
+/// Words of shared memory the compress kernel uses at most (16-bit: one
+/// word per kept element where the device has no 16-bit type).
 pub(crate) fn compress_shared_words(half: bool, block: u32, cb: u32) -> usize {
-    let tw = (32 * cb / if half { 2 } else { 1 }) as usize;
-    tw + tw / 32 + if half { tw } else { 0 } + 2 * block as usize + 4
+    let tw = 32 * cb as usize;
+    tw + tw / 32 + if half { 2 * tw } else { 0 } + 2 * block as usize + 4
 }
 
 /// Inclusive scan of one value per unit over a cube of `n` units (`n` a
@@ -102,7 +121,10 @@ fn line_in_tile(l: u32, #[comptime] tl: u32, #[comptime] block: u32) -> bool {
     ok
 }
 
-/// ZVC compress, one tile of `32 * cb` elements per cube at a time.
+/// ZVC compress, one tile of `32 * cb` words per cube at a time.
+///
+/// `S` holds one compacted 16-bit element in shared memory: `u16` where the
+/// device has it (half the shared memory), else `u32`.
 ///
 /// `input` is the input as vectors of `nv` words (the first `full_lines`
 /// of them), `input_w` the same buffer as words (for the last partial
@@ -118,7 +140,7 @@ fn line_in_tile(l: u32, #[comptime] tl: u32, #[comptime] block: u32) -> bool {
 /// `tiles[ntiles + 1 + CUBE_POS]` ([`zvc_scan_tiles`] adds those up into
 /// `tiles[ntiles]`, which `PASS_WRITE` puts in the header).
 #[cube(launch_unchecked)]
-pub(crate) fn zvc_compress<N: Size>(
+pub(crate) fn zvc_compress<N: Size, S: Int>(
     input: &Array<Vector<u32, N>>,
     input_w: &Array<u32>,
     out: &mut Array<u32>,
@@ -145,23 +167,26 @@ pub(crate) fn zvc_compress<N: Size>(
     let epw = comptime!(if half { 2u32 } else { 1u32 });
     let sums = comptime!(pass != PASS_WRITE);
     let mut csum = 0u32;
-    // words per group, per tile; vectors per tile and per unit
+    // groups per unit, words per group, units per chunk, words per tile;
+    // vectors per tile and per unit; words per unit (last tile, payload)
+    let gpu = comptime!(groups_per_unit(half));
     let wpg = comptime!(32u32 / epw);
-    let tw = comptime!(32u32 * cb / epw);
+    let upc = comptime!(UNITS_PER_CHUNK / gpu);
+    let tw = comptime!(32u32 * cb);
     let tl = comptime!(tw / nv);
     let lpu = comptime!((tl + block - 1) / block);
     let wpu = comptime!((tw + block - 1) / block);
-    let cpt = comptime!(cb / UNITS_PER_CHUNK);
+    let cpt = comptime!(cb / upc);
     let fin = comptime!(scan_final(block));
     let tid = UNIT_POS;
     let ngroups = (len + 31) / 32;
 
-    // the staged input (padded), then (16-bit) the high halves of the
-    // compacted words from `hi_at` on: one array, so a kept element's slot is
-    // computed from the parity of its position, not chosen by a branch
-    let hi_at = comptime!(tw + tw / 32);
-    let mut sm_in =
-        SharedMemory::<u32>::new(comptime!((hi_at + if half { tw } else { 0 }) as usize));
+    // the staged input (padded); f32 kept words are compacted in place,
+    // 16-bit kept elements into `sm_half`, one slot each (the input stays
+    // in `sm_in`, so the units re-read their words instead of holding them in
+    // registers: fewer registers, more cubes resident)
+    let mut sm_in = SharedMemory::<u32>::new(comptime!((tw + tw / 32) as usize));
+    let mut sm_half = SharedMemory::<S>::new(comptime!((if half { 2 * tw } else { 1 }) as usize));
     let mut sm_scan = SharedMemory::<u32>::new(comptime!((2 * block) as usize));
     let mut sm_misc = SharedMemory::<u32>::new(4usize);
 
@@ -248,40 +273,56 @@ pub(crate) fn zvc_compress<N: Size>(
         }
         sync_cube();
 
-        // 2. one group per unit: its words, its mask, its count
-        let g = tile * cb + tid;
-        let mut vals = Array::<u32>::new(comptime!(wpg as usize));
-        let mut mask = 0u32;
+        // 2. each unit: its groups' masks (written out) and its count; f32
+        // keeps its words in registers for the in-place compaction
+        let unit = tile * cb + tid;
+        // (the masks in two scalars: with a local array the f32 kernel ran
+        // 2-4% slower on the H100)
+        let mut mask0 = 0u32;
+        let mut mask1 = 0u32;
+        let mut vals = Array::<u32>::new(comptime!((if half { 1 } else { wpg }) as usize));
         if active && tid < cb {
             #[unroll]
-            for j in 0..wpg {
-                let k = tid * wpg + j;
-                let w = sm_in[(k + k / 32) as usize];
-                vals[j as usize] = w;
-                if comptime!(half) {
-                    if (w & 0xFFFFu32) != 0u32 {
-                        mask |= comptime!(1u32 << (2 * j));
+            for q in 0..gpu {
+                let g = unit * gpu + q;
+                let mut mask = 0u32;
+                #[unroll]
+                for j in 0..wpg {
+                    let k = tid * 32u32 + comptime!(q * wpg + j);
+                    let w = sm_in[(k + k / 32) as usize];
+                    if comptime!(half) {
+                        if (w & 0xFFFFu32) != 0u32 {
+                            mask |= comptime!(1u32 << (2 * j));
+                        }
+                        if (w >> 16u32) != 0u32 {
+                            mask |= comptime!(1u32 << (2 * j + 1));
+                        }
+                    } else {
+                        vals[j as usize] = w;
+                        if w != 0u32 {
+                            mask |= comptime!(1u32 << j);
+                        }
                     }
-                    if (w >> 16u32) != 0u32 {
-                        mask |= comptime!(1u32 << (2 * j + 1));
+                }
+                if g >= ngroups {
+                    mask = 0u32;
+                } else {
+                    let valid = len - g * 32;
+                    if valid < 32 {
+                        mask &= (1u32 << valid) - 1u32;
                     }
-                } else if w != 0u32 {
-                    mask |= comptime!(1u32 << j);
                 }
-            }
-            if g >= ngroups {
-                mask = 0u32;
-            } else {
-                let valid = len - g * 32;
-                if valid < 32 {
-                    mask &= (1u32 << valid) - 1u32;
+                if comptime!(pass != PASS_WRITE) && g < ngroups {
+                    out[(masks_base + g) as usize] = mask;
                 }
-            }
-            if comptime!(pass != PASS_WRITE) && g < ngroups {
-                out[(masks_base + g) as usize] = mask;
+                if comptime!(q == 0) {
+                    mask0 = mask;
+                } else {
+                    mask1 = mask;
+                }
             }
         }
-        let cnt = mask.count_ones();
+        let cnt = mask0.count_ones() + mask1.count_ones();
 
         // 3. positions in the tile (barriers inside; also orders the reads
         // of sm_in above before the in-place writes below)
@@ -290,15 +331,15 @@ pub(crate) fn zvc_compress<N: Size>(
         let mut total = sm_scan[(fin + cb - 1) as usize];
         if comptime!(half) {
             // every chunk's count is padded to even: one pad after each odd chunk
-            let my_chunk = tid / UNITS_PER_CHUNK;
+            let my_chunk = tid / upc;
             let mut pads = 0u32;
             let mut before = 0u32;
             #[unroll]
             for k in 0..cpt {
-                let hi = sm_scan[(fin + k * UNITS_PER_CHUNK + UNITS_PER_CHUNK - 1) as usize];
+                let hi = sm_scan[(fin + k * upc + upc - 1) as usize];
                 let mut lo = 0u32;
                 if comptime!(k > 0) {
-                    lo = sm_scan[(fin + k * UNITS_PER_CHUNK - 1) as usize];
+                    lo = sm_scan[(fin + k * upc - 1) as usize];
                 }
                 let odd = (hi - lo) & 1u32;
                 if k < my_chunk {
@@ -309,6 +350,14 @@ pub(crate) fn zvc_compress<N: Size>(
             pos += before;
             total += pads;
         }
+        if comptime!(pass == PASS_SINGLE) {
+            // the tile's total for the look-back of its successors, as early
+            // as it is known (their wait is the chain's latency; tile 0
+            // publishes its prefix below)
+            if active && tid == 0 && tile > 0 {
+                state[(1 + tile) as usize].store(FLAG_AGGREGATE | total);
+            }
+        }
 
         if comptime!(pass == PASS_COUNT) {
             if active && tid == 0 {
@@ -316,32 +365,38 @@ pub(crate) fn zvc_compress<N: Size>(
             }
         } else {
             // 4. compact the kept elements into shared memory (f32: in place
-            // in sm_in; 16-bit: element p to sm_in[p/2] (even p) or
-            // sm_in[hi_at + p/2] (odd p))
+            // in sm_in; 16-bit: element p to sm_half[p])
             if active && tid < cb {
                 let mut p = pos;
                 #[unroll]
-                for j in 0..wpg {
-                    let w = vals[j as usize];
-                    if comptime!(half) {
-                        #[unroll]
-                        for h in 0..2u32 {
-                            let bit = comptime!(2 * j + h);
-                            if (mask >> bit) & 1u32 == 1u32 {
-                                sm_in[((p & 1u32) * hi_at + p / 2) as usize] =
-                                    (w >> comptime!(16 * h)) & 0xFFFFu32;
-                                p += 1;
+                for q in 0..gpu {
+                    let mut mask = mask0;
+                    if comptime!(q == 1) {
+                        mask = mask1;
+                    }
+                    #[unroll]
+                    for j in 0..wpg {
+                        if comptime!(half) {
+                            let k = tid * 32u32 + comptime!(q * wpg + j);
+                            let w = sm_in[(k + k / 32) as usize];
+                            #[unroll]
+                            for h in 0..2u32 {
+                                if (mask >> comptime!(2 * j + h)) & 1u32 == 1u32 {
+                                    sm_half[p as usize] =
+                                        S::cast_from((w >> comptime!(16 * h)) & 0xFFFFu32);
+                                    p += 1;
+                                }
                             }
+                        } else if (mask >> j) & 1u32 == 1u32 {
+                            sm_in[p as usize] = vals[j as usize];
+                            p += 1;
                         }
-                    } else if (mask >> j) & 1u32 == 1u32 {
-                        sm_in[p as usize] = w;
-                        p += 1;
                     }
                 }
                 if comptime!(half) {
                     // the last unit of a chunk writes the chunk's pad
-                    if tid % UNITS_PER_CHUNK == UNITS_PER_CHUNK - 1 && p % 2 == 1 {
-                        sm_in[(hi_at + p / 2) as usize] = 0u32;
+                    if tid % upc == upc - 1 && p % 2 == 1 {
+                        sm_half[p as usize] = S::cast_from(0u32);
                     }
                 }
             }
@@ -361,9 +416,6 @@ pub(crate) fn zvc_compress<N: Size>(
                         sm_misc[1] = 0u32;
                     }
                 } else {
-                    if lane == 0 {
-                        state[(1 + tile) as usize].store(FLAG_AGGREGATE | total);
-                    }
                     let mut excl = 0u32;
                     // the window is tiles hi-1-lane; below tile 0 reads as a zero prefix
                     let mut hi = tile;
@@ -406,8 +458,8 @@ pub(crate) fn zvc_compress<N: Size>(
         if comptime!(pass != PASS_COUNT) && active {
             let excl = sm_misc[1];
             // 6. chunk offsets, and the header after the last tile
-            if tid < cb && tid % UNITS_PER_CHUNK == 0 {
-                let c = tile * cpt + tid / UNITS_PER_CHUNK;
+            if tid < cb && tid % upc == 0 {
+                let c = tile * cpt + tid / upc;
                 if c < nchunks {
                     out[(offs_base + c) as usize] = excl + pos;
                 }
@@ -437,8 +489,8 @@ pub(crate) fn zvc_compress<N: Size>(
                 let k = i * block + tid;
                 if k < words {
                     if comptime!(half) {
-                        out[(region + k) as usize] =
-                            sm_in[k as usize] | (sm_in[(hi_at + k) as usize] << 16u32);
+                        out[(region + k) as usize] = u32::cast_from(sm_half[(2 * k) as usize])
+                            | (u32::cast_from(sm_half[(2 * k + 1) as usize]) << 16u32);
                     } else {
                         out[(region + k) as usize] = sm_in[k as usize];
                     }
@@ -517,28 +569,16 @@ pub(crate) fn zvc_scan_tiles(
     }
 }
 
-/// Groups of 32 elements each decompress unit expands: one for f32, two
-/// for 16-bit dtypes, so a tile is `32 * cb` words (the same bytes) for every
-/// dtype and the per-tile cost (mask scan, offset checks, barriers) is
-/// spread over as many bytes for 16-bit data as for f32.
-pub(crate) fn decompress_groups_per_unit(half: bool) -> u32 {
-    if half {
-        2
-    } else {
-        1
-    }
-}
-
 /// Words of shared memory the decompress kernel uses.
 pub(crate) fn decompress_shared_words(half: bool, block: u32, cb: u32) -> usize {
-    let gpt = (cb * decompress_groups_per_unit(half)) as usize;
+    let gpt = (cb * groups_per_unit(half)) as usize;
     let tw = 32 * cb as usize;
     tw + 2 * gpt + 2 * block as usize + gpt / UNITS_PER_CHUNK as usize + 1 + 2
 }
 
 /// ZVC decompress, one tile of `32 * cb` words (whole chunks; `32 * cb`
 /// elements for f32, twice that for 16-bit) per cube at a time: each unit
-/// reads one mask (two for 16-bit, see [`decompress_groups_per_unit`];
+/// reads one mask (two for 16-bit, see [`groups_per_unit`];
 /// coalesced), a block scan gives each group's position in the tile's payload, the chunk offsets are checked
 /// against the masks, the tile's payload is staged in shared memory
 /// (coalesced, all loads in flight at once), then every unit expands whole
@@ -570,7 +610,7 @@ pub(crate) fn zvc_decompress<N: Size>(
 ) {
     let epw = comptime!(if half { 2u32 } else { 1u32 });
     // groups per unit, per tile; units per chunk
-    let gpu = comptime!(decompress_groups_per_unit(half));
+    let gpu = comptime!(groups_per_unit(half));
     let gpt = comptime!(cb * gpu);
     let upc = comptime!(UNITS_PER_CHUNK / gpu);
     let tw = comptime!(32u32 * gpt / epw);
