@@ -454,9 +454,9 @@ struct ZvcCompressArgs<'a> {
     plane: bool,
 }
 
-/// One launch of the ZVC compress kernel, staging 16-bit kept elements as `H`.
+/// One launch of the ZVC compress kernel, staging 16-bit kept elements as `S`.
 #[allow(clippy::too_many_arguments)]
-fn launch_zvc_compress<R: Runtime, H: cubecl::prelude::Int>(
+fn launch_zvc_compress<R: Runtime, S: cubecl::prelude::Int>(
     client: &ComputeClient<R>,
     a: &ZvcCompressArgs,
     pass: u32,
@@ -467,7 +467,7 @@ fn launch_zvc_compress<R: Runtime, H: cubecl::prelude::Int>(
     tiles: &Handle,
 ) {
     unsafe {
-        zvc::zvc_compress::launch_unchecked::<H, R>(
+        zvc::zvc_compress::launch_unchecked::<S, R>(
             client,
             CubeCount::Static(a.grid, 1, 1),
             CubeDim::new_1d(a.block),

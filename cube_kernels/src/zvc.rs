@@ -74,8 +74,9 @@ pub(crate) fn groups_per_unit(half: bool) -> u32 {
     }
 }
 
-/// Words of shared memory the compress kernel uses at most (16-bit: one
-/// word per kept element where the device has no 16-bit type).
+/// Words of shared memory the compress kernel uses at most (16-bit: a word
+/// per kept element, as where the device has no 16-bit type; half that
+/// with `u16` staging).
 pub(crate) fn compress_shared_words(half: bool, block: u32, cb: u32) -> usize {
     let tw = 32 * cb as usize;
     tw + tw / 32 + if half { 2 * tw } else { 0 } + 2 * block as usize + 4
