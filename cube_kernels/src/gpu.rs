@@ -436,22 +436,54 @@ fn zvc_shared_words(half: bool, block: u32, cb: u32) -> usize {
     zvc::compress_shared_words(half, block, cb).max(zvc::decompress_shared_words(half, block, cb))
 }
 
+/// How a ZVC launch (compress or decompress) covers its elements.
+struct ZvcTiling {
+    /// Units per cube that compute (see [`zvc_compute_units`]).
+    cb: u32,
+    /// Tiles of `32 * cb` words.
+    ntiles: usize,
+    /// Cubes, each taking `iters` tiles.
+    grid: u32,
+    iters: u32,
+    /// Plane operations for the cube sums (see [`plane_reduce`]).
+    plane: bool,
+    /// 16-byte loads and stores allowed (the device has 4-wide vectors and
+    /// the tests did not ask for word access).
+    vec4: bool,
+}
+
+fn zvc_tiling<R: Runtime>(
+    client: &ComputeClient<R>,
+    cfg: LaunchConfig,
+    half: bool,
+    len: usize,
+) -> ZvcTiling {
+    let cb = zvc_compute_units(client, cfg.block, half);
+    let ntiles = len.div_ceil(32 * (cb * zvc::groups_per_unit(half)) as usize);
+    let grid = cfg.grid.min(ntiles as u32);
+    ZvcTiling {
+        cb,
+        ntiles,
+        grid,
+        iters: (ntiles as u32).div_ceil(grid),
+        plane: plane_reduce(client, cfg.block),
+        vec4: !WORD_LOADS.load(std::sync::atomic::Ordering::Relaxed)
+            && client.properties().hardware.max_vector_size >= 4,
+    }
+}
+
 /// What one launch of the ZVC compress kernel takes besides its buffers.
 struct ZvcCompressArgs<'a> {
-    grid: u32,
+    t: ZvcTiling,
     block: u32,
-    cb: u32,
     nv: usize,
     full_lines: usize,
     in_words: usize,
     cap: usize,
-    ntiles: usize,
-    iters: u32,
     len: usize,
     layout: &'a Layout,
     w1: u32,
     half: bool,
-    plane: bool,
 }
 
 /// One launch of the ZVC compress kernel, staging 16-bit kept elements as `S`.
@@ -469,21 +501,21 @@ fn launch_zvc_compress<R: Runtime, S: cubecl::prelude::Int>(
     unsafe {
         zvc::zvc_compress::launch_unchecked::<S, R>(
             client,
-            CubeCount::Static(a.grid, 1, 1),
+            CubeCount::Static(a.t.grid, 1, 1),
             CubeDim::new_1d(a.block),
             a.nv,
             arr(input, a.full_lines),
             arr(input, a.in_words),
             arr(out, a.cap),
-            arr(state, a.ntiles + 2),
+            arr(state, a.t.ntiles + 2),
             arr(size, 1),
-            arr(tiles, a.ntiles + 1 + a.grid as usize),
+            arr(tiles, a.t.ntiles + 1 + a.t.grid as usize),
             a.len as u32,
             a.in_words as u32,
             a.full_lines as u32,
             chunks(a.len) as u32,
-            a.ntiles as u32,
-            a.iters,
+            a.t.ntiles as u32,
+            a.t.iters,
             a.layout.masks as u32,
             a.layout.offsets as u32,
             a.layout.payload as u32,
@@ -491,9 +523,9 @@ fn launch_zvc_compress<R: Runtime, S: cubecl::prelude::Int>(
             a.half,
             a.nv as u32,
             a.block,
-            a.cb,
+            a.t.cb,
             pass,
-            a.plane,
+            a.t.plane,
         )
     }
 }
@@ -515,36 +547,27 @@ fn zvc_compress_gpu<R: Runtime>(
     w1: u32,
 ) -> Result<(), CodecError> {
     let half = dtype.size() == 2;
-    let cb = zvc_compute_units(client, cfg.block, half);
-    let tile = 32 * (cb * zvc::groups_per_unit(half)) as usize;
-    let ntiles = len.div_ceil(tile);
-    let grid = cfg.grid.min(ntiles as u32);
-    let iters = (ntiles as u32).div_ceil(grid);
+    let t = zvc_tiling(client, cfg, half, len);
+    let (ntiles, grid) = (t.ntiles, t.grid);
     // 16-byte loads when the input starts 16-byte aligned
     let aligned = input.offset_start.unwrap_or(0).is_multiple_of(16);
-    let vec4 = !WORD_LOADS.load(std::sync::atomic::Ordering::Relaxed)
-        && client.properties().hardware.max_vector_size >= 4;
-    let nv: usize = if aligned && in_words >= 4 && vec4 {
+    let nv: usize = if aligned && in_words >= 4 && t.vec4 {
         4
     } else {
         1
     };
     let full_lines = in_words / nv;
     let args = ZvcCompressArgs {
-        grid,
+        t,
         block: cfg.block,
-        cb,
         nv,
         full_lines,
         in_words,
         cap,
-        ntiles,
-        iters,
         len,
         layout,
         w1,
         half,
-        plane: plane_reduce(client, cfg.block),
     };
     // 16-bit kept elements staged as u16 where the device has the type
     let u16_staging = half
@@ -600,23 +623,16 @@ fn zvc_decompress_gpu<R: Runtime>(
     status: Handle,
 ) -> Result<Decompressed, CodecError> {
     let len = header.len;
-    let plane = plane_reduce(client, cfg.block);
     let half = header.dtype.size() == 2;
+    let t = zvc_tiling(client, cfg, half, len);
     let out_words = header.dtype.words(len);
-    let vec4 = !WORD_LOADS.load(std::sync::atomic::Ordering::Relaxed)
-        && client.properties().hardware.max_vector_size >= 4;
-    let nv: usize = if vec4 { 4 } else { 1 };
+    let nv: usize = if t.vec4 { 4 } else { 1 };
     let out_lines = out_words.div_ceil(nv);
     let out = client.empty(out_lines * nv * 4);
-    let cb = zvc_compute_units(client, cfg.block, half);
-    let gpu = zvc::groups_per_unit(half) as usize;
-    let ntiles = len.div_ceil(32 * cb as usize * gpu);
-    let grid = cfg.grid.min(ntiles as u32);
-    let iters = (ntiles as u32).div_ceil(grid);
     unsafe {
         zvc::zvc_decompress::launch_unchecked::<R>(
             client,
-            CubeCount::Static(grid, 1, 1),
+            CubeCount::Static(t.grid, 1, 1),
             CubeDim::new_1d(cfg.block),
             nv,
             arr(comp, header.total_words),
@@ -625,8 +641,8 @@ fn zvc_decompress_gpu<R: Runtime>(
             len as u32,
             out_lines as u32,
             chunks(len) as u32,
-            ntiles as u32,
-            iters,
+            t.ntiles as u32,
+            t.iters,
             layout.masks as u32,
             layout.offsets as u32,
             layout.payload as u32,
@@ -634,8 +650,8 @@ fn zvc_decompress_gpu<R: Runtime>(
             half,
             nv as u32,
             cfg.block,
-            cb,
-            plane,
+            t.cb,
+            t.plane,
         )
     };
     let handle = out.offset_end(((out_lines * nv - out_words) * 4) as u64);

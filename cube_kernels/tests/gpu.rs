@@ -326,8 +326,8 @@ fn many_chunks_with_every_cube_looping_round_trip() {
     }
 }
 
-/// ZVC tiles are `32 * cb` elements (cb = min(block, 256) units, fewer when
-/// the device has little shared memory: 128 on lavapipe): lengths around
+/// ZVC tiles are `32 * cb` words (cb = min(block, 256) units, fewer when
+/// the device has little shared memory: 32-128 on lavapipe): lengths around
 /// group, chunk and tile boundaries, every block size, grids from one cube
 /// looping over every tile to more cubes than tiles, every dtype.
 #[test]
