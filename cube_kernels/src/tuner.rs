@@ -17,8 +17,9 @@ use crate::{compress, decompress, CodecError};
 /// Version of the kernels in the cache keys: a cache tuned for older
 /// kernels is not reused (2: ZVC tiles of 32 elements per unit; 3: picks
 /// of the tuner that timed batches of 3 calls, sync included, are retimed;
-/// 4: 16-bit ZVC compress units of two groups, so its tiles doubled).
-pub const KERNELS_VERSION: u32 = 4;
+/// 4: 16-bit ZVC compress units of two groups, so its tiles doubled; 5: the
+/// ZVC compress look-back adds once per tile, 16-bit by ballot).
+pub const KERNELS_VERSION: u32 = 5;
 
 /// Which kernel of a codec.
 #[derive(
