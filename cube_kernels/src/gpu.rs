@@ -203,9 +203,11 @@ impl Compressed {
 pub struct Decompressed {
     /// The element words (`dtype.words(len)` of them, at least one).
     pub handle: Handle,
-    /// Two words on the device: the decoder's status bits (zero when it
-    /// found no structural corruption), and the checksum of the words it
-    /// wrote (see [`checksum`]).
+    /// Pairs of words on the device, one pair per decoder cube for 16-bit
+    /// ZVC and one in all otherwise: the decoder's status bits (zero
+    /// when it found no structural corruption) and the checksum of the
+    /// words it wrote (see [`checksum`]). [`Decompressed::check`] ORs the
+    /// bits and adds the checksums.
     pub status: Handle,
     /// Words of data in `handle`.
     pub words: usize,
@@ -214,20 +216,23 @@ pub struct Decompressed {
 }
 
 impl Decompressed {
-    /// Read the two status words (an 8-byte read that waits for the
-    /// decoder): [`CodecError::DeviceRejected`] if the decoder found the
-    /// buffer structurally corrupt, [`CodecError::ChecksumMismatch`] if the
-    /// decoded words do not give the header's checksum. Until this returns
-    /// `Ok`, the contents of `handle` must not be trusted.
+    /// Read the status words (a read of 8 bytes per pair that waits for
+    /// the decoder): [`CodecError::DeviceRejected`] if the decoder found
+    /// the buffer structurally corrupt, [`CodecError::ChecksumMismatch`] if
+    /// the decoded words do not give the header's checksum. Until this
+    /// returns `Ok`, the contents of `handle` must not be trusted.
     pub fn check<R: Runtime>(&self, client: &ComputeClient<R>) -> Result<(), CodecError> {
         let s = read_words(client, self.status.clone())?;
-        if s[0] != 0 {
-            return Err(CodecError::DeviceRejected(s[0]));
+        let (bits, found) = s
+            .chunks_exact(2)
+            .fold((0u32, 0u32), |(b, c), p| (b | p[0], c.wrapping_add(p[1])));
+        if bits != 0 {
+            return Err(CodecError::DeviceRejected(bits));
         }
-        if s[1] != self.expected_checksum {
+        if found != self.expected_checksum {
             return Err(CodecError::ChecksumMismatch {
                 expected: self.expected_checksum,
-                found: s[1],
+                found,
             });
         }
         Ok(())
@@ -620,11 +625,19 @@ fn zvc_decompress_gpu<R: Runtime>(
     header: &Header,
     cfg: LaunchConfig,
     layout: &Layout,
-    status: Handle,
 ) -> Result<Decompressed, CodecError> {
     let len = header.len;
     let half = header.dtype.size() == 2;
     let t = zvc_tiling(client, cfg, half, len);
+    // 16-bit: a pair of status words per cube, each written by its cube (no
+    // zeroing launch); f32: one zeroed pair (see `zvc_decompress`)
+    let per_cube = half;
+    let status_words = if per_cube { 2 * t.grid as usize } else { 2 };
+    let status = if per_cube {
+        client.empty(status_words * 4)
+    } else {
+        zeroed(client, status_words)
+    };
     let out_words = header.dtype.words(len);
     let nv: usize = if t.vec4 { 4 } else { 1 };
     let out_lines = out_words.div_ceil(nv);
@@ -637,7 +650,7 @@ fn zvc_decompress_gpu<R: Runtime>(
             nv,
             arr(comp, header.total_words),
             arr(&out, out_lines),
-            arr(&status, 2),
+            arr(&status, status_words),
             len as u32,
             out_lines as u32,
             chunks(len) as u32,
@@ -652,6 +665,7 @@ fn zvc_decompress_gpu<R: Runtime>(
             cfg.block,
             t.cb,
             t.plane,
+            per_cube,
         )
     };
     let handle = out.offset_end(((out_lines * nv - out_words) * 4) as u64);
@@ -685,11 +699,11 @@ pub fn decompress<R: Runtime>(
     let len = header.len;
     let dtype = header.dtype;
     let out_words = dtype.words(len);
+    if codec == CodecKind::Zvc && len > 0 {
+        return zvc_decompress_gpu(client, comp, header, cfg, &Layout::new(codec, len));
+    }
     // status bits, checksum of the decoded words
     let status = zeroed(client, 2);
-    if codec == CodecKind::Zvc && len > 0 {
-        return zvc_decompress_gpu(client, comp, header, cfg, &Layout::new(codec, len), status);
-    }
     let out = client.empty(out_words.max(1) * 4);
     if len == 0 {
         return Ok(Decompressed {

@@ -607,6 +607,17 @@ fn zvc_decoder_rejects_corruption_in_any_tile() {
                     corrupt(&|b| b[layout.masks + total_masks - 1] |= 1 << 31),
                     "{what} tail mask"
                 );
+                // the device's own status bits, not only the checksum, name
+                // both faults (each cube reports its own, the host ORs them)
+                let mut b = host.clone();
+                b[layout.offsets + 7] += 2;
+                b[layout.masks + total_masks - 1] |= 1 << 31;
+                match decode(&b) {
+                    Err(CodecError::DeviceRejected(bits)) => {
+                        assert_eq!(bits, 3, "{what}: offsets (1) and mask (2) bits")
+                    }
+                    other => panic!("{what}: expected a device rejection, got {other:?}"),
+                }
                 // the last offset points past the payload
                 assert!(
                     corrupt(&|b| b[layout.offsets + 9] = 0x00ff_ffff),
