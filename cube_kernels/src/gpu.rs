@@ -20,8 +20,9 @@ use crate::{cpu, lz4, zvc, CodecError};
 /// and a write pass (the input is read twice). The look-back needs cubes
 /// that started to make progress and coherent atomics: guaranteed on CUDA;
 /// on lavapipe it produced wrong offsets in testing, so it is refused there.
-/// Values per unit follow from `block`: ZVC gives each unit one group of 32
-/// elements, a cube a tile of `32 * min(block, 256)` elements (whole chunks;
+/// Values per unit follow from `block`: ZVC gives each unit 32 words (one
+/// group of 32 f32 elements, two groups of 16-bit ones), a cube a tile of
+/// `32 * min(block, 256)` words (whole chunks;
 /// fewer when the device has little shared memory, e.g. 128 units on
 /// lavapipe; units past 256 only load and store); CSR and RLE process one
 /// chunk of [`CHUNK`] elements per cube at a time, so each unit handles
@@ -47,7 +48,8 @@ impl LaunchConfig {
     }
     /// Largest grid the tuner tries.
     pub const MAX_GRID: u32 = 4096;
-    /// Elements each unit handles per chunk (ZVC: per tile, one group).
+    /// Elements each unit handles per chunk (ZVC: per tile, one group of
+    /// f32; 16-bit units take two groups, the same 32 words).
     pub fn values_per_thread(&self, codec: CodecKind) -> usize {
         match codec {
             CodecKind::Lz4 => CHUNK,
