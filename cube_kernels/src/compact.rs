@@ -164,13 +164,39 @@ pub(crate) fn checksum_term(word: u32, index: u32) -> u32 {
     word * (2u32 * index + 1u32)
 }
 
-/// Header word 7 from the checksum the single-pass compress accumulated
-/// (a kernel of its own: cubes of one launch cannot tell when all the
-/// others have added theirs).
-#[cube(launch)]
-pub(crate) fn copy_word(src: &Array<u32>, dst: &mut Array<u32>, from: u32, to: u32) {
+/// The end of a single-pass compress, in every cube (every unit calls it;
+/// `part`, the cube's checksum part, is read at unit 0).
+///
+/// One 64-bit atomic add counts the cube done and adds its part:
+/// `done[0]` holds (checksum << 32) + cubes done, so the cube that brings
+/// the count to `CUBE_COUNT` knows every other cube has finished and holds
+/// the whole checksum, which it writes to header word 7. Two 32-bit
+/// atomics could not tell it that: CubeCL has no fence to order them.
+///
+/// Each unit also zeroes one of the `clear_words` words of `clear`: the
+/// state the previous launch on this stream used (see `single_pass.rs`).
+/// One word a unit, no loop: a loop here took the 16-bit ZVC kernel from
+/// 32 to 64 registers. `D` is `u64`; other passes bind `u32` and skip this.
+#[cube]
+pub(crate) fn finish_single_pass<D: Int>(
+    part: u32,
+    done: &mut Array<Atomic<D>>,
+    clear: &mut Array<u32>,
+    clear_words: u32,
+    out: &mut Array<u32>,
+    #[comptime] block: u32,
+) {
+    let i = CUBE_POS as u32 * block + UNIT_POS;
+    if i < clear_words {
+        clear[i as usize] = 0u32;
+    }
     if UNIT_POS == 0 {
-        dst[to as usize] = src[from as usize];
+        let mine = (D::cast_from(part) << D::new(32)) + D::new(1);
+        let all = done[0].fetch_add(mine) + mine;
+        // (the cast keeps the low word)
+        if u32::cast_from(all) == CUBE_COUNT as u32 {
+            out[7] = u32::cast_from(all >> D::new(32));
+        }
     }
 }
 
@@ -215,18 +241,20 @@ pub(crate) fn block_scan_groups(counts: &mut SharedMemory<u32>) {
 ///
 /// One cube per chunk in turn: a cube takes `iters` tickets from `state[0]`
 /// (tickets past the last chunk do nothing); `state[1 + c]` is chunk `c`'s
-/// look-back word. `state` must be zero at launch.
+/// look-back word; `state` and `done` are zero at launch. `PASS_SINGLE`
+/// binds as `counts` the state to clear ([`finish_single_pass`]).
 ///
 /// Checksum of the input (see `format::checksum`), each unit over the words
-/// it loads, once per cube: `PASS_SINGLE` adds it to `state[nchunks + 1]`
-/// (then [`copy_word`] puts it in the header), `PASS_COUNT` stores it in
+/// it loads, once per cube: `PASS_SINGLE` adds it up in `done` (see
+/// [`finish_single_pass`]), `PASS_COUNT` stores it in
 /// `counts[nchunks + CUBE_POS]` (for [`scan_offsets`]).
 #[cube(launch)]
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn compact_compress(
+pub(crate) fn compact_compress<D: Int>(
     input: &Array<u32>,
     out: &mut Array<u32>,
     state: &mut Array<Atomic<u32>>,
+    done: &mut Array<Atomic<D>>,
     size: &mut Array<u32>,
     counts: &mut Array<u32>,
     len: u32,
@@ -236,6 +264,7 @@ pub(crate) fn compact_compress(
     offs_base: u32,
     payload_base: u32,
     header_w1: u32,
+    clear_words: u32,
     #[comptime] rle: bool,
     #[comptime] half: bool,
     #[comptime] block: u32,
@@ -383,7 +412,7 @@ pub(crate) fn compact_compress(
                 out[4] = total_words;
                 out[5] = 0u32;
                 out[6] = check;
-                // out[7], the checksum, is written by `copy_word` after the launch
+                // out[7], the checksum: `finish_single_pass` or `scan_offsets`
             }
         }
 
@@ -458,12 +487,10 @@ pub(crate) fn compact_compress(
     }
     if comptime!(pass != PASS_WRITE) {
         let total = cube_sum(csum, &mut sm_vals, block, plane);
-        if tid == 0 {
-            if comptime!(pass == PASS_SINGLE) {
-                state[(nchunks + 1) as usize].fetch_add(total);
-            } else {
-                counts[(nchunks + CUBE_POS as u32) as usize] = total;
-            }
+        if comptime!(pass == PASS_SINGLE) {
+            finish_single_pass::<D>(total, done, counts, clear_words, out, block);
+        } else if tid == 0 {
+            counts[(nchunks + CUBE_POS as u32) as usize] = total;
         }
     }
 }

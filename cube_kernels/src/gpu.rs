@@ -4,11 +4,11 @@ use cubecl::prelude::*;
 use cubecl::server::Handle;
 
 use crate::compact::{
-    compact_compress, copy_word, scan_offsets, zero_words, PASS_COUNT, PASS_SINGLE, PASS_WRITE,
+    compact_compress, scan_offsets, zero_words, PASS_COUNT, PASS_SINGLE, PASS_WRITE,
 };
 use crate::decode::sparse_decompress;
 use crate::format::*;
-use crate::{cpu, lz4, zvc, CodecError};
+use crate::{cpu, lz4, single_pass, zvc, CodecError};
 
 /// Launch configuration of a codec kernel; the tuner owns it.
 ///
@@ -255,16 +255,21 @@ pub(crate) fn arr<R: Runtime>(h: &Handle, len: usize) -> ArrayArg<R> {
 pub(crate) fn zeroed<R: Runtime>(client: &ComputeClient<R>, words: usize) -> Handle {
     let words = words.max(1);
     let h = client.empty(words * 4);
+    zero(client, &h, words);
+    h
+}
+
+/// Queue the zeroing of the first `words` words of `h`.
+pub(crate) fn zero<R: Runtime>(client: &ComputeClient<R>, h: &Handle, words: usize) {
     let block = 256u32;
     let cubes = (words as u32).div_ceil(block);
     zero_words::launch(
         client,
         CubeCount::Static(cubes, 1, 1),
         CubeDim::new_1d(block),
-        arr(&h, words),
+        arr(h, words),
         words as u32,
     );
-    h
 }
 
 /// Compress `len` elements of `dtype` held in `input` (at least
@@ -328,39 +333,34 @@ pub fn compress<R: Runtime>(
             let plane = plane_reduce(client, cfg.block);
             let grid = cfg.grid.min(nchunks as u32);
             let iters = (nchunks as u32).div_ceil(grid);
-            let launch = |pass: u32, state: &Handle, counts: &Handle| {
-                compact_compress::launch(
-                    client,
-                    CubeCount::Static(grid, 1, 1),
-                    CubeDim::new_1d(cfg.block),
-                    arr(input, in_words),
-                    arr(&out, cap),
-                    arr(state, nchunks + 2),
-                    arr(&size, 1),
-                    arr(counts, nchunks + grid as usize),
-                    len as u32,
-                    in_words as u32,
-                    nchunks as u32,
-                    iters,
-                    layout.offsets as u32,
-                    layout.payload as u32,
-                    w1,
-                    codec == CodecKind::Rle,
-                    half,
-                    cfg.block,
-                    pass,
-                    plane,
-                )
+            let args = CompactArgs {
+                input,
+                out: &out,
+                size: &size,
+                in_words,
+                cap,
+                len,
+                nchunks,
+                grid,
+                iters,
+                layout: &layout,
+                w1,
+                rle: codec == CodecKind::Rle,
+                half,
+                block: cfg.block,
+                plane,
             };
             if cfg.single_pass {
-                // look-back words, then the checksum
-                let state = zeroed(client, nchunks + 2);
-                launch(PASS_SINGLE, &state, &state);
-                finish_checksum(client, &state, nchunks + 1, &out, cap);
+                // ticket and look-back words, kept zero between launches
+                let units = grid as usize * cfg.block as usize;
+                single_pass::with_state(client, nchunks + 1, units, |b| {
+                    launch_compact::<R, u64>(client, &args, PASS_SINGLE, b)
+                });
             } else {
                 // chunk counts, then one partial checksum per cube
                 let counts = client.empty((nchunks + grid as usize) * 4);
-                launch(PASS_COUNT, &counts, &counts);
+                let b = single_pass::Binding::unused(&counts);
+                launch_compact::<R, u32>(client, &args, PASS_COUNT, &b);
                 let div = 4 / dtype.size() as u32;
                 scan_offsets::launch(
                     client,
@@ -379,7 +379,7 @@ pub fn compress<R: Runtime>(
                     codec != CodecKind::Zvc,
                     256u32,
                 );
-                launch(PASS_WRITE, &counts, &counts);
+                launch_compact::<R, u32>(client, &args, PASS_WRITE, &b);
             }
         }
     }
@@ -393,24 +393,66 @@ pub fn compress<R: Runtime>(
     })
 }
 
-/// Header word 7 (the checksum) from `src[from]`, after a single-pass
-/// compress added every cube's part there.
-fn finish_checksum<R: Runtime>(
-    client: &ComputeClient<R>,
-    src: &Handle,
-    from: usize,
-    out: &Handle,
+/// What one launch of the CSR / RLE compress kernel takes besides its
+/// look-back state and counts.
+struct CompactArgs<'a> {
+    input: &'a Handle,
+    out: &'a Handle,
+    size: &'a Handle,
+    in_words: usize,
     cap: usize,
+    len: usize,
+    nchunks: usize,
+    grid: u32,
+    iters: u32,
+    layout: &'a Layout,
+    w1: u32,
+    rle: bool,
+    half: bool,
+    block: u32,
+    plane: bool,
+}
+
+/// One launch of the CSR / RLE compress kernel: `PASS_SINGLE` with `D` =
+/// `u64` and the stream's state (see `finish_single_pass`), the other
+/// passes with `D` = `u32` and their counts.
+fn launch_compact<R: Runtime, D: cubecl::prelude::Int>(
+    client: &ComputeClient<R>,
+    a: &CompactArgs,
+    pass: u32,
+    b: &single_pass::Binding,
 ) {
-    copy_word::launch(
+    let (state, done, counts) = (b.state, b.done, b.clear);
+    // `PASS_SINGLE` binds as `counts` the state to clear
+    let counts_len = if pass == PASS_SINGLE {
+        b.clear_words as usize
+    } else {
+        a.nchunks + a.grid as usize
+    };
+    compact_compress::launch::<D, R>(
         client,
-        CubeCount::Static(1, 1, 1),
-        CubeDim::new_1d(1),
-        arr(src, from + 1),
-        arr(out, cap),
-        from as u32,
-        7u32,
-    );
+        CubeCount::Static(a.grid, 1, 1),
+        CubeDim::new_1d(a.block),
+        arr(a.input, a.in_words),
+        arr(a.out, a.cap),
+        arr(state, a.nchunks + 1),
+        arr(done, 1),
+        arr(a.size, 1),
+        arr(counts, counts_len),
+        a.len as u32,
+        a.in_words as u32,
+        a.nchunks as u32,
+        a.iters,
+        a.layout.offsets as u32,
+        a.layout.payload as u32,
+        a.w1,
+        b.clear_words,
+        a.rle,
+        a.half,
+        a.block,
+        pass,
+        a.plane,
+    )
 }
 
 static WORD_LOADS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
@@ -481,6 +523,9 @@ fn zvc_tiling<R: Runtime>(
 
 /// What one launch of the ZVC compress kernel takes besides its buffers.
 struct ZvcCompressArgs<'a> {
+    input: &'a Handle,
+    out: &'a Handle,
+    size: &'a Handle,
     t: ZvcTiling,
     block: u32,
     nv: usize,
@@ -493,20 +538,26 @@ struct ZvcCompressArgs<'a> {
     half: bool,
 }
 
-/// One launch of the ZVC compress kernel, staging 16-bit kept elements as `S`.
-#[allow(clippy::too_many_arguments)]
-fn launch_zvc_compress<R: Runtime, S: cubecl::prelude::Int>(
+/// One launch of the ZVC compress kernel, staging 16-bit kept elements as
+/// `S`: `PASS_SINGLE` with `D` = `u64` and the stream's state (see
+/// `finish_single_pass`), the other passes with `D` = `u32` and their
+/// tile counts.
+fn launch_zvc_compress<R: Runtime, S: cubecl::prelude::Int, D: cubecl::prelude::Int>(
     client: &ComputeClient<R>,
     a: &ZvcCompressArgs,
     pass: u32,
-    input: &Handle,
-    out: &Handle,
-    size: &Handle,
-    state: &Handle,
-    tiles: &Handle,
+    b: &single_pass::Binding,
 ) {
+    let (input, out, size) = (a.input, a.out, a.size);
+    let (state, done, tiles) = (b.state, b.done, b.clear);
+    // `PASS_SINGLE` binds as `tiles` the state to clear
+    let tiles_len = if pass == PASS_SINGLE {
+        b.clear_words as usize
+    } else {
+        a.t.ntiles + 1 + a.t.grid as usize
+    };
     unsafe {
-        zvc::zvc_compress::launch_unchecked::<S, R>(
+        zvc::zvc_compress::launch_unchecked::<S, D, R>(
             client,
             CubeCount::Static(a.t.grid, 1, 1),
             CubeDim::new_1d(a.block),
@@ -514,9 +565,10 @@ fn launch_zvc_compress<R: Runtime, S: cubecl::prelude::Int>(
             arr(input, a.full_lines),
             arr(input, a.in_words),
             arr(out, a.cap),
-            arr(state, a.t.ntiles + 2),
+            arr(state, a.t.ntiles + 1),
+            arr(done, 1),
             arr(size, 1),
-            arr(tiles, a.t.ntiles + 1 + a.t.grid as usize),
+            arr(tiles, tiles_len),
             a.len as u32,
             a.in_words as u32,
             a.full_lines as u32,
@@ -527,6 +579,7 @@ fn launch_zvc_compress<R: Runtime, S: cubecl::prelude::Int>(
             a.layout.offsets as u32,
             a.layout.payload as u32,
             a.w1,
+            b.clear_words,
             a.half,
             a.nv as u32,
             a.block,
@@ -565,6 +618,9 @@ fn zvc_compress_gpu<R: Runtime>(
     };
     let full_lines = in_words / nv;
     let args = ZvcCompressArgs {
+        input,
+        out,
+        size,
         t,
         block: cfg.block,
         nv,
@@ -581,18 +637,16 @@ fn zvc_compress_gpu<R: Runtime>(
         && client
             .properties()
             .supports_type(u16::as_type_native_unchecked());
-    let launch = |pass: u32, state: &Handle, tiles: &Handle| {
-        if u16_staging {
-            launch_zvc_compress::<R, u16>(client, &args, pass, input, out, size, state, tiles)
-        } else {
-            launch_zvc_compress::<R, u32>(client, &args, pass, input, out, size, state, tiles)
-        }
+    let launch = |pass: u32, b: &single_pass::Binding| match (u16_staging, pass == PASS_SINGLE) {
+        (true, true) => launch_zvc_compress::<R, u16, u64>(client, &args, pass, b),
+        (true, false) => launch_zvc_compress::<R, u16, u32>(client, &args, pass, b),
+        (false, true) => launch_zvc_compress::<R, u32, u64>(client, &args, pass, b),
+        (false, false) => launch_zvc_compress::<R, u32, u32>(client, &args, pass, b),
     };
     if cfg.single_pass {
-        // ticket, look-back words, then the checksum
-        let state = zeroed(client, ntiles + 2);
-        launch(PASS_SINGLE, &state, &state);
-        finish_checksum(client, &state, ntiles + 1, out, cap);
+        // ticket and look-back words, kept zero between launches
+        let units = grid as usize * cfg.block as usize;
+        single_pass::with_state(client, ntiles + 1, units, |b| launch(PASS_SINGLE, b));
     } else {
         // tile counts, the checksum, one partial checksum per cube
         let tiles = client.empty((ntiles + 1 + grid as usize) * 4);
@@ -601,7 +655,8 @@ fn zvc_compress_gpu<R: Runtime>(
         } else {
             256
         };
-        launch(PASS_COUNT, &tiles, &tiles);
+        let b = single_pass::Binding::unused(&tiles);
+        launch(PASS_COUNT, &b);
         unsafe {
             zvc::zvc_scan_tiles::launch_unchecked::<R>(
                 client,
@@ -614,7 +669,7 @@ fn zvc_compress_gpu<R: Runtime>(
                 4,
             )
         };
-        launch(PASS_WRITE, &tiles, &tiles);
+        launch(PASS_WRITE, &b);
     }
     Ok(())
 }

@@ -24,6 +24,7 @@ mod decode;
 pub mod format;
 mod gpu;
 mod lz4;
+mod single_pass;
 pub mod tuner;
 mod zvc;
 

@@ -18,8 +18,9 @@ use crate::{compress, decompress, CodecError};
 /// kernels is not reused (2: ZVC tiles of 32 elements per unit; 3: picks
 /// of the tuner that timed batches of 3 calls, sync included, are retimed;
 /// 4: 16-bit ZVC compress units of two groups, so its tiles doubled; 5: the
-/// ZVC compress look-back adds once per tile, 16-bit by ballot).
-pub const KERNELS_VERSION: u32 = 5;
+/// ZVC compress look-back adds once per tile, 16-bit by ballot; 6:
+/// single-pass compress is one launch, no zeroing or copying launch).
+pub const KERNELS_VERSION: u32 = 6;
 
 /// Which kernel of a codec.
 #[derive(

@@ -33,8 +33,8 @@
 use cubecl::prelude::*;
 
 use crate::compact::{
-    checksum_term, cube_sum, device_header_check, FLAG_AGGREGATE, FLAG_PREFIX, PASS_COUNT,
-    PASS_SINGLE, PASS_WRITE, VALUE_MASK,
+    checksum_term, cube_sum, device_header_check, finish_single_pass, FLAG_AGGREGATE, FLAG_PREFIX,
+    PASS_COUNT, PASS_SINGLE, PASS_WRITE, VALUE_MASK,
 };
 use crate::decode::{STATUS_BAD_MASK, STATUS_BAD_OFFSETS};
 use crate::format::{CHUNK, GROUP, MAGIC};
@@ -200,22 +200,25 @@ fn first_lane(ballot: Vector<u32, Const<4>>) -> u32 {
 /// `input` is the input as vectors of `nv` words (the first `full_lines`
 /// of them), `input_w` the same buffer as words (for the last partial
 /// vector). `state[0]` is the ticket counter, `state[1 + t]` tile `t`'s
-/// look-back word (all zero at launch; `PASS_SINGLE` only). `tiles` holds
-/// one count per tile (`PASS_COUNT` writes them, [`zvc_scan_tiles`] turns
-/// them into exclusive offsets, `PASS_WRITE` reads those), then the checksum
-/// at `tiles[ntiles]`, then one partial checksum per cube.
+/// look-back word, `done[0]` the cubes finished and their checksum (all
+/// zero at launch; `PASS_SINGLE` only, see `finish_single_pass`). `tiles` holds one count per tile (`PASS_COUNT`
+/// writes them, [`zvc_scan_tiles`] turns them into exclusive offsets,
+/// `PASS_WRITE` reads those), then the checksum at `tiles[ntiles]`, then
+/// one partial checksum per cube; `PASS_SINGLE` binds there the state to
+/// clear (`clear_words` of it).
 ///
 /// Checksum of the input (see `format::checksum`), each unit over the words
-/// it loads, once per cube: `PASS_SINGLE` adds it to `state[ntiles + 1]`
-/// (then `copy_word` puts it in the header), `PASS_COUNT` stores it in
+/// it loads, once per cube: `PASS_SINGLE` adds it up in `done` (the last
+/// cube puts it in the header), `PASS_COUNT` stores it in
 /// `tiles[ntiles + 1 + CUBE_POS]` ([`zvc_scan_tiles`] adds those up into
 /// `tiles[ntiles]`, which `PASS_WRITE` puts in the header).
 #[cube(launch_unchecked)]
-pub(crate) fn zvc_compress<N: Size, S: Int>(
+pub(crate) fn zvc_compress<N: Size, S: Int, D: Int>(
     input: &Array<Vector<u32, N>>,
     input_w: &Array<u32>,
     out: &mut Array<u32>,
     state: &mut Array<Atomic<u32>>,
+    done: &mut Array<Atomic<D>>,
     size: &mut Array<u32>,
     tiles: &mut Array<u32>,
     len: u32,
@@ -228,6 +231,7 @@ pub(crate) fn zvc_compress<N: Size, S: Int>(
     offs_base: u32,
     payload_base: u32,
     header_w1: u32,
+    clear_words: u32,
     #[comptime] half: bool,
     #[comptime] nv: u32,
     #[comptime] block: u32,
@@ -522,7 +526,7 @@ pub(crate) fn zvc_compress<N: Size, S: Int>(
                 if comptime!(pass == PASS_WRITE) {
                     out[7] = tiles[ntiles as usize];
                 }
-                // PASS_SINGLE: `copy_word` writes out[7] after the launch
+                // PASS_SINGLE: the last cube to finish writes out[7]
             }
             // 7. coalesced write of the payload
             let region = payload_base + excl / epw;
@@ -544,12 +548,10 @@ pub(crate) fn zvc_compress<N: Size, S: Int>(
     }
     if comptime!(sums) {
         let total = cube_sum(csum, &mut sm_scan, block, plane);
-        if tid == 0 {
-            if comptime!(pass == PASS_SINGLE) {
-                state[(ntiles + 1) as usize].fetch_add(total);
-            } else {
-                tiles[(ntiles + 1 + CUBE_POS as u32) as usize] = total;
-            }
+        if comptime!(pass == PASS_SINGLE) {
+            finish_single_pass::<D>(total, done, tiles, clear_words, out, block);
+        } else if tid == 0 {
+            tiles[(ntiles + 1 + CUBE_POS as u32) as usize] = total;
         }
     }
 }

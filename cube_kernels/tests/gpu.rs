@@ -326,6 +326,55 @@ fn many_chunks_with_every_cube_looping_round_trip() {
     }
 }
 
+/// Compresses queued back to back without a read between them, growing and
+/// shrinking, then all checked: each single-pass launch must find the
+/// look-back state its predecessor on the stream left zero (on CUDA; the
+/// multi-pass kernels elsewhere). Then the same from four threads at once,
+/// each on its own stream with its own state.
+#[test]
+fn queued_compresses_of_changing_sizes_on_several_streams() {
+    fn queue_and_check(client: &ComputeClient<Rt>, seed: u64) {
+        let lens = [
+            300 * CHUNK + 9,
+            5,
+            40 * CHUNK + 77,
+            2 * CHUNK,
+            300 * CHUNK + 9,
+        ];
+        let mut queued = Vec::new();
+        for (i, &len) in lens.iter().enumerate() {
+            let codec = [CodecKind::Zvc, CodecKind::Csr, CodecKind::Rle][i % 3];
+            let dtype = DType::ALL[(i + seed as usize) % DType::ALL.len()];
+            let e = elements(Pattern::Scattered(0.5), dtype, len, seed * 31 + i as u64);
+            let words = pack(&e, dtype, 0x5a5a);
+            let input = upload(client, &words);
+            let cfg = LaunchConfig {
+                block: 256,
+                grid: [3u32, 4096, 17, 1, 64][i],
+                single_pass: single_pass(codec),
+            };
+            let c = compress(client, codec, &input, dtype, len, cfg).unwrap();
+            queued.push((c, cpu::compress(codec, dtype, &words, len).unwrap(), e, cfg));
+        }
+        for (i, (c, reference, e, cfg)) in queued.into_iter().enumerate() {
+            let host = c.to_host(client).unwrap();
+            assert!(host == reference, "seed {seed} call {i}: bytes differ");
+            let header = Header::decode(&host, Some(host.len())).unwrap();
+            let d = decompress(client, &c.handle, &header, cfg).unwrap();
+            assert_eq!(unpack(&d.to_host(client).unwrap(), c.dtype, c.len), e);
+        }
+    }
+    let client = client();
+    queue_and_check(&client, 1);
+    queue_and_check(&client, 2);
+    std::thread::scope(|s| {
+        for seed in 3..7u64 {
+            let client = client.clone();
+            s.spawn(move || queue_and_check(&client, seed));
+        }
+    });
+}
+
 /// ZVC tiles are `32 * cb` words (cb = min(block, 256) units, fewer when
 /// the device has little shared memory: 32-128 on lavapipe): lengths around
 /// group, chunk and tile boundaries, every block size, grids from one cube

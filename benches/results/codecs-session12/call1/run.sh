@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Session 12, call 1: single-pass compress without helper launches (the
+# look-back state persists per stream and the last cube re-zeroes it; the
+# checksum goes to the header through one 64-bit atomic per cube). CUDA
+# tests; A/B against HEAD 40d44d9 (head) at session 11 call 10's tuned
+# configurations, three times each; then --quick at those configurations.
+set -u
+for b in codecs codecs-head kt; do xz -dc .gpu/$b.xz > /tmp/$b && chmod +x /tmp/$b; done
+R=$OUT/r; mkdir -p $R
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv | tee $R/device.txt
+mkdir -p /tmp/w; cp .gpu/tune-c10.json /tmp/w/t.json; cd /tmp/w
+export CUBECL_AUTOTUNE_LEVEL=minimal
+t0=$(date +%s)
+timeout 200 /tmp/kt --test-threads 1 > $R/tests-cuda.txt 2>&1
+echo "tests rc=$? $(( $(date +%s) - t0 ))s"; grep -E "test result|panicked|FAILED" $R/tests-cuda.txt | head -20
+A="--sizes 64MB,1GB --codecs zvc --dtypes f32,f16,bf16 --sparsities 0.2,0.5,0.95 --tuner-sizes none --no-passes"
+for v in head new head new head new; do
+  b=codecs-$v; [ $v = new ] && b=codecs
+  TUNE_CACHE=t.json timeout 60 /tmp/$b $A > $R/ab-$v-$(date +%s).txt 2>&1
+  echo "$v rc=$? $(( $(date +%s) - t0 ))s"
+  grep -hE "^ +zvc +[FB]+[0-9]+ +(64|1024)M" $(ls -t $R/ab-$v-*.txt | head -1) | awk '{printf "%s %s %s %s %s %s | ", substr($2,1,2),$3,$4,$8,$9,$13} END {print ""}'
+done
+cp t.json t2.json
+TUNE_CACHE=t2.json timeout 240 /tmp/codecs --quick --tuner-sizes none --json $R/zvc.json > $R/zvc.txt 2>&1
+echo "quick rc=$? $(( $(date +%s) - t0 ))s"; grep -E "^ +zvc +[FB]+[0-9]+ +(64|1024)M" $R/zvc.txt | cut -c1-110
+tar -C $OUT -czf $OUT/results.tar.gz r
