@@ -139,7 +139,6 @@ pub(crate) fn with_state<R: Runtime, T>(
     if clear_words > units {
         // more than one word a unit: a launch of its own
         zero(client, &s.buffers[other].handle, clear_words);
-        s.buffers[other].dirty = 0;
         clear_words = 0;
     }
     s.buffers[cur].dirty = need;
@@ -153,8 +152,9 @@ pub(crate) fn with_state<R: Runtime, T>(
         clear: &s.buffers[other].handle,
         clear_words: clear_words as u32,
     });
-    // marked clean once the launch that clears it is queued (a panic
-    // before leaves it marked dirty: cleared again, never used dirty)
+    // marked clean once the launch (or the zeroing) that clears it is
+    // queued: a panic before leaves it marked dirty, cleared again, never
+    // used dirty
     s.buffers[other].dirty = 0;
     result
 }

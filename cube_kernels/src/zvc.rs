@@ -201,11 +201,11 @@ fn first_lane(ballot: Vector<u32, Const<4>>) -> u32 {
 /// of them), `input_w` the same buffer as words (for the last partial
 /// vector). `state[0]` is the ticket counter, `state[1 + t]` tile `t`'s
 /// look-back word, `done[0]` the cubes finished and their checksum (all
-/// zero at launch; `PASS_SINGLE` only, see `finish_single_pass`). `tiles` holds one count per tile (`PASS_COUNT`
-/// writes them, [`zvc_scan_tiles`] turns them into exclusive offsets,
-/// `PASS_WRITE` reads those), then the checksum at `tiles[ntiles]`, then
-/// one partial checksum per cube; `PASS_SINGLE` binds there the state to
-/// clear (`clear_words` of it).
+/// zero at launch; `PASS_SINGLE` only, see `finish_single_pass`). `tiles`
+/// holds one count per tile (`PASS_COUNT` writes them, [`zvc_scan_tiles`]
+/// turns them into exclusive offsets, `PASS_WRITE` reads those), then the
+/// checksum at `tiles[ntiles]`, then one partial checksum per cube;
+/// `PASS_SINGLE` binds there the state to clear (`clear_words` of it).
 ///
 /// Checksum of the input (see `format::checksum`), each unit over the words
 /// it loads, once per cube: `PASS_SINGLE` adds it up in `done` (the last
