@@ -353,14 +353,24 @@ fn swap_autodiff_method(trait_name: &str, m: &Method) -> TokenStream {
 
 /// Where `cargo metadata` says the pinned burn-backend sources are.
 pub fn burn_backend_src(workspace: &Path) -> PathBuf {
-    let out = std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .args(["metadata", "--format-version", "1", "--offline"])
-        .current_dir(workspace)
-        .output()
-        .expect("run cargo metadata");
+    let metadata = |extra: &[&str]| {
+        std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+            .args(["metadata", "--format-version", "1", "--locked"])
+            .args(extra)
+            .current_dir(workspace)
+            .output()
+            .expect("run cargo metadata")
+    };
+    // Offline first; it needs every package of the lock file, for all
+    // platforms, which a fresh machine that only built for itself lacks:
+    // then let cargo download them.
+    let mut out = metadata(&["--offline"]);
+    if !out.status.success() {
+        out = metadata(&[]);
+    }
     assert!(
         out.status.success(),
-        "cargo metadata failed: {}",
+        "cargo metadata failed (`cargo fetch` gets the packages it needs): {}",
         String::from_utf8_lossy(&out.stderr)
     );
     let meta: serde_json::Value = serde_json::from_slice(&out.stdout).expect("metadata is JSON");
