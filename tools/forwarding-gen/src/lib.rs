@@ -361,9 +361,9 @@ pub fn burn_backend_src(workspace: &Path) -> PathBuf {
             .output()
             .expect("run cargo metadata")
     };
-    // Offline first; it needs every package of the lock file, for all
-    // platforms, which a fresh machine that only built for itself lacks:
-    // then let cargo download them.
+    // Offline first. It needs every package of the lock file, for all
+    // platforms, and a fresh machine that has only built for itself lacks
+    // some: then cargo downloads them.
     let mut out = metadata(&["--offline"]);
     if !out.status.success() {
         out = metadata(&[]);
