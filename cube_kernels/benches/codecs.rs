@@ -26,6 +26,8 @@
 //!   measurement, default 5)
 //! - `--tuner-sizes 64MB`, `--tuner-codecs zvc,csr` and `--tuner-dtypes
 //!   f32` (tuner against exhaustive search; `--tuner-sizes none` skips it)
+//! - `--tuner-sparsity 0.5` (share of zeros in its input) and
+//!   `--tuner-directions compress,decompress`
 //! - `--no-passes` skips the single- against three-pass comparison
 //! - `--quick`: `--sizes 1MB,64MB,1GB --codecs zvc --dtypes f32,f16,bf16
 //!   --tuner-sizes 64MB --tuner-codecs zvc` (meant to fit in 4 minutes; the
@@ -50,7 +52,7 @@ mod bench {
     use std::time::Instant;
 
     use cube_kernels::format::{self, CodecKind, DType};
-    use cube_kernels::tuner::{self, bayes_opt, Direction, SearchBudget};
+    use cube_kernels::tuner::{self, bayes_opt, Direction, Round, SearchBudget};
     use cube_kernels::{compress, cpu, decompress, LaunchConfig, Tuner};
     use cubecl::cuda::{CudaDevice, CudaRuntime};
     use cubecl::prelude::*;
@@ -289,6 +291,8 @@ mod bench {
         tuner_sizes: Vec<usize>,
         tuner_codecs: Vec<CodecKind>,
         tuner_dtypes: Vec<DType>,
+        tuner_sparsity: f64,
+        tuner_directions: Vec<Direction>,
         passes: bool,
         json: Option<String>,
     }
@@ -348,6 +352,8 @@ mod bench {
                 tuner_sizes: vec![64 << 20],
                 tuner_codecs: vec![CodecKind::Zvc, CodecKind::Csr],
                 tuner_dtypes: vec![DType::F32],
+                tuner_sparsity: 0.5,
+                tuner_directions: vec![Direction::Compress, Direction::Decompress],
                 passes: true,
                 json: None,
             };
@@ -379,6 +385,16 @@ mod bench {
                     "--tuner-sizes" => o.tuner_sizes = list(&val(), parse_size),
                     "--tuner-codecs" => o.tuner_codecs = list(&val(), parse_codec),
                     "--tuner-dtypes" => o.tuner_dtypes = list(&val(), parse_dtype),
+                    "--tuner-sparsity" => {
+                        o.tuner_sparsity = val().trim().parse().expect("bad --tuner-sparsity")
+                    }
+                    "--tuner-directions" => {
+                        o.tuner_directions = list(&val(), |d| match d.trim() {
+                            "compress" => Direction::Compress,
+                            "decompress" => Direction::Decompress,
+                            _ => panic!("bad direction {d:?}"),
+                        })
+                    }
                     "--no-passes" => o.passes = false,
                     "--json" => o.json = Some(val()),
                     "--bench" => {} // passed by `cargo bench`
@@ -567,15 +583,16 @@ mod bench {
             started.elapsed().as_secs_f64()
         );
 
-        // tuner against exhaustive search, 50% zeros
+        // tuner against exhaustive search (50% zeros unless --tuner-sparsity)
+        let tsp = opts.tuner_sparsity;
         for &bytes in &opts.tuner_sizes {
             for &dtype in &opts.tuner_dtypes {
                 for &codec in &opts.tuner_codecs {
-                    for direction in [Direction::Compress, Direction::Decompress] {
+                    for &direction in &opts.tuner_directions {
                         let len = bytes / dtype.size();
-                        let input = gen(&client, bytes / 4, 0.5, 99, dtype.size() == 2);
+                        let input = gen(&client, bytes / 4, tsp, 99, dtype.size() == 2);
                         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                            tuner_vs_exhaustive(&client, codec, dtype, len, &input, direction)
+                            tuner_vs_exhaustive(&client, codec, dtype, len, &input, direction, tsp)
                         }));
                         tuning.push(r.unwrap_or_else(|_| json!({"codec": codec.name(), "dtype": format!("{dtype:?}"), "bytes": bytes, "direction": format!("{direction:?}"), "error": "panicked"})));
                         save(&copies, &results, &passes, &tuning);
@@ -693,6 +710,7 @@ mod bench {
         len: usize,
         input: &Handle,
         direction: Direction,
+        sparsity: f64,
     ) -> Value {
         let max_grid = tuner::max_useful_grid(codec, len);
         let mut full = tuner::space(codec, max_grid);
@@ -709,44 +727,68 @@ mod bench {
                 .collect();
             full.extend(single);
         }
-        let measure = |cfg: LaunchConfig, reps: usize| {
-            tuner::time_config(client, codec, dtype, len, input, direction, cfg, reps)
+        let measure = |cfg: LaunchConfig, round: Round| {
+            tuner::time_config(client, codec, dtype, len, input, direction, cfg, 3, round)
                 .unwrap_or(f64::INFINITY)
         };
+        // the tuner searches what `Tuner::tune` searches
+        let tuner_space =
+            tuner::search_space(client, codec, dtype, len, input, direction).expect("tuner space");
         let t0 = Instant::now();
         let mut bo_calls = 0usize;
-        let bo = bayes_opt(&full, SearchBudget::default(), |cfg| {
-            bo_calls += 1;
-            measure(cfg, 3)
-        });
+        let bo = bayes_opt(
+            &tuner_space,
+            SearchBudget::for_device(client),
+            |cfg, round| {
+                bo_calls += 1;
+                measure(cfg, round)
+            },
+        );
         let bo_s = t0.elapsed().as_secs_f64();
-        // exhaustive over a subsample of the grids (every 16th, plus powers of two) to fit the device time
+        // exhaustive over a subsample of the grids (every 16th, plus powers
+        // of two and whole waves of the device) to fit the device time
+        let waves = client
+            .properties()
+            .hardware
+            .num_streaming_multiprocessors
+            .unwrap_or(0)
+            .max(1);
         let sub: Vec<LaunchConfig> = full
             .iter()
             .copied()
-            .filter(|c| c.grid % 16 == 1 || c.grid.is_power_of_two() || c.grid == max_grid)
+            .filter(|c| {
+                c.grid % 16 == 1
+                    || c.grid.is_power_of_two()
+                    || c.grid == max_grid
+                    || (c.grid % waves == 0 && c.grid / waves <= tuner::WAVE_CANDIDATES)
+            })
             .collect();
         let t1 = Instant::now();
         let mut best = (f64::INFINITY, sub[0]);
+        // every measurement, for a look at the landscape
+        let mut all = Vec::with_capacity(sub.len());
         for &cfg in &sub {
-            let t = measure(cfg, 3);
+            let t = measure(cfg, Round::Search);
+            all.push(json!([cfg.block, cfg.grid, cfg.single_pass, t]));
             if t < best.0 {
                 best = (t, cfg);
             }
         }
         let ex_s = t1.elapsed().as_secs_f64();
         // re-measure both winners on equal terms
-        let bo_t = measure(bo.config, 15);
-        let ex_t = measure(best.1, 15);
+        let bo_t = measure(bo.config, Round::Final);
+        let ex_t = measure(best.1, Round::Final);
         let ratio = bo_t / ex_t;
         let within = ratio <= 1.10;
         let frac = bo.evaluations as f64 / sub.len() as f64;
         println!(
-            "tuner vs exhaustive: {} {:?} {dtype:?} {} MB (50% zeros), space {} configs",
+            "tuner vs exhaustive: {} {:?} {dtype:?} {} MB ({:.0}% zeros), space {} configs (the tuner's {})",
             codec.name(),
             direction,
             (len * dtype.size()) >> 20,
-            full.len()
+            sparsity * 100.0,
+            full.len(),
+            tuner_space.len()
         );
         println!(
             "  exhaustive: best {:?} {:.1} us, {} evaluations, {:.1} s wall",
@@ -769,9 +811,10 @@ mod bench {
         );
         json!({
             "codec": codec.name(), "dtype": format!("{dtype:?}"), "direction": format!("{direction:?}"), "bytes": len * dtype.size(),
-            "space_size": full.len(), "bayes_config": bo.config, "bayes_seconds_per_call": bo_t, "bayes_evaluations": bo.evaluations, "bayes_search_seconds": bo_s,
+            "space_size": full.len(), "tuner_space_size": tuner_space.len(), "bayes_config": bo.config, "bayes_seconds_per_call": bo_t, "bayes_evaluations": bo.evaluations, "bayes_search_seconds": bo_s,
             "exhaustive_config": best.1, "exhaustive_seconds_per_call": ex_t, "exhaustive_evaluations": sub.len(), "exhaustive_search_seconds": ex_s,
             "bayes_over_exhaustive_time": ratio, "within_10_percent": within, "evaluation_fraction": frac, "at_most_one_twentieth": frac <= 0.05,
+            "sparsity": sparsity, "exhaustive_measurements [block, grid, single_pass, seconds]": all,
         })
     }
 }

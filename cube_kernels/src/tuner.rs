@@ -1,8 +1,9 @@
 //! Launch-configuration tuner: Bayesian optimisation as in CSWAP (a
 //! Gaussian process over (log grid, log block), expected improvement; 10
 //! random points then 25 guided ones) over every grid from 1 to 4096 and
-//! every block size a kernel accepts. Results are cached per device, codec,
-//! dtype, direction and size bucket, in memory and on disk (JSON).
+//! every block size a kernel accepts, then a final round (see
+//! [`SearchBudget::waves`]). Results are cached per device, codec, dtype,
+//! direction and size bucket, in memory and on disk (JSON).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -19,8 +20,9 @@ use crate::{compress, decompress, CodecError};
 /// of the tuner that timed batches of 3 calls, sync included, are retimed;
 /// 4: 16-bit ZVC compress units of two groups, so its tiles doubled; 5: the
 /// ZVC compress look-back adds once per tile, 16-bit by ballot; 6:
-/// single-pass compress is one launch, no zeroing or copying launch).
-pub const KERNELS_VERSION: u32 = 6;
+/// single-pass compress is one launch, no zeroing or copying launch; 7:
+/// the tuner's final round tries whole waves, see [`SearchBudget::waves`]).
+pub const KERNELS_VERSION: u32 = 7;
 
 /// Which kernel of a codec.
 #[derive(
@@ -110,6 +112,43 @@ pub fn space(codec: CodecKind, max_grid: u32) -> Vec<LaunchConfig> {
     v
 }
 
+/// What [`Tuner::tune`] searches for one kernel on `client`: [`space`] up
+/// to [`max_useful_grid`] at the block sizes the device runs, and on CUDA
+/// for compress the single-pass variant of each, when
+/// [`single_pass_agrees`] on `input`.
+pub fn search_space<R: Runtime>(
+    client: &ComputeClient<R>,
+    codec: CodecKind,
+    dtype: DType,
+    len: usize,
+    input: &cubecl::server::Handle,
+    direction: Direction,
+) -> Result<Vec<LaunchConfig>, CodecError> {
+    let hw = &client.properties().hardware;
+    let mut sp: Vec<LaunchConfig> = space(codec, max_useful_grid(codec, len))
+        .into_iter()
+        .filter(|c| {
+            c.block <= hw.max_units_per_cube
+                && crate::shared_bytes(codec, c.block) <= hw.max_shared_memory_size
+        })
+        .collect();
+    if direction == Direction::Compress
+        && codec != CodecKind::Lz4
+        && crate::supports_single_pass(client)
+        && single_pass_agrees(client, codec, dtype, len, input)?
+    {
+        let single: Vec<LaunchConfig> = sp
+            .iter()
+            .map(|c| LaunchConfig {
+                single_pass: true,
+                ..*c
+            })
+            .collect();
+        sp.extend(single);
+    }
+    Ok(sp)
+}
+
 /// Largest useful grid for `len` elements (more cubes than work units only idle).
 pub fn max_useful_grid(codec: CodecKind, len: usize) -> u32 {
     let n = chunks(len).max(1) as u32;
@@ -133,6 +172,48 @@ pub struct SearchBudget {
     pub confirm: usize,
     /// Seed of the random points.
     pub seed: u64,
+    /// The device's multiprocessors, where known (see
+    /// [`SearchBudget::for_device`]). Then the final round also tries the
+    /// block and pass scheme of each of the `confirm` best configurations
+    /// seen at whole waves, grids `k * waves` for `k` in
+    /// `1..=WAVE_CANDIDATES`. Why: the kernels
+    /// loop over their tiles, so the grid sets how many cubes each
+    /// multiprocessor holds, and one cube more on some of them costs a few
+    /// percent, too little for the search's short timings to see. H100,
+    /// ZVC f16 compress at 64 MB and 20% zeros, block 128: grid 792 (6 x 132,
+    /// every cube resident at once) read 0.409 of the device copy against
+    /// 0.395 at grid 2040, the pick of the search without this round
+    /// (`benches/results/codecs-session14/call4`).
+    pub waves: Option<u32>,
+}
+
+/// Whole-wave grids the final round tries (see [`SearchBudget::waves`]).
+pub const WAVE_CANDIDATES: u32 = 16;
+
+/// Which round of [`bayes_opt`] asks for a cost: the search, or the final
+/// round, whose costs pick the winner and are worth timing longer (see
+/// [`time_config`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Round {
+    /// The Bayesian search: many short timings.
+    Search,
+    /// The final round: few, longer timings.
+    Final,
+}
+
+impl SearchBudget {
+    /// The default budget with [`SearchBudget::waves`] from `client`'s
+    /// device.
+    pub fn for_device<R: Runtime>(client: &ComputeClient<R>) -> Self {
+        SearchBudget {
+            waves: client
+                .properties()
+                .hardware
+                .num_streaming_multiprocessors
+                .filter(|&n| n > 0),
+            ..SearchBudget::default()
+        }
+    }
 }
 
 impl Default for SearchBudget {
@@ -142,6 +223,7 @@ impl Default for SearchBudget {
             guided: 25,
             confirm: 3,
             seed: 0x5eed,
+            waves: None,
         }
     }
 }
@@ -167,14 +249,16 @@ fn features(c: &LaunchConfig) -> [f64; 3] {
 }
 
 /// Minimise `cost` over `space` by Bayesian optimisation (GP with a squared
-/// exponential kernel on [`features`], expected improvement), then the
-/// best `budget.confirm` configurations seen measured again. Returns the
-/// fastest of those second measurements, its cost, and the number of
-/// evaluations (both rounds).
+/// exponential kernel on [`features`], expected improvement), then a final
+/// round: the best `budget.confirm` configurations seen, and with
+/// `budget.waves` their blocks at whole-wave grids (see
+/// [`SearchBudget::waves`]), measured
+/// again. Returns the fastest of the final round, its cost, and the number
+/// of evaluations (both rounds).
 pub fn bayes_opt(
     space: &[LaunchConfig],
     budget: SearchBudget,
-    mut cost: impl FnMut(LaunchConfig) -> f64,
+    mut cost: impl FnMut(LaunchConfig, Round) -> f64,
 ) -> Tuned {
     assert!(!space.is_empty());
     let mut rng = Rng(budget.seed | 1);
@@ -194,22 +278,43 @@ pub fn bayes_opt(
         };
         seen.push(pick);
         let c = space[pick];
-        let y = cost(c);
+        let y = cost(c, Round::Search);
         xs.push(features(&c));
         ys.push(y.max(1e-12).ln());
     }
-    // the first round's best, each measured again; the fastest second
-    // measurement wins (without a confirming round, the first round's best;
-    // with no evaluation at all, the first configuration at infinite cost)
+    // the final round: the first round's best, and with `waves` their
+    // blocks and schemes at whole waves, each measured again; the fastest
+    // wins (without a final round, the first round's best; with no
+    // evaluation at all, the first configuration at infinite cost)
     let mut order: Vec<usize> = (0..total).collect();
     order.sort_by(|&a, &b| ys[a].total_cmp(&ys[b]));
     let confirm = budget.confirm.min(total);
-    let best = order[..confirm]
+    let mut finalists: Vec<LaunchConfig> =
+        order[..confirm].iter().map(|&i| space[seen[i]]).collect();
+    if let Some(sms) = budget.waves {
+        let seeds: Vec<LaunchConfig> = finalists.clone();
+        for (i, f) in seeds.iter().enumerate() {
+            // each block and scheme once
+            if seeds[..i]
+                .iter()
+                .any(|g| (g.block, g.single_pass) == (f.block, f.single_pass))
+            {
+                continue;
+            }
+            for k in 1..=WAVE_CANDIDATES {
+                let c = LaunchConfig {
+                    grid: k * sms,
+                    ..*f
+                };
+                if space.contains(&c) && !finalists.contains(&c) {
+                    finalists.push(c);
+                }
+            }
+        }
+    }
+    let best = finalists
         .iter()
-        .map(|&i| {
-            let c = space[seen[i]];
-            (cost(c), c)
-        })
+        .map(|&c| (cost(c, Round::Final), c))
         .min_by(|a, b| a.0.total_cmp(&b.0))
         .unwrap_or_else(|| {
             order.first().map_or((f64::INFINITY, space[0]), |&i| {
@@ -219,7 +324,7 @@ pub fn bayes_opt(
     Tuned {
         config: best.1,
         seconds: best.0,
-        evaluations: total + confirm,
+        evaluations: total + finalists.len(),
     }
 }
 
@@ -322,16 +427,24 @@ fn norm_cdf(x: f64) -> f64 {
     }
 }
 
-/// Shortest timed batch in [`time_config`]: a sync costs tens of
-/// microseconds, so batches of a few short calls would time the sync, and
-/// its noise would pick the tuner's winner.
+/// Shortest timed batch in [`time_config`] in the search: a sync costs tens
+/// of microseconds, so batches of a few short calls would time the sync,
+/// and its noise would pick the tuner's winner.
 const MIN_BATCH_SECONDS: f64 = 2e-3;
+/// Shortest timed batch, and batches, in the final round: its timings pick
+/// the winner among configurations a few percent apart. Batches of 2 ms
+/// varied by 5-10% between neighbouring grids on the H100 (ZVC, 64 MB;
+/// `benches/results/codecs-session14/call4`); the bench's 20 ms batches,
+/// median of 5, repeat within 1%.
+const FINAL_BATCH_SECONDS: f64 = 20e-3;
+const FINAL_BATCHES: usize = 5;
 
 /// Time one configuration in seconds per call: after a warm-up call, three
 /// batches of at least `reps` calls (more, up to 1000, until a batch takes
 /// [`MIN_BATCH_SECONDS`]) issued back to back with one sync each (so the
 /// sync's latency is spread over the batch, as when calls are pipelined),
-/// the median batch divided by its calls.
+/// the median batch divided by its calls. In the final `round`, five
+/// batches of at least 20 ms.
 #[allow(clippy::too_many_arguments)]
 pub fn time_config<R: Runtime>(
     client: &ComputeClient<R>,
@@ -342,7 +455,12 @@ pub fn time_config<R: Runtime>(
     direction: Direction,
     cfg: LaunchConfig,
     reps: usize,
+    round: Round,
 ) -> Result<f64, CodecError> {
+    let (min_batch, nbatches) = match round {
+        Round::Search => (MIN_BATCH_SECONDS, 3),
+        Round::Final => (FINAL_BATCH_SECONDS, FINAL_BATCHES),
+    };
     let sync = || {
         cubecl::future::block_on(client.sync()).map_err(|e| CodecError::Runtime(format!("{e:?}")))
     };
@@ -357,14 +475,14 @@ pub fn time_config<R: Runtime>(
             }
             sync()?;
             let took = s.elapsed().as_secs_f64();
-            if took >= MIN_BATCH_SECONDS || reps >= 1000 {
+            if took >= min_batch || reps >= 1000 {
                 break;
             }
-            let scale = (MIN_BATCH_SECONDS / took.max(1e-9)).ceil() as usize;
+            let scale = (min_batch / took.max(1e-9)).ceil() as usize;
             reps = (reps * scale.clamp(2, 64)).min(1000);
         }
         let mut t = Vec::new();
-        for _ in 0..3 {
+        for _ in 0..nbatches {
             let s = Instant::now();
             for _ in 0..reps {
                 run()?;
@@ -373,7 +491,7 @@ pub fn time_config<R: Runtime>(
             t.push(s.elapsed().as_secs_f64() / reps as f64);
         }
         t.sort_by(f64::total_cmp);
-        Ok(t[1])
+        Ok(t[nbatches / 2])
     };
     match direction {
         Direction::Compress => {
@@ -525,31 +643,13 @@ impl Tuner {
         input: &cubecl::server::Handle,
         direction: Direction,
     ) -> Result<Tuned, CodecError> {
-        let max_units = client.properties().hardware.max_units_per_cube;
-        let mut sp: Vec<LaunchConfig> = space(codec, max_useful_grid(codec, len))
-            .into_iter()
-            .filter(|c| {
-                c.block <= max_units
-                    && crate::shared_bytes(codec, c.block)
-                        <= client.properties().hardware.max_shared_memory_size
-            })
-            .collect();
-        if direction == Direction::Compress
-            && codec != CodecKind::Lz4
-            && crate::supports_single_pass(client)
-            && single_pass_agrees(client, codec, dtype, len, input)?
-        {
-            let single: Vec<LaunchConfig> = sp
-                .iter()
-                .map(|c| LaunchConfig {
-                    single_pass: true,
-                    ..*c
-                })
-                .collect();
-            sp.extend(single);
-        }
+        let sp = search_space(client, codec, dtype, len, input, direction)?;
         let mut err = None;
-        let tuned = bayes_opt(&sp, self.budget, |cfg| {
+        let budget = SearchBudget {
+            waves: self.budget.waves.or(SearchBudget::for_device(client).waves),
+            ..self.budget
+        };
+        let tuned = bayes_opt(&sp, budget, |cfg, round| {
             match time_config(
                 client,
                 codec,
@@ -559,6 +659,7 @@ impl Tuner {
                 direction,
                 cfg,
                 self.reps.max(1),
+                round,
             ) {
                 Ok(t) => t,
                 Err(e) => {

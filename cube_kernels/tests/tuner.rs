@@ -1,7 +1,9 @@
 //! The launch-configuration tuner.
 
 use cube_kernels::format::{CodecKind, DType};
-use cube_kernels::tuner::{bayes_opt, bucket, space, Direction, SearchBudget, TuneKey, Tuned};
+use cube_kernels::tuner::{
+    bayes_opt, bucket, space, Direction, Round, SearchBudget, TuneKey, Tuned,
+};
 use cube_kernels::{LaunchConfig, Tuner};
 
 /// A kernel-like cost: waves of cubes over 132 SMs, per-cube overhead,
@@ -29,14 +31,14 @@ fn space_and_best(codec: CodecKind) -> (Vec<LaunchConfig>, f64) {
 }
 
 /// The default search with `seed`, measuring with `cost`.
-fn search(sp: &[LaunchConfig], seed: u64, cost: impl FnMut(LaunchConfig) -> f64) -> Tuned {
+fn search(sp: &[LaunchConfig], seed: u64, mut cost: impl FnMut(LaunchConfig) -> f64) -> Tuned {
     bayes_opt(
         sp,
         SearchBudget {
             seed,
             ..SearchBudget::default()
         },
-        cost,
+        |c, _| cost(c),
     )
 }
 
@@ -59,6 +61,55 @@ fn bayesian_search_is_within_ten_percent_of_exhaustive_with_a_twentieth_of_the_e
                 t.config,
                 t.seconds,
                 best
+            );
+        }
+    }
+}
+
+/// With `waves`, the final round adds the best block at whole waves: on
+/// `synthetic` (waves of resident cubes) the pick is within 10% of every
+/// grid's best, at a twentieth of the space.
+#[test]
+fn the_final_round_tries_whole_waves() {
+    for codec in [CodecKind::Zvc, CodecKind::Lz4] {
+        let (sp, best) = space_and_best(codec);
+        for seed in [1u64, 2, 3, 4, 5] {
+            let (mut grids, mut finals) = (Vec::new(), Vec::new());
+            let t = bayes_opt(
+                &sp,
+                SearchBudget {
+                    seed,
+                    waves: Some(132),
+                    ..SearchBudget::default()
+                },
+                |c, round| {
+                    grids.push(c.grid);
+                    if round == Round::Final {
+                        finals.push(c);
+                    }
+                    synthetic(c)
+                },
+            );
+            assert_eq!(t.evaluations, grids.len());
+            assert!(
+                t.evaluations * 20 <= sp.len(),
+                "{} evaluations",
+                t.evaluations
+            );
+            assert!(finals.contains(&t.config));
+            for k in [1, 6, 16] {
+                assert!(
+                    finals
+                        .iter()
+                        .any(|c| c.grid == 132 * k && c.block == t.config.block),
+                    "grid {} not in the final round",
+                    132 * k
+                );
+            }
+            assert!(
+                t.seconds <= best * 1.10,
+                "{codec:?} seed {seed}: {:?}",
+                t.config
             );
         }
     }
@@ -129,6 +180,7 @@ fn tuner_picks_a_config_that_runs_on_wgpu_and_caches_it() {
         guided: 3,
         seed: 9,
         confirm: 2,
+        ..SearchBudget::default()
     };
     t.reps = 1;
     let len = 20_000;
