@@ -713,37 +713,20 @@ mod bench {
         sparsity: f64,
     ) -> Value {
         let max_grid = tuner::max_useful_grid(codec, len);
-        let mut full = tuner::space(codec, max_grid);
-        if cube_kernels::supports_single_pass(client)
-            && direction == Direction::Compress
-            && codec != CodecKind::Lz4
-        {
-            let single: Vec<LaunchConfig> = full
-                .iter()
-                .map(|c| LaunchConfig {
-                    single_pass: true,
-                    ..*c
-                })
-                .collect();
-            full.extend(single);
-        }
+        // what `Tuner::tune` searches: every grid up to `max_grid`, the
+        // device's block sizes, single pass where it agrees
+        let full =
+            tuner::search_space(client, codec, dtype, len, input, direction).expect("tuner space");
         let measure = |cfg: LaunchConfig, round: Round| {
             tuner::time_config(client, codec, dtype, len, input, direction, cfg, 3, round)
                 .unwrap_or(f64::INFINITY)
         };
-        // the tuner searches what `Tuner::tune` searches
-        let tuner_space =
-            tuner::search_space(client, codec, dtype, len, input, direction).expect("tuner space");
         let t0 = Instant::now();
         let mut bo_calls = 0usize;
-        let bo = bayes_opt(
-            &tuner_space,
-            SearchBudget::for_device(client),
-            |cfg, round| {
-                bo_calls += 1;
-                measure(cfg, round)
-            },
-        );
+        let bo = bayes_opt(&full, SearchBudget::for_device(client), |cfg, round| {
+            bo_calls += 1;
+            measure(cfg, round)
+        });
         let bo_s = t0.elapsed().as_secs_f64();
         // exhaustive over a subsample of the grids (every 16th, plus powers
         // of two and whole waves of the device) to fit the device time
@@ -782,13 +765,12 @@ mod bench {
         let within = ratio <= 1.10;
         let frac = bo.evaluations as f64 / sub.len() as f64;
         println!(
-            "tuner vs exhaustive: {} {:?} {dtype:?} {} MB ({:.0}% zeros), space {} configs (the tuner's {})",
+            "tuner vs exhaustive: {} {:?} {dtype:?} {} MB ({:.0}% zeros), space {} configs",
             codec.name(),
             direction,
             (len * dtype.size()) >> 20,
             sparsity * 100.0,
-            full.len(),
-            tuner_space.len()
+            full.len()
         );
         println!(
             "  exhaustive: best {:?} {:.1} us, {} evaluations, {:.1} s wall",
@@ -811,7 +793,7 @@ mod bench {
         );
         json!({
             "codec": codec.name(), "dtype": format!("{dtype:?}"), "direction": format!("{direction:?}"), "bytes": len * dtype.size(),
-            "space_size": full.len(), "tuner_space_size": tuner_space.len(), "bayes_config": bo.config, "bayes_seconds_per_call": bo_t, "bayes_evaluations": bo.evaluations, "bayes_search_seconds": bo_s,
+            "space_size": full.len(), "bayes_config": bo.config, "bayes_seconds_per_call": bo_t, "bayes_evaluations": bo.evaluations, "bayes_search_seconds": bo_s,
             "exhaustive_config": best.1, "exhaustive_seconds_per_call": ex_t, "exhaustive_evaluations": sub.len(), "exhaustive_search_seconds": ex_s,
             "bayes_over_exhaustive_time": ratio, "within_10_percent": within, "evaluation_fraction": frac, "at_most_one_twentieth": frac <= 0.05,
             "sparsity": sparsity, "exhaustive_measurements [block, grid, single_pass, seconds]": all,
