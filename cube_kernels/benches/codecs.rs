@@ -730,12 +730,10 @@ mod bench {
         let bo_s = t0.elapsed().as_secs_f64();
         // exhaustive over a subsample of the grids (every 16th, plus powers
         // of two and whole waves of the device) to fit the device time
-        let waves = client
-            .properties()
-            .hardware
-            .num_streaming_multiprocessors
-            .unwrap_or(0)
-            .max(1);
+        let whole_wave = |grid: u32| {
+            tuner::device_waves(client)
+                .is_some_and(|w| grid.is_multiple_of(w) && grid / w <= tuner::WAVE_CANDIDATES)
+        };
         let sub: Vec<LaunchConfig> = full
             .iter()
             .copied()
@@ -743,7 +741,7 @@ mod bench {
                 c.grid % 16 == 1
                     || c.grid.is_power_of_two()
                     || c.grid == max_grid
-                    || (c.grid % waves == 0 && c.grid / waves <= tuner::WAVE_CANDIDATES)
+                    || whole_wave(c.grid)
             })
             .collect();
         let t1 = Instant::now();

@@ -172,14 +172,13 @@ pub struct SearchBudget {
     pub confirm: usize,
     /// Seed of the random points.
     pub seed: u64,
-    /// The device's multiprocessors, where known (see
-    /// [`SearchBudget::for_device`]). Then the final round also tries the
-    /// block and pass scheme of each of the `confirm` best configurations
-    /// seen at whole waves, grids `k * waves` for `k` in
-    /// `1..=WAVE_CANDIDATES`. Why: the kernels
-    /// loop over their tiles, so the grid sets how many cubes each
-    /// multiprocessor holds, and one cube more on some of them costs a few
-    /// percent, too little for the search's short timings to see. H100,
+    /// The device's multiprocessors, where known ([`device_waves`]). Then
+    /// the final round also tries the block and pass scheme of each of the
+    /// `confirm` best configurations seen at whole waves, grids `k * waves`
+    /// for `k` in `1..=WAVE_CANDIDATES`. Why: the kernels loop over their
+    /// tiles, so the grid sets how many cubes each multiprocessor holds,
+    /// and one cube more on some of them costs a few percent, too little
+    /// for the search's short timings to see. H100,
     /// ZVC f16 compress at 64 MB and 20% zeros, block 128: grid 792 (6 x 132,
     /// every cube resident at once) read 0.409 of the device copy against
     /// 0.395 at grid 2040, the pick of the search without this round
@@ -201,16 +200,22 @@ pub enum Round {
     Final,
 }
 
+/// The multiprocessors of `client`'s device, where it reports them: one
+/// wave of cubes for [`SearchBudget::waves`].
+pub fn device_waves<R: Runtime>(client: &ComputeClient<R>) -> Option<u32> {
+    client
+        .properties()
+        .hardware
+        .num_streaming_multiprocessors
+        .filter(|&n| n > 0)
+}
+
 impl SearchBudget {
     /// The default budget with [`SearchBudget::waves`] from `client`'s
     /// device.
     pub fn for_device<R: Runtime>(client: &ComputeClient<R>) -> Self {
         SearchBudget {
-            waves: client
-                .properties()
-                .hardware
-                .num_streaming_multiprocessors
-                .filter(|&n| n > 0),
+            waves: device_waves(client),
             ..SearchBudget::default()
         }
     }
@@ -252,9 +257,8 @@ fn features(c: &LaunchConfig) -> [f64; 3] {
 /// exponential kernel on [`features`], expected improvement), then a final
 /// round: the best `budget.confirm` configurations seen, and with
 /// `budget.waves` their blocks at whole-wave grids (see
-/// [`SearchBudget::waves`]), measured
-/// again. Returns the fastest of the final round, its cost, and the number
-/// of evaluations (both rounds).
+/// [`SearchBudget::waves`]), measured again. Returns the fastest of the
+/// final round, its cost, and the number of evaluations (both rounds).
 pub fn bayes_opt(
     space: &[LaunchConfig],
     budget: SearchBudget,
@@ -292,19 +296,12 @@ pub fn bayes_opt(
     let mut finalists: Vec<LaunchConfig> =
         order[..confirm].iter().map(|&i| space[seen[i]]).collect();
     if let Some(sms) = budget.waves {
-        let seeds: Vec<LaunchConfig> = finalists.clone();
-        for (i, f) in seeds.iter().enumerate() {
-            // each block and scheme once
-            if seeds[..i]
-                .iter()
-                .any(|g| (g.block, g.single_pass) == (f.block, f.single_pass))
-            {
-                continue;
-            }
+        for i in 0..confirm {
+            let seed = finalists[i];
             for k in 1..=WAVE_CANDIDATES {
                 let c = LaunchConfig {
                     grid: k * sms,
-                    ..*f
+                    ..seed
                 };
                 if space.contains(&c) && !finalists.contains(&c) {
                     finalists.push(c);
@@ -646,7 +643,7 @@ impl Tuner {
         let sp = search_space(client, codec, dtype, len, input, direction)?;
         let mut err = None;
         let budget = SearchBudget {
-            waves: self.budget.waves.or(SearchBudget::for_device(client).waves),
+            waves: self.budget.waves.or_else(|| device_waves(client)),
             ..self.budget
         };
         let tuned = bayes_opt(&sp, budget, |cfg, round| {

@@ -66,7 +66,7 @@ fn bayesian_search_is_within_ten_percent_of_exhaustive_with_a_twentieth_of_the_e
     }
 }
 
-/// With `waves`, the final round adds the best block at whole waves: on
+/// With `waves`, the final round adds the best blocks at whole waves: on
 /// `synthetic` (waves of resident cubes) the pick is within 10% of every
 /// grid's best, at a twentieth of the space.
 #[test]
