@@ -175,8 +175,9 @@ pub(crate) fn checksum_term(word: u32, index: u32) -> u32 {
 ///
 /// Each unit also zeroes one of the `clear_words` words of `clear`: the
 /// state the previous launch on this stream used (see `single_pass.rs`).
-/// One word a unit, no loop: a loop here took the 16-bit ZVC kernel from
-/// 32 to 64 registers. `D` is `u64`; other passes bind `u32` and skip this.
+/// One word a unit, no loop: a loop here costs the 16-bit ZVC kernel
+/// registers and occupancy. `D` is `u64`; other passes bind `u32` and skip
+/// this.
 #[cube]
 pub(crate) fn finish_single_pass<D: Int>(
     part: u32,

@@ -1,15 +1,15 @@
 //! The look-back state of single-pass compress, kept between launches.
 //!
 //! A single-pass compress needs its done counter, ticket counter and
-//! look-back words at zero when it starts. Zeroing fresh memory took a
-//! launch of its own before every compress, and copying the checksum into
-//! the header another after it (together 5-6 us at base clocks on the
-//! H100, against 61 us for the f16 ZVC kernel at 64 MB). Instead each
-//! stream keeps two state buffers and alternates: a launch uses one and,
-//! one word per unit, zeroes the other, which the previous launch used
-//! (`compact::finish_single_pass`). Launches on one stream run in order, so
-//! the next launch finds its buffer zero. When the previous launch used
-//! more words than this one has units, a zeroing launch clears it instead.
+//! look-back words at zero when it starts. Zeroing fresh memory would take
+//! a launch of its own before every compress (and copying the checksum into
+//! the header another after it), a sizeable share of a call at tens of
+//! megabytes. Instead each stream keeps two state buffers and alternates:
+//! a launch uses one and, one word per unit, zeroes the other, which the
+//! previous launch used (`compact::finish_single_pass`). Launches on one
+//! stream run in order, so the next launch finds its buffer zero. When the
+//! previous launch used more words than this one has units, a zeroing
+//! launch clears it instead.
 //!
 //! A buffer is `[done (u64), ticket, look-back words...]` as `u32` words;
 //! the kernels bind its first two words as the `u64` done counter and the

@@ -178,11 +178,8 @@ pub struct SearchBudget {
     /// for `k` in `1..=WAVE_CANDIDATES`. Why: the kernels loop over their
     /// tiles, so the grid sets how many cubes each multiprocessor holds,
     /// and one cube more on some of them costs a few percent, too little
-    /// for the search's short timings to see. H100,
-    /// ZVC f16 compress at 64 MB and 20% zeros, block 128: grid 792 (6 x 132,
-    /// every cube resident at once) read 0.409 of the device copy against
-    /// 0.395 at grid 2040, the pick of the search without this round
-    /// (`benches/results/codecs-session14/call4`).
+    /// for the search's short timings to see. A grid with every cube
+    /// resident at once is often the fastest.
     pub waves: Option<u32>,
 }
 
@@ -429,10 +426,8 @@ fn norm_cdf(x: f64) -> f64 {
 /// and its noise would pick the tuner's winner.
 const MIN_BATCH_SECONDS: f64 = 2e-3;
 /// Shortest timed batch, and batches, in the final round: its timings pick
-/// the winner among configurations a few percent apart. Batches of 2 ms
-/// varied by 5-10% between neighbouring grids on the H100 (ZVC, 64 MB;
-/// `benches/results/codecs-session14/call4`); the bench's 20 ms batches,
-/// median of 5, repeat within 1%.
+/// the winner among configurations a few percent apart, and batches of
+/// 2 ms vary more than that between neighbouring grids.
 const FINAL_BATCH_SECONDS: f64 = 20e-3;
 const FINAL_BATCHES: usize = 5;
 

@@ -48,11 +48,10 @@ pub(crate) fn min_cb(half: bool) -> u32 {
     UNITS_PER_CHUNK / groups_per_unit(half)
 }
 /// Most input vectors a compress unit loads before it stores them: the
-/// registers of a round bound how many cubes an SM keeps resident (H100,
-/// f32, block 128: all 8 at once took 80 registers a unit and 35% occupancy;
-/// rounds of 2 take 56 and 52%, and the kernel runs 11% faster). The 16-bit
-/// kernel holds no words in registers and is bound by shared memory: rounds
-/// of 4 are as fast or up to 4% faster there than rounds of 2.
+/// registers of a round bound how many cubes an SM keeps resident, so f32,
+/// which holds its words in registers, loads in small rounds. The 16-bit
+/// kernel holds no words in registers and is bound by shared memory, where
+/// larger rounds are at least as fast.
 fn round_lines(half: bool) -> u32 {
     if half {
         4
@@ -127,12 +126,11 @@ fn line_in_tile(l: u32, #[comptime] tl: u32, #[comptime] block: u32) -> bool {
 /// its inclusive prefix. Lane `l` of a window reads tile `hi - 1 - l` (below
 /// tile 0 reads as a zero prefix). Each lane keeps its own sum over the
 /// windows and the plane adds them once at the end; the nearest prefix of a
-/// window is found by a ballot (`ballot`) or a plane min. H100 (session 11):
-/// tiles walk back about 100 predecessors, and a plane min and a plane sum
-/// per window (shuffle loops) held every tile's write; the ballot made
-/// 16-bit compress 5-14% faster at 64 MB. Reading more predecessors per lane
-/// took fewer windows but was slower: every read of a look-back word is an
-/// atomic.
+/// window is found by a ballot (`ballot`) or a plane min. A tile may walk
+/// back many windows, so the per-window work is kept to one ballot (or min):
+/// the plane's shuffle sum runs once per tile, not once per window. Each
+/// lane reads one predecessor a window: every read of a look-back word is an
+/// atomic, and more reads per lane cost more than the windows they save.
 #[cube]
 fn look_back(state: &mut Array<Atomic<u32>>, tile: u32, #[comptime] ballot: bool) -> u32 {
     let lane = UNIT_POS_PLANE;
@@ -351,8 +349,8 @@ pub(crate) fn zvc_compress<N: Size, S: Int, D: Int>(
         // 2. each unit: its groups' masks (written out) and its count; f32
         // keeps its words in registers for the in-place compaction
         let unit = tile * cb + tid;
-        // (the masks in two scalars: with a local array the f32 kernel ran
-        // 2-4% slower on the H100)
+        // (the masks in two scalars, not a local array, which slows the f32
+        // kernel)
         let mut mask0 = 0u32;
         let mut mask1 = 0u32;
         let mut vals = Array::<u32>::new(comptime!((if half { 1 } else { wpg }) as usize));
@@ -490,8 +488,8 @@ pub(crate) fn zvc_compress<N: Size, S: Int, D: Int>(
                     }
                 } else {
                     // the nearest prefix by ballot for 16-bit; f32 keeps a
-                    // plane min (the ballot took f32 from 56 to 64 registers,
-                    // 8 cubes an SM instead of 9, and 2-3% at 64 MB)
+                    // plane min (there the ballot's registers cost a resident
+                    // cube an SM, more than it saves)
                     let excl = look_back(state, tile, half);
                     if UNIT_POS_PLANE == 0 {
                         state[(1 + tile) as usize].store(FLAG_PREFIX | (excl + total));
@@ -635,11 +633,10 @@ pub(crate) fn decompress_shared_words(half: bool, block: u32, cb: u32) -> usize 
 /// words, `status[2 * CUBE_POS]` the bits of the checks it failed and
 /// `status[2 * CUBE_POS + 1]` the checksum of the words it wrote (see
 /// `format::checksum`; the padding is zero), so the status needs no zeroing
-/// launch (H100, 64 MB: 16-bit decompress 6-12% faster). Without (f32): two
-/// zeroed words, the bits set by atomic OR and the checksums added, one
-/// atomic add per cube. The f32 kernel was scheduled into 126-128 registers
-/// instead of 96 with either per-cube variant tried, and ran 2-10% slower.
-/// `Decompressed::check` reads either layout.
+/// launch. Without (f32): two zeroed words, the bits set by atomic OR and
+/// the checksums added, one atomic add per cube: a per-cube status raises
+/// the f32 kernel's registers enough to make it slower than the zeroing
+/// launch it saves. `Decompressed::check` reads either layout.
 #[cube(launch_unchecked)]
 pub(crate) fn zvc_decompress<N: Size>(
     comp: &Array<u32>,
@@ -831,7 +828,7 @@ pub(crate) fn zvc_decompress<N: Size>(
                             // payload (two loads, clamped inside the tile),
                             // then its two keep bits pick them with selects:
                             // branches on the keep bits and the parity of p
-                            // diverged (H100: 3-11% slower)
+                            // diverge
                             let k = (mv >> comptime!(2 * j)) & 3u32;
                             let q = cubecl::prelude::min(p / 2u32, tw - 1);
                             let w0 = sm_v[q as usize];
