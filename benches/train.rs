@@ -69,6 +69,7 @@ const USAGE: &str = "usage: train [--models NAME[@cifar|@imagenet],...] [--image
        [--case-timeout SECS] [--search-budget BYTES [--search-start N] [--search-max N]]
        [--gpt small|tiny] [--gpt-layers N] [--gpt-seq N] [--json PATH]
        [--swap-under-fusion] [--unfused (CUDA builds)]
+       [--device-memory BYTES (CUDA builds: hold all but BYTES of the device)] [--search]
        [--memory-every K (sample device and pinned memory every K timed steps)]";
 
 // ---------------------------------------------------------------------------
@@ -130,6 +131,10 @@ struct Case {
     /// Sample device and pinned memory every this many timed steps (0: never).
     #[serde(default)]
     memory_every: usize,
+    /// On CUDA: hold all but this many bytes of the device before the model
+    /// is built, so the driver runs out of memory where a smaller card would.
+    #[serde(default)]
+    device_memory: Option<u64>,
 }
 
 impl Case {
@@ -176,12 +181,16 @@ impl Case {
 struct MemoryPeak {
     /// Usage sampled before the model was built (runtime already started).
     start: DeviceUsage,
+    /// Bytes held by `--device-memory` (counted in the driver's figures).
+    #[serde(default)]
+    held: u64,
     peak_in_use: u64,
     peak_reserved: u64,
     peak_driver_used: Option<u64>,
     /// The figure a batch must keep within a search budget: growth of the
-    /// driver's used memory since `start` when the driver says, else the
-    /// runtime pools' peak reservation.
+    /// driver's used memory since `start` (less the bytes held by
+    /// `--device-memory`) when the driver says, else the runtime pools' peak
+    /// reservation.
     peak_device_bytes: u64,
     peak_device_basis: String,
 }
@@ -335,11 +344,20 @@ struct Search {
     model: String,
     input: String,
     policy: String,
-    budget: u64,
+    /// The search budget, if any.
+    budget: Option<u64>,
+    /// `--device-memory`, if set: the memory the run had.
+    #[serde(default)]
+    device_memory: Option<u64>,
     /// (batch, fits) in the order probed.
     probes: Vec<(usize, bool)>,
     largest_fitting_batch: Option<usize>,
     smallest_failing_batch: Option<usize>,
+    /// Median samples/s and peak device MiB of the largest fitting batch.
+    #[serde(default)]
+    samples_per_s_at_largest: Option<f64>,
+    #[serde(default)]
+    peak_device_bytes_at_largest: Option<u64>,
 }
 
 // ---------------------------------------------------------------------------
@@ -475,6 +493,8 @@ fn measure<B: AutodiffBackend<Device = DeviceOf>>(
     };
     let backend_name = <B as Backend>::name(&device);
     let start_usage = device_usage::<Device>(&device);
+    let hold = hold_device_memory(case, &device);
+    let held = hold.as_ref().map_or(0, |h| h.held_bytes());
     B::seed(&device, 42);
     let spec = case.spec();
     let mut trainer = Trainer::new(spec.init::<B>(&device), 1e-3);
@@ -546,7 +566,7 @@ fn measure<B: AutodiffBackend<Device = DeviceOf>>(
         step_secs,
         enqueue_secs,
         final_loss,
-        memory: peak.map(|(start, max)| memory_peak(start, max)),
+        memory: peak.map(|(start, max)| memory_peak(start, max, held)),
         steady_before_timing: ready_when_timed,
         swap: None,
         memory_series,
@@ -554,13 +574,49 @@ fn measure<B: AutodiffBackend<Device = DeviceOf>>(
     }
 }
 
-fn memory_peak(start: DeviceUsage, max: DeviceUsage) -> MemoryPeak {
+/// `--device-memory`: all but that many bytes of the device, held until the
+/// case ends.
+#[cfg(feature = "cuda")]
+fn hold_device_memory(case: &Case, device: &DeviceOf) -> Option<burn_swap::transfer::cuda::DeviceHold> {
+    let bytes = case.device_memory?;
+    let hold = burn_swap::transfer::cuda::DeviceHold::all_but(device, bytes)
+        .unwrap_or_else(|err| panic!("--device-memory: {err}"));
+    eprintln!(
+        "  [{}] holding {} MiB of device memory: {} MiB left for the run",
+        case.label(),
+        mib(hold.held_bytes()),
+        mib(bytes)
+    );
+    Some(hold)
+}
+
+/// Only CUDA builds can hold device memory (the parent checks).
+#[cfg(not(feature = "cuda"))]
+fn hold_device_memory(_case: &Case, _device: &DeviceOf) -> Option<NoHold> {
+    None
+}
+
+#[cfg(not(feature = "cuda"))]
+struct NoHold;
+
+#[cfg(not(feature = "cuda"))]
+impl NoHold {
+    fn held_bytes(&self) -> u64 {
+        0
+    }
+}
+
+fn memory_peak(start: DeviceUsage, max: DeviceUsage, held: u64) -> MemoryPeak {
     let (peak_device_bytes, basis) = match (start.driver_used, max.driver_used) {
-        (Some(before), Some(peak)) => (peak.saturating_sub(before), "driver_used growth"),
+        (Some(before), Some(peak)) => (
+            peak.saturating_sub(before).saturating_sub(held),
+            "driver_used growth",
+        ),
         _ => (max.reserved, "runtime reserved"),
     };
     MemoryPeak {
         start,
+        held,
         peak_in_use: max.in_use,
         peak_reserved: max.reserved,
         peak_driver_used: max.driver_used,
@@ -646,6 +702,8 @@ struct Options {
     min_swap: u64,
     case_timeout: u64,
     search_budget: Option<u64>,
+    /// Search for the largest batch (implied by `--search-budget`).
+    search: bool,
     search_start: usize,
     search_max: usize,
     gpt: GptSize,
@@ -653,6 +711,7 @@ struct Options {
     swap_under_fusion: bool,
     unfused: bool,
     memory_every: usize,
+    device_memory: Option<u64>,
 }
 
 /// The default matrix: the issue's GPU matrix on CUDA, a small one on CPU.
@@ -694,6 +753,7 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
         min_swap: SwapConfig::default().min_swap_bytes,
         case_timeout: 300,
         search_budget: None,
+        search: false,
         search_start: 64,
         search_max: 16384,
         gpt: GptSize::from_config(gpt),
@@ -701,6 +761,7 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
         swap_under_fusion: false,
         unfused: false,
         memory_every: 0,
+        device_memory: None,
     };
     let mut gpt_layers = None;
     let mut gpt_seq = None;
@@ -728,6 +789,10 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
             "--min-swap" => o.min_swap = bytes(value()?)?,
             "--case-timeout" => o.case_timeout = count(value()?)? as u64,
             "--search-budget" => o.search_budget = Some(bytes(value()?)?),
+            "--search" => o.search = true,
+            "--device-memory" if cfg!(feature = "cuda") => {
+                o.device_memory = Some(bytes(value()?)?)
+            }
             "--search-start" => o.search_start = count(value()?)?,
             "--search-max" => o.search_max = count(value()?)?,
             "--gpt" => {
@@ -804,6 +869,7 @@ impl Options {
             swap_under_fusion: self.swap_under_fusion,
             unfused: self.unfused,
             memory_every: self.memory_every,
+            device_memory: self.device_memory,
         }
     }
 }
@@ -993,19 +1059,21 @@ fn run_row(case: Case, options: &Options, search_probe: bool) -> Row {
     }
 }
 
-/// Whether a probe fits `budget`: it completed and its peak device memory
-/// stayed within the budget (when the runtime reports memory at all).
-fn fits(row: &Row, budget: u64) -> bool {
-    match &row.result {
-        None => false,
-        Some(m) => m
+/// Whether a probe fits: it completed its timed steps (under
+/// `--device-memory`, the driver decided) and, with a search budget, its
+/// peak device memory stayed within it (when the runtime reports memory).
+fn fits(row: &Row, budget: Option<u64>) -> bool {
+    match (&row.result, budget) {
+        (None, _) => false,
+        (Some(_), None) => true,
+        (Some(m), Some(budget)) => m
             .memory
             .as_ref()
             .is_none_or(|mem| mem.peak_device_bytes <= budget),
     }
 }
 
-/// Largest batch of `model` under `policy` that fits `budget`: doubling from
+/// Largest batch of `model` under `policy` that fits (see [`fits`]): doubling from
 /// `--search-start` to the first failure (or `--search-max`), then bisection.
 /// Bisection stops when the gap is at most 1/16 of the fitting batch (at least
 /// 1): each probe is a full child run, minutes on a GPU.
@@ -1014,13 +1082,15 @@ fn search(
     model: ModelKind,
     image: ImageShape,
     policy: &str,
-    budget: u64,
     rows: &mut Vec<Row>,
 ) -> Search {
+    let budget = options.search_budget;
+    // burn-swap's own budget: `--budget`, else the search budget.
+    let swap_budget = options.budget.or(budget);
     let mut probes = Vec::new();
     let mut probe = |batch: usize, rows: &mut Vec<Row>| -> bool {
         let mut row = run_row(
-            options.case(model, image, policy, batch, Some(budget)),
+            options.case(model, image, policy, batch, swap_budget),
             options,
             true,
         );
@@ -1073,11 +1143,22 @@ fn search(
         }
     }
     let input = options.case(model, image, policy, 1, None).input_label();
+    let at_largest = rows
+        .iter()
+        .rev()
+        .filter(|r| r.search_probe && r.fits == Some(true) && Some(r.case.batch) == fit)
+        .find(|r| r.case.model == model.name() && r.case.policy == policy)
+        .and_then(|r| r.result.as_ref());
     Search {
+        samples_per_s_at_largest: at_largest.map(|m| m.median_samples_per_s),
+        peak_device_bytes_at_largest: at_largest
+            .and_then(|m| m.memory.as_ref())
+            .map(|mem| mem.peak_device_bytes),
         model: model.name().into(),
         input,
         policy: policy.into(),
         budget,
+        device_memory: options.device_memory,
         probes,
         largest_fitting_batch: fit,
         smallest_failing_batch: fail,
@@ -1278,21 +1359,34 @@ fn print_memory_series(rows: &[Row]) {
 
 fn print_searches(searches: &[Search]) {
     println!();
-    println!("largest batch within the search budget:");
+    println!("largest batch that trained:");
     for s in searches {
         let probes: Vec<String> = s
             .probes
             .iter()
             .map(|(b, ok)| format!("{b}{}", if *ok { "+" } else { "-" }))
             .collect();
+        let mut within = Vec::new();
+        if let Some(bytes) = s.device_memory {
+            within.push(format!("device memory {} MiB", mib(bytes)));
+        }
+        if let Some(bytes) = s.budget {
+            within.push(format!("search budget {} MiB", mib(bytes)));
+        }
+        let speed = s
+            .samples_per_s_at_largest
+            .map_or(String::new(), |v| format!(", {v:.1} samples/s"));
+        let peak = s
+            .peak_device_bytes_at_largest
+            .map_or(String::new(), |v| format!(", peak {} MiB", mib(v)));
         println!(
-            "  {} ({}) {}: {} (budget {} MiB; probes {})",
+            "  {} ({}) {}: {}{speed}{peak} ({}; probes {})",
             s.model,
             s.input,
             s.policy,
             s.largest_fitting_batch
                 .map_or("none".into(), |b| b.to_string()),
-            mib(s.budget),
+            within.join(", "),
             probes.join(" ")
         );
     }
@@ -1329,6 +1423,7 @@ fn write_json(
             "gpt": options.gpt,
             "swap_under_fusion": options.swap_under_fusion,
             "unfused": options.unfused,
+            "device_memory": options.device_memory,
         },
         "rows": rows,
         "searches": searches,
@@ -1360,16 +1455,16 @@ fn main() {
 
     let mut rows = Vec::new();
     let mut searches = Vec::new();
-    match options.search_budget {
+    match options.search || options.search_budget.is_some() {
         // A search replaces the batch matrix: it picks its own batches.
-        Some(budget) => {
+        true => {
             for &(model, image) in &options.models {
                 for policy in &options.policies {
-                    searches.push(search(&options, model, image, policy, budget, &mut rows));
+                    searches.push(search(&options, model, image, policy, &mut rows));
                 }
             }
         }
-        None => {
+        false => {
             for &(model, image) in &options.models {
                 for &batch in &options.batches {
                     for policy in &options.policies {

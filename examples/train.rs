@@ -10,7 +10,10 @@
 //! `--image cifar|imagenet`, `--batch N`, `--steps N`, `--policy keep-all|swap-all`,
 //! `--budget BYTES` (e.g. 64MiB), `--min-swap BYTES`, `--out DIR`, `--compare`
 //! (also time plain `Autodiff<B>` on the same steps), `--swap-under-fusion`
-//! (on `Cuda`, whose fusion makes swapping differ in the last bit, swap anyway).
+//! (on `Cuda`, whose fusion makes swapping differ in the last bit, swap anyway);
+//! CUDA builds: `--unfused` (CubeCL's CUDA backend without fusion, where
+//! swapping is bit-identical) and `--device-memory BYTES` (hold all but BYTES
+//! of the device before the model is built: train as on a smaller GPU).
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -29,6 +32,10 @@ type Device = burn::backend::Wgpu;
 #[cfg(not(any(feature = "cuda", feature = "wgpu")))]
 type Device = burn::backend::Flex;
 
+/// CubeCL's CUDA backend without burn's fusion.
+#[cfg(feature = "cuda")]
+type Unfused = burn_cubecl::CubeBackend<cubecl::cuda::CudaRuntime, f32, i32, u8>;
+
 struct Args {
     model: ModelKind,
     image: ImageShape,
@@ -40,6 +47,8 @@ struct Args {
     out: PathBuf,
     compare: bool,
     swap_under_fusion: bool,
+    unfused: bool,
+    device_memory: Option<u64>,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -54,6 +63,8 @@ fn parse_args() -> Result<Args, String> {
         out: PathBuf::from("burn-swap-out"),
         compare: false,
         swap_under_fusion: false,
+        unfused: false,
+        device_memory: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -69,6 +80,10 @@ fn parse_args() -> Result<Args, String> {
             "--out" => args.out = PathBuf::from(value()?),
             "--compare" => args.compare = true,
             "--swap-under-fusion" => args.swap_under_fusion = true,
+            "--unfused" if cfg!(feature = "cuda") => args.unfused = true,
+            "--device-memory" if cfg!(feature = "cuda") => {
+                args.device_memory = Some(parse_bytes(&value()?).map_err(|e| e.to_string())?)
+            }
             "--help" | "-h" => return Err(String::new()),
             other => return Err(format!("unknown option {other}")),
         }
@@ -121,10 +136,33 @@ fn main() {
             if !msg.is_empty() {
                 eprintln!("error: {msg}\n");
             }
-            eprintln!("usage: train [--model NAME] [--image cifar|imagenet] [--batch N] [--steps N] [--policy keep-all|swap-all] [--budget BYTES] [--min-swap BYTES] [--out DIR] [--compare] [--swap-under-fusion]");
+            eprintln!("usage: train [--model NAME] [--image cifar|imagenet] [--batch N] [--steps N] [--policy keep-all|swap-all] [--budget BYTES] [--min-swap BYTES] [--out DIR] [--compare] [--swap-under-fusion] [--unfused] [--device-memory BYTES]");
             std::process::exit(2);
         }
     };
+    #[cfg(feature = "cuda")]
+    let _hold = args.device_memory.map(|leave| {
+        let device = Default::default();
+        let hold = burn_swap::transfer::cuda::DeviceHold::all_but(&device, leave)
+            .unwrap_or_else(|err| {
+                eprintln!("--device-memory: {err}");
+                std::process::exit(2)
+            });
+        println!(
+            "holding {} of device memory: {} left, as on a smaller GPU",
+            human_bytes(hold.held_bytes()),
+            human_bytes(leave)
+        );
+        hold
+    });
+    #[cfg(feature = "cuda")]
+    if args.unfused {
+        return run::<Unfused>(&args);
+    }
+    run::<Device>(&args)
+}
+
+fn run<D: Backend>(args: &Args) {
     let policy = policy_by_name(&args.policy).unwrap_or_else(|e| {
         eprintln!("{e}");
         std::process::exit(2)
@@ -137,7 +175,7 @@ fn main() {
     config.budget_bytes = args.budget;
     burn_swap::configure(config);
 
-    let backend = <Device as Backend>::name(&Default::default());
+    let backend = <D as Backend>::name(&Default::default());
     println!(
         "burn-swap: {} ({}) batch {} on {backend}, policy {}, budget {}",
         args.model,
@@ -146,7 +184,7 @@ fn main() {
         args.policy,
         args.budget.map_or("none".into(), human_bytes)
     );
-    let times = train::<SwapAutodiff<Device>>(&args, "swap");
+    let times = train::<SwapAutodiff<D>>(args, "swap");
     let swap_tput = throughput(&times, args.batch);
 
     let profile = burn_swap::last_profile().expect("at least one backward ran");
@@ -159,7 +197,7 @@ fn main() {
     }
     println!("throughput: {swap_tput:.1} samples/s");
     if args.compare {
-        let plain = train::<Autodiff<Device>>(&args, "plain autodiff");
+        let plain = train::<Autodiff<D>>(args, "plain autodiff");
         let plain_tput = throughput(&plain, args.batch);
         println!(
             "plain Autodiff: {plain_tput:.1} samples/s; burn-swap runs at {:.1}% of it",

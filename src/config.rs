@@ -14,6 +14,7 @@
 //! | `BURN_SWAP_DEVICE_SAMPLE_OPS` | read the device's real memory use every this many ops while profiling (0: only at phase boundaries) | `64` |
 //! | `BURN_SWAP_DEVICE_SAMPLE_PLANNED` | `1`: sample it in iterations that follow the plan too (a blocking round trip each: for measurements) | off |
 //! | `BURN_SWAP_UNDER_FUSION` | `1`: swap tensors of burn's fusion backend (`Cuda`) too, accepting last-bit differences | off |
+//! | `BURN_SWAP_ALLOCATOR` | `auto`, `exact` or `pooled`: how device buffers are allocated (see [`DeviceAllocator`]) | `auto` |
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -30,6 +31,24 @@ pub enum OnBudgetError {
     /// Log the error, keep every tensor on the device, and report the error
     /// through [`status`](crate::status).
     KeepAll,
+}
+
+/// How the runtime allocates device buffers while burn-swap manages them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DeviceAllocator {
+    /// `Exact` when the policy moves tensors, else the runtime's own.
+    #[default]
+    Auto,
+    /// Each buffer is an allocation of its own size, and burn-swap gives
+    /// free ones back to the driver's stream-ordered pool as it frees
+    /// tensors, so memory a plan frees serves the next allocation of any
+    /// size. Without it, CubeCL carves buffers out of pages sized from the
+    /// whole card (on an 80 GB card: 5.3 GB for a 1 GB tensor) and keeps
+    /// every page: moving tensors off lowers the memory in use but not what
+    /// the driver sees. CUDA only; other runtimes keep their own.
+    Exact,
+    /// The runtime's own pools, untouched.
+    Pooled,
 }
 
 /// How burn-swap manages saved activations on the current thread.
@@ -81,6 +100,8 @@ pub struct SwapConfig {
     /// Plain20, up to 10 ulp). Without fusion
     /// (`CubeBackend<CudaRuntime>`), swapping is bit-identical and always on.
     pub swap_under_fusion: bool,
+    /// How device buffers are allocated.
+    pub allocator: DeviceAllocator,
 }
 
 impl Default for SwapConfig {
@@ -100,11 +121,21 @@ impl Default for SwapConfig {
             device_sample_ops: 64,
             device_sample_planned: false,
             swap_under_fusion: false,
+            allocator: DeviceAllocator::Auto,
         }
     }
 }
 
 impl SwapConfig {
+    /// Whether device buffers are allocated exactly (see [`DeviceAllocator`]).
+    pub fn exact_allocations(&self) -> bool {
+        match self.allocator {
+            DeviceAllocator::Auto => self.policy.moves_tensors(),
+            DeviceAllocator::Exact => true,
+            DeviceAllocator::Pooled => false,
+        }
+    }
+
     /// A builder starting from the defaults.
     pub fn builder() -> SwapConfigBuilder {
         SwapConfigBuilder {
@@ -162,6 +193,18 @@ impl SwapConfig {
         }
         if let Some(v) = var("BURN_SWAP_UNDER_FUSION") {
             config.swap_under_fusion = matches!(v.trim(), "1" | "true" | "on" | "yes");
+        }
+        if let Some(v) = var("BURN_SWAP_ALLOCATOR") {
+            config.allocator = match v.trim() {
+                "auto" => DeviceAllocator::Auto,
+                "exact" => DeviceAllocator::Exact,
+                "pooled" => DeviceAllocator::Pooled,
+                other => {
+                    return Err(SwapError::Config(format!(
+                        "BURN_SWAP_ALLOCATOR={other}: expected `auto`, `exact` or `pooled`"
+                    )))
+                }
+            };
         }
         if let Some(v) = var("BURN_SWAP_ON_BUDGET_ERROR") {
             config.on_budget_error = match v.trim() {
@@ -250,6 +293,12 @@ impl SwapConfigBuilder {
     /// See [`SwapConfig::swap_under_fusion`].
     pub fn swap_under_fusion(mut self, allow: bool) -> Self {
         self.config.swap_under_fusion = allow;
+        self
+    }
+
+    /// See [`DeviceAllocator`].
+    pub fn allocator(mut self, allocator: DeviceAllocator) -> Self {
+        self.config.allocator = allocator;
         self
     }
 
@@ -349,6 +398,7 @@ mod tests {
             ("BURN_SWAP_PROFILE", "out/profile.json"),
             ("BURN_SWAP_TIMING", "1"),
             ("BURN_SWAP_ON_BUDGET_ERROR", "keep-all"),
+            ("BURN_SWAP_ALLOCATOR", "pooled"),
         ];
         let c = SwapConfig::from_vars(|name| {
             vars.iter()
@@ -366,6 +416,8 @@ mod tests {
         );
         assert!(c.timing);
         assert_eq!(c.on_budget_error, OnBudgetError::KeepAll);
+        assert_eq!(c.allocator, DeviceAllocator::Pooled);
+        assert!(!c.exact_allocations());
     }
 
     #[test]
@@ -382,6 +434,8 @@ mod tests {
         assert_eq!(none.policy.name(), "keep-all");
         assert_eq!(none.budget_bytes, None);
         assert_eq!(none.prefetch_lookahead_ops, None);
+        // Keep-all moves nothing, so the runtime's pools stay as they are.
+        assert!(!none.exact_allocations());
         let auto = SwapConfig::from_vars(|name| {
             (name == "BURN_SWAP_PREFETCH_OPS").then(|| "auto".to_string())
         })

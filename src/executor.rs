@@ -214,7 +214,16 @@ pub(crate) struct Executor {
     /// Reads the device's real memory use (installed by the first op).
     probe: Option<Box<dyn DeviceMemory>>,
     device_samples: Vec<(u32, DeviceUsage)>,
+    /// Bytes of tensors released or moved off since free device memory was
+    /// last given back (exact allocations only).
+    freed_since_release: u64,
 }
+
+/// With exact allocations, free device buffers are given back once tensors
+/// of this many bytes were freed: often enough that the memory a plan frees
+/// is there for the next allocation of another size, rarely enough that the
+/// runtime's bookkeeping stays off the per-op path of small tensors.
+const RELEASE_EVERY_BYTES: u64 = 64 << 20;
 
 thread_local! {
     static EXECUTOR: RefCell<Executor> = RefCell::new(Executor::new(SwapConfig::from_env()));
@@ -250,6 +259,7 @@ impl Executor {
             events: Vec::new(),
             probe: None,
             device_samples: Vec::new(),
+            freed_since_release: 0,
         }
     }
 
@@ -262,6 +272,7 @@ impl Executor {
         self.on_plan = false;
         self.status = Ok(());
         self.last_profile = LastProfile::None;
+        self.apply_allocator();
     }
 
     pub(crate) fn config(&self) -> &SwapConfig {
@@ -295,6 +306,23 @@ impl Executor {
 
     pub(crate) fn install_probe(&mut self, probe: Box<dyn DeviceMemory>) {
         self.probe = Some(probe);
+        self.apply_allocator();
+    }
+
+    /// Puts the device's allocator in the mode the configuration asks for
+    /// (again after Burn switched it for its parameters).
+    pub(crate) fn apply_allocator(&mut self) {
+        if let (true, Some(probe)) = (self.config.exact_allocations(), &self.probe) {
+            probe.exact_allocations();
+        }
+    }
+
+    /// Gives free device buffers back (exact allocations only).
+    fn release_free_memory(&mut self) {
+        self.freed_since_release = 0;
+        if let (true, Some(probe)) = (self.config.exact_allocations(), &self.probe) {
+            probe.release_free();
+        }
     }
 
     /// Records the device's real memory use at op `at`.
@@ -312,6 +340,9 @@ impl Executor {
             match event {
                 SlotEvent::Released { id } => {
                     self.offloaded.remove(&id);
+                    if let Some(live) = self.live.get(&id).filter(|l| l.resident) {
+                        self.freed_since_release += live.bytes;
+                    }
                     self.set_resident(id, false);
                     if let Some(live) = self.live.remove(&id) {
                         if let Some(key) = live.key {
@@ -321,6 +352,7 @@ impl Executor {
                     }
                 }
                 SlotEvent::Offloaded { id, bytes } => {
+                    self.freed_since_release += bytes;
                     self.set_resident(id, false);
                     self.recorder.offloaded(id, bytes, at);
                 }
@@ -426,7 +458,7 @@ impl Executor {
     /// resident bytes fit the budget again: least recently used first, never
     /// one the op itself used.
     fn choose_evictions(&mut self, index: u32) -> Vec<Arc<dyn ManagedSlot>> {
-        let Some(budget) = self.config.budget_bytes else {
+        let Some(budget) = self.profiling_budget() else {
             return Vec::new();
         };
         if self.growth() <= budget {
@@ -461,6 +493,17 @@ impl Executor {
             }
         }
         evict
+    }
+
+    /// The resident bytes an iteration without a plan keeps under. The
+    /// first iteration compiles and autotunes kernels at every new shape,
+    /// and autotune's candidates allocate buffers of their own that no
+    /// budget sees (at large batches, several times an activation's size):
+    /// it keeps on the device only what the current op uses, leaving the
+    /// rest of the device to them. Later ones keep under the budget.
+    fn profiling_budget(&self) -> Option<u64> {
+        let budget = self.config.budget_bytes?;
+        Some(if self.iteration == 0 { 0 } else { budget })
     }
 
     /// A tensor chosen for eviction stayed on the device. `for_good`: the
@@ -578,6 +621,12 @@ impl Executor {
         if evicting {
             end.evict = self.choose_evictions(index);
         }
+        // Iterations without a plan are where kernels are compiled and
+        // autotuned at new shapes, whose temporary buffers the executor does
+        // not see: everything free is given back after each op there.
+        if !self.on_plan || self.freed_since_release >= RELEASE_EVERY_BYTES {
+            self.release_free_memory();
+        }
         end.holds_budget = self.holds_budget();
         let duration = started.map(|s| s.elapsed().as_nanos() as u64);
         self.recorder
@@ -594,6 +643,7 @@ impl Executor {
     pub(crate) fn begin_backward(&mut self) {
         self.absorb_events(self.next_op.saturating_sub(1));
         self.recorder.backward_starts(self.next_op);
+        self.release_free_memory();
         self.sample_device(self.next_op);
         self.phase = Phase::Backward;
     }
@@ -616,6 +666,7 @@ impl Executor {
             Recorder::new(self.config.max_recorded_ops, self.start_live),
         );
         self.recorder.reserve(end as usize);
+        self.release_free_memory();
         self.sample_device(end);
         let device = DeviceReport::from_samples(std::mem::take(&mut self.device_samples));
         if let (Some(device), Some(budget)) = (&device, self.config.budget_bytes) {
@@ -767,6 +818,31 @@ mod tests {
         assert_eq!(ids(&executor.downloads_to_wait_for()), [12]);
         assert_eq!(executor.download_bytes, 0);
         assert!(executor.downloads_to_wait_for().is_empty());
+    }
+
+    #[test]
+    fn the_first_iteration_keeps_only_what_the_op_uses_later_ones_the_budget() {
+        let config = SwapConfig::builder()
+            .policy(SwapAll)
+            .budget_bytes(100)
+            .min_swap_bytes(1)
+            .build();
+        let mut executor = Executor::new(config);
+        let slots: Vec<Arc<Downloading>> = (1..4).map(downloading).collect();
+        let produce = |executor: &mut Executor, n: usize, op: u32| {
+            let weak = Arc::downgrade(&slots[n]) as Weak<dyn ManagedSlot>;
+            let key = TensorKey { op, output: 0 };
+            executor.produced(slots[n].id, key, 40, Some(weak));
+        };
+        // Iteration 0: 80 bytes is under the budget, yet the tensor the op
+        // did not use goes (autotune may need the room).
+        produce(&mut executor, 0, 0);
+        produce(&mut executor, 1, 1);
+        assert_eq!(ids(&executor.choose_evictions(1)), [1]);
+        // A later iteration keeps everything under the budget.
+        executor.iteration = 1;
+        produce(&mut executor, 2, 2);
+        assert!(executor.choose_evictions(2).is_empty());
     }
 
     #[test]

@@ -21,7 +21,12 @@ impl<B: Backend> Backend for Swapping<B> {
         Input: Send,
         Func: Fn(Input) -> Output + Send,
     >(device: &Self::Device, input: Input, func: Func) -> Output {
-        <B as Backend>::memory_persistent_allocations(device, input, func)
+        crate::decorator::overrides::memory_persistent_allocations::<
+            B,
+            _,
+            _,
+            _,
+        >(device, input, func)
     }
     fn memory_cleanup(device: &Self::Device) {
         <B as Backend>::memory_cleanup(device)

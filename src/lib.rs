@@ -40,7 +40,7 @@ compile_error!("burn-swap: the `recompute` feature is declared, but recomputatio
 pub use cube_kernels as codecs;
 
 pub use autodiff::SwapAutodiff;
-pub use config::{OnBudgetError, SwapConfig, SwapConfigBuilder};
+pub use config::{DeviceAllocator, OnBudgetError, SwapConfig, SwapConfigBuilder};
 pub use decorator::Swapping;
 pub use error::SwapError;
 pub use handle::{Residency, SwapTensor};

@@ -13,3 +13,22 @@ pub(crate) fn name<B: Backend>(device: &B::Device) -> String {
 pub(crate) fn float_device<B: Backend>(tensor: &SwapTensor<B>) -> B::Device {
     tensor.device()
 }
+
+/// Burn makes parameters in the runtime's persistent allocation mode and
+/// then puts the runtime back in its default mode; where burn-swap manages
+/// the allocator ([`DeviceAllocator`](crate::DeviceAllocator)), it takes its
+/// mode back.
+pub(crate) fn memory_persistent_allocations<
+    B: Backend,
+    Output: Send,
+    Input: Send,
+    Func: Fn(Input) -> Output + Send,
+>(
+    device: &B::Device,
+    input: Input,
+    func: Func,
+) -> Output {
+    let output = B::memory_persistent_allocations(device, input, func);
+    crate::executor::with(|e| e.apply_allocator());
+    output
+}

@@ -107,11 +107,19 @@ pub struct DeviceUsage {
     pub driver_used: Option<u64>,
 }
 
-/// Reads the device memory a backend really uses. Backends whose runtime
-/// does not say (Flex, ndarray) report `None`.
+/// The device memory a backend really uses, and where burn-swap can manage
+/// it, the runtime's allocator. Backends whose runtime does not say (Flex,
+/// ndarray) report `None` and ignore the rest.
 pub trait DeviceMemory: Send {
     /// Usage now, over all streams burn-swap uses.
     fn usage(&self) -> Option<DeviceUsage>;
+    /// New buffers of the calling thread's stream become allocations of
+    /// their own size (instead of slices of the runtime's large pages), so
+    /// that memory burn-swap frees can serve any later allocation.
+    fn exact_allocations(&self) {}
+    /// Gives the free buffers of the calling thread's stream back (queued,
+    /// does not wait).
+    fn release_free(&self) {}
 }
 
 struct NoProbe;
@@ -130,6 +138,12 @@ pub(crate) fn memory_probe<B: Backend>(device: &B::Device) -> Box<dyn DeviceMemo
         impl DeviceMemory for CudaProbe {
             fn usage(&self) -> Option<DeviceUsage> {
                 cuda::device_usage(&self.0)
+            }
+            fn exact_allocations(&self) {
+                cuda::exact_allocations(&self.0)
+            }
+            fn release_free(&self) {
+                cuda::release_free(&self.0)
             }
         }
         return Box::new(CudaProbe(device.clone()));

@@ -17,6 +17,7 @@
 //!
 //! The engine (pool and copy threads) is made once per device, on first use.
 
+mod memory;
 mod pinned;
 mod worker;
 
@@ -38,6 +39,8 @@ use cubecl::cuda::{CudaDevice, CudaRuntime};
 use cubecl::Runtime;
 use cudarc::driver::{result, DriverError};
 
+pub(crate) use memory::{exact_allocations, release_free};
+pub use memory::{driver_memory, DeviceHold};
 pub use pinned::PoolStats;
 use pinned::{PinnedBlock, PinnedPool};
 use worker::{Download, DownloadResult, Ticket, Upload, Worker};

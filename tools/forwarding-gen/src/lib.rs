@@ -32,7 +32,7 @@ pub const BACKEND_TRAITS: &[(&str, &str)] = &[
 ];
 
 /// Forwarded by hand-written functions in `src/decorator/overrides.rs`.
-const SWAPPING_OVERRIDES: &[&str] = &["name", "float_device"];
+const SWAPPING_OVERRIDES: &[&str] = &["name", "float_device", "memory_persistent_allocations"];
 /// Forwarded by hand-written functions in `src/autodiff.rs`.
 const SWAP_AUTODIFF_OVERRIDES: &[&str] = &["backward"];
 
@@ -279,7 +279,9 @@ fn swapping_method(trait_name: &str, m: &Method) -> TokenStream {
     let name_str = name.to_string();
     let args: Vec<&Ident> = m.params.iter().map(|(n, _)| n).collect();
     if SWAPPING_OVERRIDES.contains(&name_str.as_str()) {
-        return quote!(#sig { crate::decorator::overrides::#name::<B>(#(#args),*) });
+        // The method's own type parameters are inferred from its arguments.
+        let inferred = m.sig.generics.type_params().map(|_| quote!(_));
+        return quote!(#sig { crate::decorator::overrides::#name::<B #(, #inferred)*>(#(#args),*) });
     }
     let trait_ident = Ident::new(trait_name, Span::call_site());
     let call_path = if trait_name == "Backend" {

@@ -1,0 +1,132 @@
+//! Device memory that swapping can give back, and a cap on the device.
+//!
+//! CubeCL 0.10 carves tensors out of pages sized from the card's total memory
+//! (a quarter of it, then quarters down to 32 MB) and keeps every page it
+//! ever made. A tensor that burn-swap moves to the host frees a slice of a
+//! page, not memory the driver can hand to the next allocation of another
+//! size, so swapping lowered the memory in use but not the device's peak.
+//! With exact allocations, each buffer is its own stream-ordered
+//! allocation (`cuMemAllocAsync`, CubeCL's persistent pool); burn-swap
+//! releases the free ones as it frees tensors, into the device's memory
+//! pool, where the next allocation of any size can take them without a
+//! synchronisation.
+
+use cubecl::cuda::{CudaDevice, CudaRuntime};
+use cubecl::{MemoryAllocationMode, Runtime};
+use cudarc::driver::{result, sys};
+
+use super::{make_current, CudaError};
+
+/// Puts the calling thread's stream in exact-allocation mode: every new
+/// buffer is its own allocation of its own size, reused only by a buffer of
+/// the same size until [`release_free`] gives it back.
+pub(crate) fn exact_allocations(device: &CudaDevice) {
+    keep_released_memory_in_pool(device);
+    let client = CudaRuntime::client(device);
+    // SAFETY: the mode is per stream and only changes where new buffers come
+    // from; buffers already made keep their pool.
+    unsafe { client.allocation_mode(MemoryAllocationMode::Persistent) };
+}
+
+/// Gives the calling stream's free buffers back to the device's memory
+/// pool (queued on the runtime's thread; does not wait).
+pub(crate) fn release_free(device: &CudaDevice) {
+    CudaRuntime::client(device).memory_cleanup();
+}
+
+/// Memory given back stays in the device's default pool (instead of being
+/// unmapped at the next synchronisation), so that taking it again is cheap.
+fn keep_released_memory_in_pool(device: &CudaDevice) {
+    static DONE: std::sync::Mutex<Vec<usize>> = std::sync::Mutex::new(Vec::new());
+    let mut done = DONE.lock().unwrap_or_else(|p| p.into_inner());
+    if done.contains(&device.index) {
+        return;
+    }
+    done.push(device.index);
+    let set = || -> Result<(), CudaError> {
+        make_current(device)?;
+        let dev = result::device::get(device.index as i32).map_err(CudaError)?;
+        let mut pool = std::mem::MaybeUninit::uninit();
+        let mut threshold = u64::MAX;
+        // SAFETY: `dev` is a valid device; the attribute takes a u64.
+        unsafe {
+            sys::cuDeviceGetDefaultMemPool(pool.as_mut_ptr(), dev)
+                .result()
+                .map_err(CudaError)?;
+            sys::cuMemPoolSetAttribute(
+                pool.assume_init(),
+                sys::CUmemPool_attribute::CU_MEMPOOL_ATTR_RELEASE_THRESHOLD,
+                &mut threshold as *mut u64 as *mut std::ffi::c_void,
+            )
+            .result()
+            .map_err(CudaError)?;
+        }
+        Ok(())
+    };
+    if let Err(err) = set() {
+        tracing::warn!(%err, "could not keep released device memory in the CUDA pool");
+    }
+}
+
+/// All but a given number of bytes of a device, held by one allocation made
+/// before the model is built, so that the driver runs out of memory where a
+/// smaller card would (CubeCL still sizes its pages from the whole card).
+/// Released when dropped.
+#[derive(Debug)]
+pub struct DeviceHold {
+    ptr: sys::CUdeviceptr,
+    held: u64,
+    device: CudaDevice,
+}
+
+impl DeviceHold {
+    /// Holds the device's free memory except `leave` bytes. Fails with the
+    /// numbers when less than `leave` is free.
+    pub fn all_but(device: &CudaDevice, leave: u64) -> Result<Self, String> {
+        make_current(device).map_err(|e| format!("CUDA context: {e}"))?;
+        let (free, total) = result::mem_get_info().map_err(|e| format!("cuMemGetInfo: {e:?}"))?;
+        let (free, total) = (free as u64, total as u64);
+        if free < leave {
+            return Err(format!(
+                "cannot leave {leave} bytes of device memory: only {free} of {total} are free"
+            ));
+        }
+        let held = free - leave;
+        if held == 0 {
+            return Ok(Self {
+                ptr: 0,
+                held,
+                device: device.clone(),
+            });
+        }
+        // SAFETY: a plain device allocation, freed in `drop`.
+        let ptr = unsafe { result::malloc_sync(held as usize) }
+            .map_err(|e| format!("holding {held} bytes of device memory: {e:?}"))?;
+        Ok(Self {
+            ptr,
+            held,
+            device: device.clone(),
+        })
+    }
+
+    /// Bytes held.
+    pub fn held_bytes(&self) -> u64 {
+        self.held
+    }
+}
+
+impl Drop for DeviceHold {
+    fn drop(&mut self) {
+        if self.ptr != 0 && make_current(&self.device).is_ok() {
+            // SAFETY: allocated by `malloc_sync` in `all_but`, freed once.
+            let _ = unsafe { result::free_sync(self.ptr) };
+        }
+    }
+}
+
+/// Device memory in use as the driver sees it (all processes), and the total.
+pub fn driver_memory(device: &CudaDevice) -> Option<(u64, u64)> {
+    make_current(device).ok()?;
+    let (free, total) = result::mem_get_info().ok()?;
+    Some(((total - free) as u64, total as u64))
+}
