@@ -997,6 +997,7 @@ fn why_failed(outcome: &ChildOutcome, timeout: Duration) -> (String, String) {
         )
     } else if [
         "out of memory",
+        "can't allocate buffer",
         "out-of-memory",
         "outofmemory",
         "memory allocation of",
@@ -1036,7 +1037,13 @@ fn exit_signal(_status: &ExitStatus) -> Option<i32> {
 fn run_row(case: Case, options: &Options, search_probe: bool) -> Row {
     eprintln!("== {}", case.label());
     let timeout = Duration::from_secs(options.case_timeout);
-    let outcome = run_case_in_child(&case, timeout);
+    let mut outcome = run_case_in_child(&case, timeout);
+    // A panic on any thread voids the result: CubeCL's runtime thread panics
+    // when an allocation fails and carries on, computing with memory that is
+    // not there (plain Autodiff has no watch of its own for that).
+    if outcome.panic.is_some() {
+        outcome.result = None;
+    }
     let (why, detail) = match outcome.result {
         Some(_) => (None, None),
         None => {

@@ -217,6 +217,11 @@ pub(crate) struct Executor {
     /// Bytes of tensors released or moved off since free device memory was
     /// last given back (exact allocations only).
     freed_since_release: u64,
+    /// Device bytes in use when the current op began, while op workspaces
+    /// are measured ([`Self::op_workspace`]).
+    in_use_mark: Option<u64>,
+    /// Bytes brought back for the current op.
+    loaded_in_op: u64,
 }
 
 /// With exact allocations, free device buffers are given back once tensors
@@ -237,6 +242,7 @@ pub(crate) fn with<R>(f: impl FnOnce(&mut Executor) -> R) -> R {
 
 impl Executor {
     fn new(config: SwapConfig) -> Self {
+        crate::runtime_failure::watch();
         let recorder = Recorder::new(config.max_recorded_ops, 0);
         Self {
             config,
@@ -260,6 +266,8 @@ impl Executor {
             probe: None,
             device_samples: Vec::new(),
             freed_since_release: 0,
+            in_use_mark: None,
+            loaded_in_op: 0,
         }
     }
 
@@ -317,6 +325,33 @@ impl Executor {
         }
     }
 
+    /// The device bytes the op just finished took and gave back inside
+    /// itself. Under exact allocations, with free buffers given back after
+    /// every op of an iteration without a plan, what the stream's allocator
+    /// holds now beyond what was in use when the op began is the op's new
+    /// buffers: its outputs, the inputs brought back for it, and the rest,
+    /// its workspace. (A download that finished meanwhile frees memory in
+    /// use without shrinking what is held, so it does not count.) Read only
+    /// in iterations without a plan: each read is a round trip to the
+    /// runtime's thread.
+    fn op_workspace(&mut self, outputs: u64) -> u64 {
+        let loaded = std::mem::take(&mut self.loaded_in_op);
+        if self.on_plan || !self.config.exact_allocations() {
+            self.in_use_mark = None;
+            return 0;
+        }
+        let Some(usage) = self.probe.as_ref().and_then(|p| p.usage()) else {
+            return 0;
+        };
+        let workspace = self.in_use_mark.map_or(0, |before| {
+            usage
+                .reserved
+                .saturating_sub(before + outputs + loaded)
+        });
+        self.in_use_mark = Some(usage.in_use);
+        workspace
+    }
+
     /// Gives free device buffers back (exact allocations only).
     fn release_free_memory(&mut self) {
         self.freed_since_release = 0;
@@ -357,6 +392,7 @@ impl Executor {
                     self.recorder.offloaded(id, bytes, at);
                 }
                 SlotEvent::Loaded { id, bytes } => {
+                    self.loaded_in_op += bytes;
                     self.offloaded.remove(&id);
                     self.set_resident(id, true);
                     if let Some(live) = self.live.get_mut(&id) {
@@ -495,15 +531,14 @@ impl Executor {
         evict
     }
 
-    /// The resident bytes an iteration without a plan keeps under. The
-    /// first iteration compiles and autotunes kernels at every new shape,
-    /// and autotune's candidates allocate buffers of their own that no
-    /// budget sees (at large batches, several times an activation's size):
-    /// it keeps on the device only what the current op uses, leaving the
-    /// rest of the device to them. Later ones keep under the budget.
+    /// The resident bytes an iteration without a plan keeps under: none
+    /// but what the current op uses. Such an iteration is where kernels
+    /// are compiled and autotuned at new shapes, and where ops' own
+    /// workspaces (buffers they take and give back inside themselves, at
+    /// large batches several times an activation's size) are not known yet:
+    /// no budget sees them, so the rest of the device is left to them.
     fn profiling_budget(&self) -> Option<u64> {
-        let budget = self.config.budget_bytes?;
-        Some(if self.iteration == 0 { 0 } else { budget })
+        self.config.budget_bytes.map(|_| 0)
     }
 
     /// A tensor chosen for eviction stayed on the device. `for_good`: the
@@ -621,6 +656,8 @@ impl Executor {
         if evicting {
             end.evict = self.choose_evictions(index);
         }
+        let outputs = record.output_info.iter().map(|o| o.bytes).sum();
+        let workspace_bytes = self.op_workspace(outputs);
         // Iterations without a plan are where kernels are compiled and
         // autotuned at new shapes, whose temporary buffers the executor does
         // not see: everything free is given back after each op there.
@@ -629,8 +666,13 @@ impl Executor {
         }
         end.holds_budget = self.holds_budget();
         let duration = started.map(|s| s.elapsed().as_nanos() as u64);
-        self.recorder
-            .op(record, self.phase, duration, self.live_bytes);
+        self.recorder.op(
+            record,
+            self.phase,
+            duration,
+            self.live_bytes,
+            workspace_bytes,
+        );
         end
     }
 
@@ -821,28 +863,28 @@ mod tests {
     }
 
     #[test]
-    fn the_first_iteration_keeps_only_what_the_op_uses_later_ones_the_budget() {
+    fn an_iteration_without_a_plan_keeps_only_what_the_op_uses() {
         let config = SwapConfig::builder()
             .policy(SwapAll)
             .budget_bytes(100)
             .min_swap_bytes(1)
             .build();
         let mut executor = Executor::new(config);
-        let slots: Vec<Arc<Downloading>> = (1..4).map(downloading).collect();
-        let produce = |executor: &mut Executor, n: usize, op: u32| {
-            let weak = Arc::downgrade(&slots[n]) as Weak<dyn ManagedSlot>;
-            let key = TensorKey { op, output: 0 };
-            executor.produced(slots[n].id, key, 40, Some(weak));
-        };
-        // Iteration 0: 80 bytes is under the budget, yet the tensor the op
-        // did not use goes (autotune may need the room).
-        produce(&mut executor, 0, 0);
-        produce(&mut executor, 1, 1);
+        let slots: Vec<Arc<Downloading>> = (1..3).map(downloading).collect();
+        for (op, slot) in slots.iter().enumerate() {
+            let weak = Arc::downgrade(slot) as Weak<dyn ManagedSlot>;
+            let key = TensorKey {
+                op: op as u32,
+                output: 0,
+            };
+            executor.produced(slot.id, key, 40, Some(weak));
+        }
+        // 80 bytes is under the budget, yet the tensor op 1 did not use goes:
+        // the op's own workspace (autotune's buffers, layout copies) is not
+        // known yet, so it gets the room.
+        assert!(executor.evicts_while_profiling());
         assert_eq!(ids(&executor.choose_evictions(1)), [1]);
-        // A later iteration keeps everything under the budget.
-        executor.iteration = 1;
-        produce(&mut executor, 2, 2);
-        assert!(executor.choose_evictions(2).is_empty());
+        assert!(executor.choose_evictions(1).is_empty());
     }
 
     #[test]

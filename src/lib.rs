@@ -28,6 +28,7 @@ mod forwarding;
 pub mod handle;
 pub mod policy;
 pub mod profiler;
+mod runtime_failure;
 pub mod transfer;
 
 use std::sync::Arc;

@@ -259,8 +259,10 @@ fn earliest_prefetch(d: &Decision, backward_start: u32) -> u32 {
 /// release as no plan moves them. Tensors forward makes that outlive the
 /// iteration (parameters and optimizer state, new at each optimizer step)
 /// replace ones from before, so they add nothing in the iterations a plan is
-/// for and are not counted. A plan's device bytes at an op are these plus its
-/// resident saved bytes. `Footprint::default()` counts nothing besides them.
+/// for and are not counted. Each op's workspace (buffers it takes and gives
+/// back inside itself) counts at that op. A plan's device bytes at an op are
+/// these plus its resident saved bytes. `Footprint::default()` counts nothing
+/// besides them.
 #[derive(Debug, Clone, Default)]
 pub struct Footprint {
     other: Vec<u64>,
@@ -277,7 +279,13 @@ impl Footprint {
                 .tensors
                 .iter()
                 .filter(|t| !t.saved && (t.released_at.is_some() || t.key.op >= backward))
-                .map(|t| (t.key.op, t.released_at.unwrap_or(n), t.bytes)),
+                .map(|t| (t.key.op, t.released_at.unwrap_or(n), t.bytes))
+                .chain(
+                    profile
+                        .ops
+                        .iter()
+                        .map(|o| (o.index, o.index, o.workspace_bytes)),
+                ),
         );
         Self { other }
     }
@@ -488,4 +496,49 @@ fn finish_plan(
         expected_peak_saved_bytes: peak_saved,
         keep_all_peak_saved_bytes: keep_all_peak,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::profiler::{OpRecord, OutputInfo, Phase, Recorder};
+    use burn_backend::DType;
+
+    /// Op `index` reads `inputs` and makes one tensor per `(id, bytes)`.
+    fn record(index: u32, inputs: &[u64], outputs: &[(u64, u64)]) -> OpRecord {
+        OpRecord {
+            index,
+            name: "op",
+            signature: index as u64,
+            inputs: inputs.to_vec(),
+            outputs: outputs.iter().map(|&(id, _)| id).collect(),
+            output_info: outputs
+                .iter()
+                .map(|&(id, bytes)| OutputInfo {
+                    id,
+                    output: 0,
+                    bytes,
+                    shape: vec![bytes as usize / 4],
+                    dtype: DType::F32,
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn an_ops_workspace_counts_at_that_op_only() {
+        let mut recorder = Recorder::new(16, 0);
+        recorder.op(record(0, &[], &[(1, 100)]), Phase::Forward, None, 100, 0);
+        recorder.op(record(1, &[1], &[(2, 10)]), Phase::Forward, None, 110, 1000);
+        recorder.op(record(2, &[1, 2], &[]), Phase::Forward, None, 110, 0);
+        recorder.released(1, 2);
+        recorder.released(2, 2);
+        let profile = recorder.finish(0, 3, None);
+        assert_eq!(profile.ops[1].workspace_bytes, 1000);
+        let footprint = Footprint::of(&profile);
+        assert_eq!(footprint.other_at(0), 100);
+        assert_eq!(footprint.other_at(1), 100 + 10 + 1000);
+        assert_eq!(footprint.other_at(2), 110);
+        assert_eq!(footprint.peak_other(), 1110);
+    }
 }

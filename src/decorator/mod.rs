@@ -59,6 +59,7 @@ fn mix(hash: u64, value: u64) -> u64 {
 
 impl<B: Backend> OpScope<B> {
     pub(crate) fn begin(name: &'static str) -> Self {
+        crate::runtime_failure::raise_if_failed();
         let (start, tracker) = executor::with(|e| (e.begin_op(), e.tracker()));
         for slot in &start.prefetch {
             slot.prefetch();

@@ -91,6 +91,12 @@ pub struct OpProfile {
     pub duration_ns: Option<u64>,
     /// Bytes of all tracked float tensors on the device after the op.
     pub live_bytes: u64,
+    /// Device bytes the op took beyond its outputs and gave back before it
+    /// ended (kernel workspaces, layout copies, autotune's buffers), as the
+    /// runtime's allocator saw them; measured in iterations without a plan
+    /// under exact allocations, else 0.
+    #[serde(default)]
+    pub workspace_bytes: u64,
 }
 
 /// One tensor produced in a profiled iteration.
@@ -293,6 +299,7 @@ impl Recorder {
         phase: Phase,
         duration_ns: Option<u64>,
         live_bytes: u64,
+        workspace_bytes: u64,
     ) {
         if self.ops.len() >= self.max_ops {
             self.truncated = true;
@@ -310,6 +317,7 @@ impl Recorder {
             outputs: record.outputs,
             duration_ns,
             live_bytes,
+            workspace_bytes,
         });
     }
 
