@@ -462,7 +462,7 @@ impl Executor {
             self.download_bytes -= bytes;
             self.downloads.pop_front();
         }
-        let Some(budget) = self.config.budget_bytes else {
+        let Some(budget) = self.device_budget() else {
             return Vec::new();
         };
         let mut waits = Vec::new();
@@ -494,7 +494,7 @@ impl Executor {
     /// resident bytes fit the budget again: least recently used first, never
     /// one the op itself used.
     fn choose_evictions(&mut self, index: u32) -> Vec<Arc<dyn ManagedSlot>> {
-        let Some(budget) = self.profiling_budget() else {
+        let Some(budget) = self.device_budget() else {
             return Vec::new();
         };
         if self.growth() <= budget {
@@ -531,14 +531,16 @@ impl Executor {
         evict
     }
 
-    /// The resident bytes an iteration without a plan keeps under: none
-    /// but what the current op uses. Such an iteration is where kernels
-    /// are compiled and autotuned at new shapes, and where ops' own
+    /// The device bytes the iteration may hold, its tensors and downloads
+    /// still under way: the budget while it follows a plan. An iteration
+    /// without one keeps none but what the current op uses: it is where
+    /// kernels are compiled and autotuned at new shapes, and where ops' own
     /// workspaces (buffers they take and give back inside themselves, at
-    /// large batches several times an activation's size) are not known yet:
+    /// large batches several times an activation's size) are not known yet;
     /// no budget sees them, so the rest of the device is left to them.
-    fn profiling_budget(&self) -> Option<u64> {
-        self.config.budget_bytes.map(|_| 0)
+    fn device_budget(&self) -> Option<u64> {
+        let budget = self.config.budget_bytes?;
+        Some(if self.on_plan { budget } else { 0 })
     }
 
     /// A tensor chosen for eviction stayed on the device. `for_good`: the
@@ -837,6 +839,8 @@ mod tests {
             .budget_bytes(100)
             .build();
         let mut executor = Executor::new(config);
+        // An iteration that follows its plan (one without keeps nothing).
+        executor.on_plan = true;
         let key = |op| TensorKey { op, output: 0 };
         // 60 bytes on the device, three downloads of 20 still holding theirs.
         executor.produced(1, key(0), 60, None);
@@ -885,6 +889,9 @@ mod tests {
         assert!(executor.evicts_while_profiling());
         assert_eq!(ids(&executor.choose_evictions(1)), [1]);
         assert!(executor.choose_evictions(1).is_empty());
+        // Nor does a download still holding its memory outlive the op.
+        executor.downloading(40, Arc::downgrade(&slots[0]) as Weak<dyn ManagedSlot>);
+        assert_eq!(ids(&executor.downloads_to_wait_for()), [1]);
     }
 
     #[test]
