@@ -214,21 +214,12 @@ pub(crate) struct Executor {
     /// Reads the device's real memory use (installed by the first op).
     probe: Option<Box<dyn DeviceMemory>>,
     device_samples: Vec<(u32, DeviceUsage)>,
-    /// Bytes of tensors released or moved off since free device memory was
-    /// last given back (exact allocations only).
-    freed_since_release: u64,
     /// Device bytes in use when the current op began, while op workspaces
     /// are measured ([`Self::op_workspace`]).
     in_use_mark: Option<u64>,
     /// Bytes brought back for the current op.
     loaded_in_op: u64,
 }
-
-/// With exact allocations, free device buffers are given back once tensors
-/// of this many bytes were freed: often enough that the memory a plan frees
-/// is there for the next allocation of another size, rarely enough that the
-/// runtime's bookkeeping stays off the per-op path of small tensors.
-const RELEASE_EVERY_BYTES: u64 = 64 << 20;
 
 thread_local! {
     static EXECUTOR: RefCell<Executor> = RefCell::new(Executor::new(SwapConfig::from_env()));
@@ -265,7 +256,6 @@ impl Executor {
             events: Vec::new(),
             probe: None,
             device_samples: Vec::new(),
-            freed_since_release: 0,
             in_use_mark: None,
             loaded_in_op: 0,
         }
@@ -354,7 +344,6 @@ impl Executor {
 
     /// Gives free device buffers back (exact allocations only).
     fn release_free_memory(&mut self) {
-        self.freed_since_release = 0;
         if let (true, Some(probe)) = (self.config.exact_allocations(), &self.probe) {
             probe.release_free();
         }
@@ -375,9 +364,6 @@ impl Executor {
             match event {
                 SlotEvent::Released { id } => {
                     self.offloaded.remove(&id);
-                    if let Some(live) = self.live.get(&id).filter(|l| l.resident) {
-                        self.freed_since_release += live.bytes;
-                    }
                     self.set_resident(id, false);
                     if let Some(live) = self.live.remove(&id) {
                         if let Some(key) = live.key {
@@ -387,7 +373,6 @@ impl Executor {
                     }
                 }
                 SlotEvent::Offloaded { id, bytes } => {
-                    self.freed_since_release += bytes;
                     self.set_resident(id, false);
                     self.recorder.offloaded(id, bytes, at);
                 }
@@ -660,12 +645,10 @@ impl Executor {
         }
         let outputs = record.output_info.iter().map(|o| o.bytes).sum();
         let workspace_bytes = self.op_workspace(outputs);
-        // Iterations without a plan are where kernels are compiled and
-        // autotuned at new shapes, whose temporary buffers the executor does
-        // not see: everything free is given back after each op there.
-        if !self.on_plan || self.freed_since_release >= RELEASE_EVERY_BYTES {
-            self.release_free_memory();
-        }
+        // Every op: the buffers ops take and give back inside themselves
+        // (workspaces, autotune's) are never seen as tensors, and a free
+        // buffer kept for its size is memory the next op cannot have.
+        self.release_free_memory();
         end.holds_budget = self.holds_budget();
         let duration = started.map(|s| s.elapsed().as_nanos() as u64);
         self.recorder.op(

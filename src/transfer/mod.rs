@@ -134,19 +134,27 @@ impl DeviceMemory for NoProbe {
 pub(crate) fn memory_probe<B: Backend>(device: &B::Device) -> Box<dyn DeviceMemory> {
     #[cfg(feature = "cuda")]
     if let Some(device) = (device as &dyn Any).downcast_ref::<cubecl::cuda::CudaDevice>() {
-        struct CudaProbe(cubecl::cuda::CudaDevice);
+        use cubecl::Runtime;
+        struct CudaProbe {
+            device: cubecl::cuda::CudaDevice,
+            /// Not tied to a stream: each call acts on the caller's.
+            client: cubecl::client::ComputeClient<cubecl::cuda::CudaRuntime>,
+        }
         impl DeviceMemory for CudaProbe {
             fn usage(&self) -> Option<DeviceUsage> {
-                cuda::device_usage(&self.0)
+                cuda::device_usage(&self.device)
             }
             fn exact_allocations(&self) {
-                cuda::exact_allocations(&self.0)
+                cuda::exact_allocations(&self.client)
             }
             fn release_free(&self) {
-                cuda::release_free(&self.0)
+                cuda::release_free(&self.client)
             }
         }
-        return Box::new(CudaProbe(device.clone()));
+        return Box::new(CudaProbe {
+            device: device.clone(),
+            client: cubecl::cuda::CudaRuntime::client(device),
+        });
     }
     let _ = device;
     Box::new(NoProbe)

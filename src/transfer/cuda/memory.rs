@@ -7,22 +7,23 @@
 //! size, so swapping lowered the memory in use but not the device's peak.
 //! With exact allocations, each buffer is its own stream-ordered
 //! allocation (`cuMemAllocAsync`, CubeCL's persistent pool); burn-swap
-//! releases the free ones as it frees tensors, into the device's memory
-//! pool, where the next allocation of any size can take them without a
-//! synchronisation.
+//! releases the free ones after every op, into the device's memory pool,
+//! where the next allocation of any size can take them. The pool keeps its
+//! default release threshold (none): what it holds unused goes back to the
+//! driver at the next synchronisation, so a large allocation is not refused
+//! for want of one free range while smaller freed ranges sit in the pool.
 
+use cubecl::client::ComputeClient;
 use cubecl::cuda::{CudaDevice, CudaRuntime};
-use cubecl::{MemoryAllocationMode, Runtime};
+use cubecl::MemoryAllocationMode;
 use cudarc::driver::{result, sys};
 
-use super::{make_current, CudaError};
+use super::make_current;
 
 /// Puts the calling thread's stream in exact-allocation mode: every new
 /// buffer is its own allocation of its own size, reused only by a buffer of
 /// the same size until [`release_free`] gives it back.
-pub(crate) fn exact_allocations(device: &CudaDevice) {
-    keep_released_memory_in_pool(device);
-    let client = CudaRuntime::client(device);
+pub(crate) fn exact_allocations(client: &ComputeClient<CudaRuntime>) {
     // SAFETY: the mode is per stream and only changes where new buffers come
     // from; buffers already made keep their pool.
     unsafe { client.allocation_mode(MemoryAllocationMode::Persistent) };
@@ -30,42 +31,8 @@ pub(crate) fn exact_allocations(device: &CudaDevice) {
 
 /// Gives the calling stream's free buffers back to the device's memory
 /// pool (queued on the runtime's thread; does not wait).
-pub(crate) fn release_free(device: &CudaDevice) {
-    CudaRuntime::client(device).memory_cleanup();
-}
-
-/// Memory given back stays in the device's default pool (instead of being
-/// unmapped at the next synchronisation), so that taking it again is cheap.
-fn keep_released_memory_in_pool(device: &CudaDevice) {
-    static DONE: std::sync::Mutex<Vec<usize>> = std::sync::Mutex::new(Vec::new());
-    let mut done = DONE.lock().unwrap_or_else(|p| p.into_inner());
-    if done.contains(&device.index) {
-        return;
-    }
-    done.push(device.index);
-    let set = || -> Result<(), CudaError> {
-        make_current(device)?;
-        let dev = result::device::get(device.index as i32).map_err(CudaError)?;
-        let mut pool = std::mem::MaybeUninit::uninit();
-        let mut threshold = u64::MAX;
-        // SAFETY: `dev` is a valid device; the attribute takes a u64.
-        unsafe {
-            sys::cuDeviceGetDefaultMemPool(pool.as_mut_ptr(), dev)
-                .result()
-                .map_err(CudaError)?;
-            sys::cuMemPoolSetAttribute(
-                pool.assume_init(),
-                sys::CUmemPool_attribute::CU_MEMPOOL_ATTR_RELEASE_THRESHOLD,
-                &mut threshold as *mut u64 as *mut std::ffi::c_void,
-            )
-            .result()
-            .map_err(CudaError)?;
-        }
-        Ok(())
-    };
-    if let Err(err) = set() {
-        tracing::warn!(%err, "could not keep released device memory in the CUDA pool");
-    }
+pub(crate) fn release_free(client: &ComputeClient<CudaRuntime>) {
+    client.memory_cleanup();
 }
 
 /// All but a given number of bytes of a device, held by one allocation made
