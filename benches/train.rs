@@ -434,7 +434,20 @@ fn run_policy<I: Backend<Device = DeviceOf>>(case: &Case) -> Measured {
             config.budget_bytes = case.budget;
             burn_swap::configure(config);
             let mut measured = measure::<SwapAutodiff<I>>(case, &last_step_followed_plan);
-            measured.swap = Some(swap_stats());
+            let stats = swap_stats();
+            // With exact allocations the driver gets memory back between
+            // steps, so a sample after a step is not the peak: the samples
+            // burn-swap took inside the last iteration (every op with
+            // BURN_SWAP_DEVICE_SAMPLE_OPS=1 BURN_SWAP_DEVICE_SAMPLE_PLANNED=1)
+            // count too.
+            if let (Some(mem), Some(peak)) = (&mut measured.memory, stats.iteration_peak_driver_used) {
+                if let Some(before) = mem.start.driver_used {
+                    let inside = peak.saturating_sub(before).saturating_sub(mem.held);
+                    mem.peak_device_bytes = mem.peak_device_bytes.max(inside);
+                    mem.peak_driver_used = mem.peak_driver_used.max(Some(peak));
+                }
+            }
+            measured.swap = Some(stats);
             measured.compression_ratio = measured
                 .swap
                 .as_ref()
