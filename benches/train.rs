@@ -440,7 +440,9 @@ fn run_policy<I: Backend<Device = DeviceOf>>(case: &Case) -> Measured {
             // burn-swap took inside the last iteration (every op with
             // BURN_SWAP_DEVICE_SAMPLE_OPS=1 BURN_SWAP_DEVICE_SAMPLE_PLANNED=1)
             // count too.
-            if let (Some(mem), Some(peak)) = (&mut measured.memory, stats.iteration_peak_driver_used) {
+            if let (Some(mem), Some(peak)) =
+                (&mut measured.memory, stats.iteration_peak_driver_used)
+            {
                 if let Some(before) = mem.start.driver_used {
                     let inside = peak.saturating_sub(before).saturating_sub(mem.held);
                     mem.peak_device_bytes = mem.peak_device_bytes.max(inside);
@@ -590,7 +592,10 @@ fn measure<B: AutodiffBackend<Device = DeviceOf>>(
 /// `--device-memory`: all but that many bytes of the device, held until the
 /// case ends.
 #[cfg(feature = "cuda")]
-fn hold_device_memory(case: &Case, device: &DeviceOf) -> Option<burn_swap::transfer::cuda::DeviceHold> {
+fn hold_device_memory(
+    case: &Case,
+    device: &DeviceOf,
+) -> Option<burn_swap::transfer::cuda::DeviceHold> {
     let bytes = case.device_memory?;
     let hold = burn_swap::transfer::cuda::DeviceHold::all_but(device, bytes)
         .unwrap_or_else(|err| panic!("--device-memory: {err}"));
@@ -803,9 +808,7 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
             "--case-timeout" => o.case_timeout = count(value()?)? as u64,
             "--search-budget" => o.search_budget = Some(bytes(value()?)?),
             "--search" => o.search = true,
-            "--device-memory" if cfg!(feature = "cuda") => {
-                o.device_memory = Some(bytes(value()?)?)
-            }
+            "--device-memory" if cfg!(feature = "cuda") => o.device_memory = Some(bytes(value()?)?),
             "--search-start" => o.search_start = count(value()?)?,
             "--search-max" => o.search_max = count(value()?)?,
             "--gpt" => {

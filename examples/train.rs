@@ -143,8 +143,8 @@ fn main() {
     #[cfg(feature = "cuda")]
     let _hold = args.device_memory.map(|leave| {
         let device = Default::default();
-        let hold = burn_swap::transfer::cuda::DeviceHold::all_but(&device, leave)
-            .unwrap_or_else(|err| {
+        let hold =
+            burn_swap::transfer::cuda::DeviceHold::all_but(&device, leave).unwrap_or_else(|err| {
                 eprintln!("--device-memory: {err}");
                 std::process::exit(2)
             });
@@ -196,6 +196,18 @@ fn run<D: Backend>(args: &Args) {
         None => println!("no plan in force: {:?}", burn_swap::status()),
     }
     println!("throughput: {swap_tput:.1} samples/s");
+    if profile.swapped_out_bytes == 0 {
+        let why = match plan.as_ref().and_then(|p| p.moves_nothing_because.clone()) {
+            Some(why) => why,
+            None if plan.is_some() => {
+                "the backend kept every tensor on the device (under burn's fusion \
+                swapping is off: run with --unfused)"
+                    .into()
+            }
+            None => "no plan is in force".into(),
+        };
+        println!("warning: burn-swap moved nothing: {why}");
+    }
     if args.compare {
         let plain = train::<Autodiff<D>>(args, "plain autodiff");
         let plain_tput = throughput(&plain, args.batch);

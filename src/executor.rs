@@ -334,9 +334,7 @@ impl Executor {
             return 0;
         };
         let workspace = self.in_use_mark.map_or(0, |before| {
-            usage
-                .reserved
-                .saturating_sub(before + outputs + loaded)
+            usage.reserved.saturating_sub(before + outputs + loaded)
         });
         self.in_use_mark = Some(usage.in_use);
         workspace
@@ -750,6 +748,12 @@ impl Executor {
                     peak_saved = plan.expected_peak_saved_bytes,
                     "new plan"
                 );
+                if let (true, Some(why)) = (
+                    self.config.policy.moves_tensors(),
+                    &plan.moves_nothing_because,
+                ) {
+                    tracing::warn!(policy = %plan.policy, "the plan moves nothing: {why}");
+                }
                 let plan = Arc::new(plan);
                 if let Some(path) = &self.config.profile_path {
                     if let Err(err) = crate::profiler::write_json(path, profile, Some(&plan)) {

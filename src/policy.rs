@@ -68,6 +68,9 @@ pub struct Plan {
     pub expected_peak_saved_bytes: u64,
     /// Peak resident saved bytes if everything were kept.
     pub keep_all_peak_saved_bytes: u64,
+    /// Why the plan moves no tensor, when it moves none.
+    #[serde(default)]
+    pub moves_nothing_because: Option<String>,
 }
 
 impl Plan {
@@ -107,7 +110,11 @@ impl fmt::Display for Plan {
             self.budget_bytes.map_or("none".to_string(), human_bytes),
             human_bytes(self.expected_peak_saved_bytes),
             human_bytes(self.keep_all_peak_saved_bytes),
-        )
+        )?;
+        match &self.moves_nothing_because {
+            Some(why) => write!(f, "\n  moves nothing: {why}"),
+            None => Ok(()),
+        }
     }
 }
 
@@ -469,6 +476,10 @@ fn finish_plan(
     let (peak_saved, _) = simulate(profile, &decisions);
     let keep_all: Vec<Decision> = saved(profile).map(keep).collect();
     let (keep_all_peak, _) = simulate(profile, &keep_all);
+    let moves_nothing_because = decisions
+        .iter()
+        .all(|d| d.action == Action::Keep)
+        .then(|| why_nothing_moves(policy, profile, config, footprint));
     if let Some(budget) = config.budget_bytes {
         if peak > budget {
             return Err(SwapError::BudgetTooSmall {
@@ -495,7 +506,40 @@ fn finish_plan(
         expected_peak_op: at,
         expected_peak_saved_bytes: peak_saved,
         keep_all_peak_saved_bytes: keep_all_peak,
+        moves_nothing_because,
     })
+}
+
+/// Why a plan that keeps every saved tensor does so, in a user's terms.
+fn why_nothing_moves(
+    policy: &str,
+    profile: &Profile,
+    config: &SwapConfig,
+    footprint: &Footprint,
+) -> String {
+    let saved: Vec<&TensorProfile> = saved(profile).collect();
+    if !config.policy.moves_tensors() {
+        return format!("policy {policy} keeps every tensor on the device");
+    }
+    if saved.is_empty() {
+        return "the iteration saved no activations for backward".into();
+    }
+    if saved.iter().all(|t| t.bytes < config.min_swap_bytes) {
+        return format!(
+            "every saved tensor is under the minimum swap size of {} (min_swap_bytes, BURN_SWAP_MIN_SWAP_BYTES)",
+            human_bytes(config.min_swap_bytes)
+        );
+    }
+    let keep_all: Vec<Decision> = saved.iter().map(|t| keep(t)).collect();
+    let (need, _) = footprint.peak(profile, &keep_all);
+    match config.budget_bytes {
+        Some(budget) => format!(
+            "the budget of {} holds every saved tensor (keeping them all needs {}): lower it to move tensors",
+            human_bytes(budget),
+            human_bytes(need)
+        ),
+        None => "no saved tensor is worth a round trip".into(),
+    }
 }
 
 #[cfg(test)]

@@ -63,9 +63,7 @@ pub(crate) fn watch() {
     INSTALL.call_once(|| {
         let previous = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
-            let in_runtime = info
-                .location()
-                .is_some_and(|l| l.file().contains("cubecl"));
+            let in_runtime = info.location().is_some_and(|l| l.file().contains("cubecl"));
             if in_runtime {
                 WATCH.record(&panic_text(info.payload()));
             }
@@ -107,7 +105,10 @@ mod tests {
         watch.record("a later failure");
         let raised = std::panic::catch_unwind(|| watch.raise_if_failed()).unwrap_err();
         let text = panic_text(raised.as_ref());
-        assert!(text.contains("can't allocate buffer of size: 3221225472"), "{text}");
+        assert!(
+            text.contains("can't allocate buffer of size: 3221225472"),
+            "{text}"
+        );
         assert!(text.contains("out of memory"), "{text}");
     }
 }

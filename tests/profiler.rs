@@ -442,3 +442,43 @@ fn an_iteration_over_the_budget_is_profiled_under_it() {
     assert!(planned.swapped_in_bytes > 0);
     assert_eq!(planned.swap_in_stalls.on_demand_loads, 0, "{planned}");
 }
+
+#[test]
+fn a_plan_that_moves_nothing_says_why() {
+    let _guard = serial();
+    // A budget above keep-all's need: swap-all has no reason to move anything.
+    cnn_peak_saved(SwapConfig::builder().policy(KeepAll).build());
+    let keep_all = burn_swap::current_plan().unwrap();
+    assert!(keep_all
+        .moves_nothing_because
+        .clone()
+        .unwrap()
+        .contains("keeps every tensor"));
+    let roomy = keep_all.expected_peak_bytes * 2;
+    let base = SwapConfig::builder().policy(SwapAll).min_swap_bytes(0);
+    cnn_peak_saved(base.clone().budget_bytes(roomy).build());
+    let plan = burn_swap::current_plan().unwrap();
+    assert_eq!(plan.swapped_count(), 0, "{plan}");
+    let why = plan.moves_nothing_because.clone().unwrap();
+    assert!(why.contains("holds every saved tensor"), "{why}");
+    assert!(plan.to_string().contains("moves nothing"), "{plan}");
+    // Every saved tensor under the minimum swap size.
+    cnn_peak_saved(
+        SwapConfig::builder()
+            .policy(SwapAll)
+            .min_swap_bytes(1 << 40)
+            .build(),
+    );
+    let why = burn_swap::current_plan()
+        .unwrap()
+        .moves_nothing_because
+        .clone()
+        .unwrap();
+    assert!(why.contains("minimum swap size"), "{why}");
+    // A plan that moves tensors has nothing to explain.
+    cnn_peak_saved(base.build());
+    assert!(burn_swap::current_plan()
+        .unwrap()
+        .moves_nothing_because
+        .is_none());
+}

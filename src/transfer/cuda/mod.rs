@@ -39,8 +39,8 @@ use cubecl::cuda::{CudaDevice, CudaRuntime};
 use cubecl::Runtime;
 use cudarc::driver::{result, DriverError};
 
-pub(crate) use memory::{exact_allocations, release_free};
 pub use memory::{driver_memory, DeviceHold};
+pub(crate) use memory::{exact_allocations, release_free};
 pub use pinned::PoolStats;
 use pinned::{PinnedBlock, PinnedPool};
 use worker::{Download, DownloadResult, Ticket, Upload, Worker};
