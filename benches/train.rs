@@ -287,10 +287,6 @@ struct Measured {
     /// Memory every `--memory-every` timed steps: flat when nothing leaks.
     #[serde(default)]
     memory_series: Vec<MemorySample>,
-    /// Bytes before compression over bytes that crossed the link. No policy
-    /// compresses yet, so this is 1.0 when anything was swapped and `None`
-    /// otherwise.
-    compression_ratio: Option<f64>,
 }
 
 /// Device and pinned host memory after a timed step.
@@ -450,11 +446,6 @@ fn run_policy<I: Backend<Device = DeviceOf>>(case: &Case) -> Measured {
                 }
             }
             measured.swap = Some(stats);
-            measured.compression_ratio = measured
-                .swap
-                .as_ref()
-                .filter(|s| s.swapped_out_bytes > 0)
-                .map(|_| 1.0);
             measured
         }
     }
@@ -585,7 +576,6 @@ fn measure<B: AutodiffBackend<Device = DeviceOf>>(
         steady_before_timing: ready_when_timed,
         swap: None,
         memory_series,
-        compression_ratio: None,
     }
 }
 
@@ -1210,7 +1200,7 @@ fn plain_rate(rows: &[Row], row: &Row) -> Option<f64> {
 
 fn print_table(rows: &[Row]) {
     println!(
-        "{:<14} {:<16} {:<10} {:>6} {:>10} {:>8} {:>10} {:>9} {:>9} {:>9} {:>5} {:>8}  why",
+        "{:<14} {:<16} {:<10} {:>6} {:>10} {:>8} {:>10} {:>9} {:>9} {:>9} {:>8}  why",
         "model",
         "input",
         "policy",
@@ -1221,7 +1211,6 @@ fn print_table(rows: &[Row]) {
         "grow MiB",
         "out MiB",
         "in MiB",
-        "compr",
         "wait ms"
     );
     for row in rows {
@@ -1247,9 +1236,6 @@ fn print_table(rows: &[Row]) {
         let wait = swap.map_or("-".into(), |s| {
             format!("{:.1}", s.swap_in_stalls.total_ns() as f64 / 1e6)
         });
-        let compression = m
-            .and_then(|m| m.compression_ratio)
-            .map_or("-".into(), |r| format!("{r:.2}"));
         let mut why = row.why.clone().unwrap_or_default();
         if m.is_some_and(|m| !m.steady_before_timing) {
             why = "timed before the steady state (raise --max-warmup)".into();
@@ -1263,7 +1249,7 @@ fn print_table(rows: &[Row]) {
             None => {}
         }
         println!(
-            "{:<14} {:<16} {:<10} {:>6} {:>10} {:>8} {:>10} {:>9} {:>9} {:>9} {:>5} {:>8}  {why}",
+            "{:<14} {:<16} {:<10} {:>6} {:>10} {:>8} {:>10} {:>9} {:>9} {:>9} {:>8}  {why}",
             row.case.model,
             row.input,
             row.case.policy,
@@ -1274,7 +1260,6 @@ fn print_table(rows: &[Row]) {
             growth,
             out,
             back,
-            compression,
             wait
         );
     }

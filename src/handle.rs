@@ -20,8 +20,7 @@ use crate::transfer::{self, HostCopy, Incoming, TransferError};
 /// A tensor's identity for its whole life (unique in the process).
 pub type TensorId = u64;
 
-/// Where a tensor's data is. Every state a plan can put a tensor in has a
-/// name here; the states a build does not produce yet are never entered.
+/// Where a tensor's data is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Residency {
@@ -33,10 +32,6 @@ pub enum Residency {
     OnHost,
     /// A host-to-device copy is in flight; the tensor is usable once it lands.
     Prefetching,
-    /// On the host, compressed.
-    Compressed,
-    /// Freed; rebuilt from kept inputs before its next use.
-    ToRecompute,
 }
 
 /// What a slot holds right now.

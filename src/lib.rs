@@ -33,8 +33,6 @@ pub mod transfer;
 
 use std::sync::Arc;
 
-#[cfg(feature = "recompute")]
-compile_error!("burn-swap: the `recompute` feature is declared, but recomputation is not built yet; build without it");
 
 /// The GPU compression codecs (feature `compression`).
 #[cfg(feature = "compression")]
