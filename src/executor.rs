@@ -219,6 +219,8 @@ pub(crate) struct Executor {
     in_use_mark: Option<u64>,
     /// Bytes brought back for the current op.
     loaded_in_op: u64,
+    /// See [`Self::trains_here`].
+    trains: bool,
 }
 
 thread_local! {
@@ -258,6 +260,7 @@ impl Executor {
             device_samples: Vec::new(),
             in_use_mark: None,
             loaded_in_op: 0,
+            trains: false,
         }
     }
 
@@ -418,9 +421,17 @@ impl Executor {
     /// Whether the budget is being held by moving tensors (a plan or
     /// profiling under the budget), so downloads count against it.
     fn holds_budget(&self) -> bool {
-        self.config.budget_bytes.is_some()
+        self.trains
+            && self.config.budget_bytes.is_some()
             && self.status.is_ok()
             && self.config.policy.moves_tensors()
+    }
+
+    /// This thread made a model's parameters or ran backward: it trains, and
+    /// its tensors are managed. A thread that does neither (a data loader)
+    /// only hands tensors to the one that trains: nothing of it is moved.
+    pub(crate) fn trains_here(&mut self) {
+        self.trains = true;
     }
 
     /// A download has started: until its copy is done the tensor still holds
@@ -666,6 +677,7 @@ impl Executor {
     }
 
     pub(crate) fn begin_backward(&mut self) {
+        self.trains = true;
         self.absorb_events(self.next_op.saturating_sub(1));
         self.recorder.backward_starts(self.next_op);
         self.release_free_memory();
@@ -826,6 +838,7 @@ mod tests {
             .budget_bytes(100)
             .build();
         let mut executor = Executor::new(config);
+        executor.trains_here();
         // An iteration that follows its plan (one without keeps nothing).
         executor.on_plan = true;
         let key = |op| TensorKey { op, output: 0 };
@@ -861,6 +874,7 @@ mod tests {
             .min_swap_bytes(1)
             .build();
         let mut executor = Executor::new(config);
+        executor.trains_here();
         let slots: Vec<Arc<Downloading>> = (1..3).map(downloading).collect();
         for (op, slot) in slots.iter().enumerate() {
             let weak = Arc::downgrade(slot) as Weak<dyn ManagedSlot>;
@@ -879,6 +893,23 @@ mod tests {
         // Nor does a download still holding its memory outlive the op.
         executor.downloading(40, Arc::downgrade(&slots[0]) as Weak<dyn ManagedSlot>);
         assert_eq!(ids(&executor.downloads_to_wait_for()), [1]);
+    }
+
+    #[test]
+    fn a_thread_that_never_trains_moves_nothing() {
+        let config = SwapConfig::builder()
+            .policy(SwapAll)
+            .budget_bytes(10)
+            .min_swap_bytes(1)
+            .build();
+        let mut executor = Executor::new(config);
+        let slot = downloading(1);
+        let weak = Arc::downgrade(&slot) as Weak<dyn ManagedSlot>;
+        executor.produced(1, TensorKey { op: 0, output: 0 }, 40, Some(weak));
+        // A data loader's thread: no parameters made, no backward run.
+        assert!(!executor.evicts_while_profiling());
+        executor.trains_here();
+        assert!(executor.evicts_while_profiling());
     }
 
     #[test]

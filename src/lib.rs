@@ -33,7 +33,6 @@ pub mod transfer;
 
 use std::sync::Arc;
 
-
 /// The GPU compression codecs (feature `compression`).
 #[cfg(feature = "compression")]
 pub use cube_kernels as codecs;

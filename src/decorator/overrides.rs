@@ -17,7 +17,7 @@ pub(crate) fn float_device<B: Backend>(tensor: &SwapTensor<B>) -> B::Device {
 /// Burn makes parameters in the runtime's persistent allocation mode and
 /// then puts the runtime back in its default mode; where burn-swap manages
 /// the allocator ([`DeviceAllocator`](crate::DeviceAllocator)), it takes its
-/// mode back.
+/// mode back. A thread that makes parameters is one that trains.
 pub(crate) fn memory_persistent_allocations<
     B: Backend,
     Output: Send,
@@ -29,6 +29,9 @@ pub(crate) fn memory_persistent_allocations<
     func: Func,
 ) -> Output {
     let output = B::memory_persistent_allocations(device, input, func);
-    crate::executor::with(|e| e.apply_allocator());
+    crate::executor::with(|e| {
+        e.trains_here();
+        e.apply_allocator();
+    });
     output
 }
