@@ -221,6 +221,8 @@ pub(crate) struct Executor {
     loaded_in_op: u64,
     /// See [`Self::trains_here`].
     trains: bool,
+    /// The op sequence no plan fitted (the budget unchanged since).
+    failed_for: Option<Vec<u64>>,
 }
 
 thread_local! {
@@ -261,6 +263,7 @@ impl Executor {
             in_use_mark: None,
             loaded_in_op: 0,
             trains: false,
+            failed_for: None,
         }
     }
 
@@ -273,6 +276,7 @@ impl Executor {
         self.on_plan = false;
         self.status = Ok(());
         self.last_profile = LastProfile::None;
+        self.failed_for = None;
         self.apply_allocator();
     }
 
@@ -731,7 +735,10 @@ impl Executor {
         } else {
             let profile = Arc::new(recorder.finish(self.iteration, end, device));
             self.last_profile = LastProfile::Built(profile.clone());
-            if profile.complete {
+            // A plan that failed for this op sequence and budget fails again:
+            // the fallback goes on quietly until either changes.
+            let failed_before = self.failed_for.as_deref() == Some(&profile.op_signatures[..]);
+            if profile.complete && !failed_before {
                 result = self.replan(&profile);
             }
         }
@@ -774,12 +781,14 @@ impl Executor {
                 }
                 self.active = Some(ActivePlan::new(plan));
                 self.status = Ok(());
+                self.failed_for = None;
                 Ok(())
             }
             Err(err) => {
                 tracing::error!(%err, "no plan fits");
                 self.active = None;
                 self.status = Err(err.clone());
+                self.failed_for = Some(profile.op_signatures.clone());
                 if let Some(path) = &self.config.profile_path {
                     let _ = crate::profiler::write_json(path, profile, None);
                 }

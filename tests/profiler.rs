@@ -316,16 +316,26 @@ fn a_budget_failure_can_fall_back_to_keeping_everything() {
     burn_swap::configure(config);
     let actual = gradients_per_iteration::<Swap>(ModelKind::SmallCnn, 4, 3, 3);
     assert!(expected == actual);
+    // Later steps with the same ops keep the fallback quietly: the error is
+    // still the one planning the steady step gave, not made again each step.
+    assert!(burn_swap::status().is_err());
+    let _ = gradients_per_iteration::<Swap>(ModelKind::SmallCnn, 4, 6, 3);
+    let steps = burn_swap::iterations();
     match burn_swap::status() {
         Err(SwapError::BudgetTooSmall {
             budget,
             need,
             policy,
+            iteration,
             ..
         }) => {
             assert_eq!(budget, 16);
             assert!(need > 16);
             assert_eq!(policy, "swap-all");
+            assert!(
+                iteration + 2 < steps,
+                "planned again at iteration {iteration} of {steps}"
+            );
         }
         other => panic!("expected a budget error, got {other:?}"),
     }
