@@ -554,6 +554,13 @@ impl Executor {
     pub(crate) fn begin_op(&mut self) -> OpStart {
         let index = self.next_op;
         self.next_op += 1;
+        if index == 0 && self.config.exact_allocations() {
+            // What the last iteration freed has been released by now if the
+            // training loop synchronised (read its loss) in between.
+            if let Some(probe) = &self.probe {
+                probe.trim();
+            }
+        }
         self.absorb_events(index.saturating_sub(1));
         let mut prefetch = Vec::new();
         if self.on_plan {

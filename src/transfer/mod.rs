@@ -120,6 +120,9 @@ pub trait DeviceMemory: Send {
     /// Gives the free buffers of the calling thread's stream back (queued,
     /// does not wait).
     fn release_free(&self) {}
+    /// Returns memory the driver's allocator holds unused to the device, so
+    /// that the next iteration starts from memory in one piece.
+    fn trim(&self) {}
 }
 
 struct NoProbe;
@@ -149,6 +152,9 @@ pub(crate) fn memory_probe<B: Backend>(device: &B::Device) -> Box<dyn DeviceMemo
             }
             fn release_free(&self) {
                 cuda::release_free(&self.client)
+            }
+            fn trim(&self) {
+                cuda::trim_pool(&self.device)
             }
         }
         return Box::new(CudaProbe {

@@ -35,6 +35,32 @@ pub(crate) fn release_free(client: &ComputeClient<CudaRuntime>) {
     client.memory_cleanup();
 }
 
+/// Returns what the device's memory pool holds unused (buffers whose
+/// stream-ordered free has run) to the driver. The pool's own release at
+/// synchronisations misses frees still queued at that moment; over the
+/// iterations the memory it keeps ends up in pieces no large buffer fits.
+pub(crate) fn trim_pool(device: &CudaDevice) {
+    let trim = || -> Result<(), super::CudaError> {
+        make_current(device)?;
+        let dev = result::device::get(device.index as i32).map_err(super::CudaError)?;
+        let mut pool = std::mem::MaybeUninit::uninit();
+        // SAFETY: `dev` is a valid device; trimming only releases memory no
+        // allocation uses.
+        unsafe {
+            sys::cuDeviceGetDefaultMemPool(pool.as_mut_ptr(), dev)
+                .result()
+                .map_err(super::CudaError)?;
+            sys::cuMemPoolTrimTo(pool.assume_init(), 0)
+                .result()
+                .map_err(super::CudaError)?;
+        }
+        Ok(())
+    };
+    if let Err(err) = trim() {
+        tracing::debug!(%err, "could not trim the CUDA memory pool");
+    }
+}
+
 /// All but a given number of bytes of a device, held by one allocation made
 /// before the model is built, so that the driver runs out of memory where a
 /// smaller card would (CubeCL still sizes its pages from the whole card).

@@ -40,7 +40,7 @@ use cubecl::Runtime;
 use cudarc::driver::{result, DriverError};
 
 pub use memory::{driver_memory, DeviceHold};
-pub(crate) use memory::{exact_allocations, release_free};
+pub(crate) use memory::{exact_allocations, release_free, trim_pool};
 pub use pinned::PoolStats;
 use pinned::{PinnedBlock, PinnedPool};
 use worker::{Download, DownloadResult, Ticket, Upload, Worker};
