@@ -223,6 +223,8 @@ pub(crate) struct Executor {
     trains: bool,
     /// The op sequence no plan fitted (the budget unchanged since).
     failed_for: Option<Vec<u64>>,
+    /// Exact allocations are in force on this thread's stream.
+    exact_applied: bool,
 }
 
 thread_local! {
@@ -264,6 +266,7 @@ impl Executor {
             loaded_in_op: 0,
             trains: false,
             failed_for: None,
+            exact_applied: false,
         }
     }
 
@@ -317,8 +320,11 @@ impl Executor {
     /// Puts the device's allocator in the mode the configuration asks for
     /// (again after Burn switched it for its parameters).
     pub(crate) fn apply_allocator(&mut self) {
-        if let (true, Some(probe)) = (self.config.exact_allocations(), &self.probe) {
-            probe.exact_allocations();
+        let exact = self.config.exact_allocations();
+        // The runtime's own mode is left alone unless burn-swap changed it.
+        if let (Some(probe), true) = (&self.probe, exact || self.exact_applied) {
+            probe.exact_allocations(exact);
+            self.exact_applied = exact;
         }
     }
 
@@ -691,7 +697,6 @@ impl Executor {
         self.trains = true;
         self.absorb_events(self.next_op.saturating_sub(1));
         self.recorder.backward_starts(self.next_op);
-        self.release_free_memory();
         self.sample_device(self.next_op);
         self.phase = Phase::Backward;
     }
@@ -714,6 +719,7 @@ impl Executor {
             Recorder::new(self.config.max_recorded_ops, self.start_live),
         );
         self.recorder.reserve(end as usize);
+        // What autodiff dropped after the last op.
         self.release_free_memory();
         self.sample_device(end);
         let device = DeviceReport::from_samples(std::mem::take(&mut self.device_samples));

@@ -113,10 +113,13 @@ pub struct DeviceUsage {
 pub trait DeviceMemory: Send {
     /// Usage now, over all streams burn-swap uses.
     fn usage(&self) -> Option<DeviceUsage>;
-    /// New buffers of the calling thread's stream become allocations of
-    /// their own size (instead of slices of the runtime's large pages), so
-    /// that memory burn-swap frees can serve any later allocation.
-    fn exact_allocations(&self) {}
+    /// With `on`, new buffers of the calling thread's stream are allocations
+    /// of their own size (instead of slices of the runtime's large pages),
+    /// so that memory burn-swap frees can serve any later allocation; else
+    /// the runtime's own pools.
+    fn exact_allocations(&self, on: bool) {
+        let _ = on;
+    }
     /// Gives the free buffers of the calling thread's stream back (queued,
     /// does not wait).
     fn release_free(&self) {}
@@ -147,8 +150,8 @@ pub(crate) fn memory_probe<B: Backend>(device: &B::Device) -> Box<dyn DeviceMemo
             fn usage(&self) -> Option<DeviceUsage> {
                 cuda::device_usage(&self.device)
             }
-            fn exact_allocations(&self) {
-                cuda::exact_allocations(&self.client)
+            fn exact_allocations(&self, on: bool) {
+                cuda::exact_allocations(&self.client, on)
             }
             fn release_free(&self) {
                 cuda::release_free(&self.client)

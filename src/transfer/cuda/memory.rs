@@ -20,13 +20,19 @@ use cudarc::driver::{result, sys};
 
 use super::make_current;
 
-/// Puts the calling thread's stream in exact-allocation mode: every new
-/// buffer is its own allocation of its own size, reused only by a buffer of
-/// the same size until [`release_free`] gives it back.
-pub(crate) fn exact_allocations(client: &ComputeClient<CudaRuntime>) {
+/// Puts the calling thread's stream in exact-allocation mode (`on`): every
+/// new buffer is its own allocation of its own size, reused only by a buffer
+/// of the same size until [`release_free`] gives it back; or back in
+/// CubeCL's own.
+pub(crate) fn exact_allocations(client: &ComputeClient<CudaRuntime>, on: bool) {
+    let mode = if on {
+        MemoryAllocationMode::Persistent
+    } else {
+        MemoryAllocationMode::Auto
+    };
     // SAFETY: the mode is per stream and only changes where new buffers come
     // from; buffers already made keep their pool.
-    unsafe { client.allocation_mode(MemoryAllocationMode::Persistent) };
+    unsafe { client.allocation_mode(mode) };
 }
 
 /// Gives the calling stream's free buffers back to the device's memory
