@@ -102,23 +102,47 @@ fn train<B: AutodiffBackend>(args: &Args, label: &str) -> Vec<f64> {
     let mut trainer = Trainer::new(spec.init::<B>(&device), 1e-3);
     let mut times = Vec::new();
     for step in 0..args.steps {
+        if step == 0 {
+            println!(
+                "  [{label}] step 1{}: on a GPU backend it also compiles and autotunes kernels at \
+                 every new shape, which can take minutes (a cubecl.toml kernel cache keeps them \
+                 for the next run)",
+                if label == "swap" { " is profiled" } else { "" }
+            );
+        }
         let batch = spec.synthetic_batch::<B>(args.batch, step as u64, &device);
         let start = Instant::now();
         let loss: f32 = trainer.step(&batch).into_scalar().elem();
         let _ = B::sync(&device);
         let secs = start.elapsed().as_secs_f64();
         times.push(secs);
+        let doing = if label != "swap" {
+            ""
+        } else if followed_plan() {
+            "  (followed the plan)"
+        } else {
+            "  (profiled: a plan is made from it)"
+        };
         println!(
-            "  [{label}] step {}/{}  loss {loss:.4}  {:.1} samples/s",
+            "  [{label}] step {}/{}  loss {loss:.4}  {:.1} samples/s  {:.2} s{doing}",
             step + 1,
             args.steps,
-            args.batch as f64 / secs
+            args.batch as f64 / secs,
+            secs
         );
     }
     times
 }
 
 use burn::tensor::ElementConversion;
+
+/// Whether the step just run followed a plan made from an earlier one.
+fn followed_plan() -> bool {
+    match (burn_swap::last_profile(), burn_swap::current_plan()) {
+        (Some(profile), Some(plan)) => profile.iteration > plan.iteration,
+        _ => false,
+    }
+}
 
 /// Median samples per second over the steps after the first two (profiling
 /// and planning; on CUDA also kernel compilation and autotune, which can make
