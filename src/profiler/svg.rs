@@ -1,9 +1,11 @@
 //! A picture of one iteration's memory: resident bytes over the op sequence.
 //!
 //! Stacked areas show the saved activations on the device, split by what
-//! happened to them (kept, or swapped out and back); a line shows all the
+//! happened to them (kept, or swapped out and back); lines show all the
 //! float tensor bytes the iteration added to the device (what the budget
-//! holds); markers show where backward starts and the budget.
+//! holds), the saved bytes keeping everything would hold (keep-all, for
+//! reference) and the saved bytes in host memory; markers show where
+//! backward starts and the budget.
 
 use std::fmt::Write;
 
@@ -59,6 +61,15 @@ pub fn timeline_svg(profile: &Profile, budget: Option<u64>) -> String {
         saved.partition(|t| !t.offloaded_at.is_empty());
     let kept_bytes = sweep(n, kept.iter().flat_map(|t| intervals(t, n)));
     let swapped_bytes = sweep(n, swapped.iter().flat_map(|t| intervals(t, n)));
+    // Every saved tensor from its making to its release: keep-all's line.
+    let keep_all = sweep(
+        n,
+        profile
+            .tensors
+            .iter()
+            .filter(|t| t.saved)
+            .map(|t| (t.key.op, t.released_at.unwrap_or(n), t.bytes)),
+    );
     let live: Vec<u64> = profile
         .ops
         .iter()
@@ -68,6 +79,7 @@ pub fn timeline_svg(profile: &Profile, budget: Option<u64>) -> String {
         .iter()
         .copied()
         .chain(kept_bytes.iter().zip(&swapped_bytes).map(|(a, b)| a + b))
+        .chain(keep_all.iter().copied())
         .chain(budget)
         .max()
         .unwrap_or(1)
@@ -120,19 +132,36 @@ pub fn timeline_svg(profile: &Profile, budget: Option<u64>) -> String {
     let s = |i: usize| k(i) + swapped_bytes.get(i).copied().unwrap_or(0);
     let _ = writeln!(svg, "{}", area(&|_| 0, &k, "#4e79a7"));
     let _ = writeln!(svg, "{}", area(&k, &s, "#f28e2b"));
-    // All live float tensors.
-    let mut line = String::new();
-    for (i, &b) in live.iter().enumerate() {
-        let _ = write!(
-            line,
-            "{:.1},{:.1} ",
-            x(i) + 0.5 * plot_w / n as f64,
-            y(b as f64)
-        );
-    }
+    let polyline = |values: &mut dyn Iterator<Item = u64>, style: &str| {
+        let mut points = String::new();
+        for (i, b) in values.enumerate() {
+            let _ = write!(
+                points,
+                "{:.1},{:.1} ",
+                x(i) + 0.5 * plot_w / n as f64,
+                y(b as f64)
+            );
+        }
+        format!(r##"<polyline points="{points}" fill="none" {style}/>"##)
+    };
+    let on_host =
+        (0..n as usize).map(|i| keep_all.get(i).copied().unwrap_or(0).saturating_sub(s(i)));
+    let keep_all_style = r##"stroke="#4e79a7" stroke-width="1.5" stroke-dasharray="5 3""##;
+    let host_style = r##"stroke="#59a14f" stroke-width="1.5""##;
     let _ = writeln!(
         svg,
-        r##"<polyline points="{line}" fill="none" stroke="#333" stroke-width="1.2"/>"##
+        "{}",
+        polyline(&mut keep_all.iter().copied(), keep_all_style)
+    );
+    let _ = writeln!(svg, "{}", polyline(&mut on_host.into_iter(), host_style));
+    // All live float tensors.
+    let _ = writeln!(
+        svg,
+        "{}",
+        polyline(
+            &mut live.iter().copied(),
+            r##"stroke="#333" stroke-width="1.2""##
+        )
     );
     if let Some(bwd) = profile.backward_start {
         let bx = x(bwd as usize);
@@ -187,18 +216,64 @@ pub fn timeline_svg(profile: &Profile, budget: Option<u64>) -> String {
     let legend = [
         ("#4e79a7", "saved, kept"),
         ("#f28e2b", "saved, swapped (on device)"),
-        ("#333", "device growth this iteration (held to the budget)"),
+        ("#333", "device growth (held to the budget)"),
+        ("#59a14f", "saved, in host memory"),
+        ("#4e79a7", "saved if all were kept (dashed)"),
     ];
     for (i, (color, label)) in legend.iter().enumerate() {
-        let lx = LEFT + 10.0 + 230.0 * i as f64;
+        let lx = LEFT + 10.0 + 290.0 * (i % 3) as f64;
+        let ly = TOP + 4.0 + 16.0 * (i / 3) as f64;
         let _ = writeln!(
             svg,
-            r##"<rect x="{lx:.1}" y="{:.1}" width="12" height="12" fill="{color}"/><text x="{:.1}" y="{:.1}">{label}</text>"##,
-            TOP + 4.0,
+            r##"<rect x="{lx:.1}" y="{ly:.1}" width="12" height="12" fill="{color}"/><text x="{:.1}" y="{:.1}">{label}</text>"##,
             lx + 16.0,
-            TOP + 14.0
+            ly + 10.0
         );
     }
     svg.push_str("</svg>\n");
     svg
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::profiler::{OpRecord, OutputInfo, Phase, Recorder};
+    use burn_backend::DType;
+
+    #[test]
+    fn the_picture_has_keep_alls_line_and_the_host_series() {
+        // One saved tensor made at op 0, moved off after op 1, back at op 3,
+        // read in backward at op 3.
+        let mut recorder = Recorder::new(8, 0);
+        let info = OutputInfo {
+            id: 1,
+            output: 0,
+            bytes: 400,
+            shape: vec![100],
+            dtype: DType::F32,
+        };
+        let record = |index: u32, inputs: Vec<u64>, outputs: Vec<OutputInfo>| OpRecord {
+            index,
+            name: "op",
+            signature: 0,
+            inputs,
+            outputs: outputs.iter().map(|o| o.id).collect(),
+            output_info: outputs,
+        };
+        recorder.op(record(0, vec![], vec![info]), Phase::Forward, None, 400, 0);
+        recorder.op(record(1, vec![1], vec![]), Phase::Forward, None, 400, 0);
+        recorder.offloaded(1, 400, 1);
+        recorder.backward_starts(2);
+        recorder.op(record(2, vec![], vec![]), Phase::Backward, None, 0, 0);
+        recorder.loaded(1, 400, 3);
+        recorder.op(record(3, vec![1], vec![]), Phase::Backward, None, 400, 0);
+        recorder.released(1, 3);
+        let profile = recorder.finish(0, 4, None);
+        assert!(profile.tensors[0].saved);
+        let svg = super::timeline_svg(&profile, Some(1000));
+        assert!(svg.contains("saved if all were kept"));
+        assert!(svg.contains("saved, in host memory"));
+        assert!(svg.contains("budget"));
+        // Keep-all's dashed line and the host series are drawn.
+        assert_eq!(svg.matches("<polyline").count(), 3);
+    }
 }
