@@ -216,6 +216,9 @@ impl CudaCopy {
 }
 
 /// Starts the download of a CUDA tensor. `Err` gives the tensor back.
+// The tensor itself is what a failure hands back: boxing it would cost an
+// allocation on every offload.
+#[allow(clippy::result_large_err)]
 pub(crate) fn offload(tensor: Loaded) -> Result<CudaCopy, (TransferError, Loaded)> {
     let (cube, fusion) = match tensor {
         Loaded::Fusion(t) => {
@@ -272,6 +275,7 @@ pub(crate) fn offload(tensor: Loaded) -> Result<CudaCopy, (TransferError, Loaded
 /// Starts bringing a copy back. If its download already failed, the tensor
 /// it kept is returned at once; a download still running is waited for by
 /// the upload thread, not here.
+#[allow(clippy::result_large_err)] // as `offload`: the tensor comes back
 pub(crate) fn prefetch(copy: CudaCopy) -> Result<PendingLoad, Loaded> {
     if !copy.in_flight() {
         if let Some(back) = take_failed(&copy) {
