@@ -122,10 +122,3 @@ impl Drop for DeviceHold {
         }
     }
 }
-
-/// Device memory in use as the driver sees it (all processes), and the total.
-pub fn driver_memory(device: &CudaDevice) -> Option<(u64, u64)> {
-    make_current(device).ok()?;
-    let (free, total) = result::mem_get_info().ok()?;
-    Some(((total - free) as u64, total as u64))
-}

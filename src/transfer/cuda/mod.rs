@@ -39,7 +39,7 @@ use cubecl::cuda::{CudaDevice, CudaRuntime};
 use cubecl::Runtime;
 use cudarc::driver::{result, DriverError};
 
-pub use memory::{driver_memory, DeviceHold};
+pub use memory::DeviceHold;
 pub(crate) use memory::{exact_allocations, release_free, trim_pool};
 pub use pinned::PoolStats;
 use pinned::{PinnedBlock, PinnedPool};
