@@ -26,8 +26,8 @@
 //! `--budget`, `--min-swap`, `--case-timeout`, `--search-budget`,
 //! `--search-start`, `--search-max`, `--gpt`, `--gpt-layers`, `--gpt-seq`,
 //! `--json`; on CUDA `--unfused` (every policy on CubeCL's backend without
-//! fusion, where swapping is bit-identical) and `--swap-under-fusion` (swap
-//! `Cuda`'s fusion tensors anyway, accepting last-bit differences).
+//! burn's fusion). `BURN_SWAP_UNDER_FUSION=0` leaves fusion tensors on the
+//! device.
 
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read};
@@ -68,7 +68,7 @@ const USAGE: &str = "usage: train [--models NAME[@cifar|@imagenet],...] [--image
        [--steps N] [--warmup N] [--max-warmup N] [--budget BYTES] [--min-swap BYTES]
        [--case-timeout SECS] [--search-budget BYTES [--search-start N] [--search-max N]]
        [--gpt small|tiny] [--gpt-layers N] [--gpt-seq N] [--json PATH]
-       [--swap-under-fusion] [--unfused (CUDA builds)]
+       [--unfused (CUDA builds)]
        [--device-memory BYTES (CUDA builds: hold all but BYTES of the device)] [--search]
        [--memory-every K (sample device and pinned memory every K timed steps)]";
 
@@ -124,8 +124,6 @@ struct Case {
     budget: Option<u64>,
     min_swap: u64,
     gpt: GptSize,
-    /// Swap fusion tensors too (see `SwapConfig::swap_under_fusion`).
-    swap_under_fusion: bool,
     /// On CUDA: CubeCL's backend without fusion instead of `Cuda`.
     unfused: bool,
     /// Sample device and pinned memory every this many timed steps (0: never).
@@ -425,7 +423,6 @@ fn run_policy<I: Backend<Device = DeviceOf>>(case: &Case) -> Measured {
             // apply; the case sets the rest.
             let mut config = SwapConfig::from_env();
             config.min_swap_bytes = case.min_swap;
-            config.swap_under_fusion |= case.swap_under_fusion;
             config.policy = policy_by_name(&name).expect("checked by the parent");
             config.budget_bytes = case.budget;
             burn_swap::configure(config);
@@ -716,7 +713,6 @@ struct Options {
     search_max: usize,
     gpt: GptSize,
     json: Option<PathBuf>,
-    swap_under_fusion: bool,
     unfused: bool,
     memory_every: usize,
     device_memory: Option<u64>,
@@ -766,7 +762,6 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
         search_max: 16384,
         gpt: GptSize::from_config(gpt),
         json: None,
-        swap_under_fusion: false,
         unfused: false,
         memory_every: 0,
         device_memory: None,
@@ -812,7 +807,6 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
             "--gpt-seq" => gpt_seq = Some(count(value()?)?),
             "--json" => o.json = Some(PathBuf::from(value()?)),
             "--memory-every" => o.memory_every = count(value()?)?,
-            "--swap-under-fusion" => o.swap_under_fusion = true,
             "--unfused" if cfg!(feature = "cuda") => o.unfused = true,
             // cargo bench passes --bench to harness = false targets.
             "--bench" => {}
@@ -872,7 +866,6 @@ impl Options {
             budget: budget.filter(|_| policy_takes_budget(policy)),
             min_swap: self.min_swap,
             gpt: self.gpt,
-            swap_under_fusion: self.swap_under_fusion,
             unfused: self.unfused,
             memory_every: self.memory_every,
             device_memory: self.device_memory,
@@ -1429,7 +1422,7 @@ fn write_json(
             "search_start": options.search_start,
             "search_max": options.search_max,
             "gpt": options.gpt,
-            "swap_under_fusion": options.swap_under_fusion,
+            "swap_under_fusion": SwapConfig::from_env().swap_under_fusion,
             "unfused": options.unfused,
             "device_memory": options.device_memory,
         },

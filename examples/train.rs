@@ -9,11 +9,10 @@
 //! Options: `--model NAME` (plain20; any of burn_swap_models::ModelKind),
 //! `--image cifar|imagenet`, `--batch N`, `--steps N`, `--policy keep-all|swap-all`,
 //! `--budget BYTES` (e.g. 64MiB), `--min-swap BYTES`, `--out DIR`, `--compare`
-//! (also time plain `Autodiff<B>` on the same steps), `--swap-under-fusion`
-//! (on `Cuda`, whose fusion makes swapping differ in the last bit, swap anyway);
-//! CUDA builds: `--unfused` (CubeCL's CUDA backend without fusion, where
-//! swapping is bit-identical) and `--device-memory BYTES` (hold all but BYTES
-//! of the device before the model is built: train as on a smaller GPU).
+//! (also time plain `Autodiff<B>` on the same steps);
+//! CUDA builds: `--unfused` (CubeCL's CUDA backend without burn's fusion) and
+//! `--device-memory BYTES` (hold all but BYTES of the device before the
+//! model is built: train as on a smaller GPU).
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -46,7 +45,6 @@ struct Args {
     min_swap: u64,
     out: PathBuf,
     compare: bool,
-    swap_under_fusion: bool,
     unfused: bool,
     device_memory: Option<u64>,
 }
@@ -62,7 +60,6 @@ fn parse_args() -> Result<Args, String> {
         min_swap: 64 << 10,
         out: PathBuf::from("burn-swap-out"),
         compare: false,
-        swap_under_fusion: false,
         unfused: false,
         device_memory: None,
     };
@@ -79,7 +76,6 @@ fn parse_args() -> Result<Args, String> {
             "--min-swap" => args.min_swap = parse_bytes(&value()?).map_err(|e| e.to_string())?,
             "--out" => args.out = PathBuf::from(value()?),
             "--compare" => args.compare = true,
-            "--swap-under-fusion" => args.swap_under_fusion = true,
             "--unfused" if cfg!(feature = "cuda") => args.unfused = true,
             "--device-memory" if cfg!(feature = "cuda") => {
                 args.device_memory = Some(parse_bytes(&value()?).map_err(|e| e.to_string())?)
@@ -160,7 +156,7 @@ fn main() {
             if !msg.is_empty() {
                 eprintln!("error: {msg}\n");
             }
-            eprintln!("usage: train [--model NAME] [--image cifar|imagenet] [--batch N] [--steps N] [--policy keep-all|swap-all] [--budget BYTES] [--min-swap BYTES] [--out DIR] [--compare] [--swap-under-fusion] [--unfused] [--device-memory BYTES]");
+            eprintln!("usage: train [--model NAME] [--image cifar|imagenet] [--batch N] [--steps N] [--policy keep-all|swap-all] [--budget BYTES] [--min-swap BYTES] [--out DIR] [--compare] [--unfused] [--device-memory BYTES]");
             std::process::exit(2);
         }
     };
@@ -193,7 +189,6 @@ fn run<D: Backend>(args: &Args) {
     });
     let mut config = SwapConfig::builder()
         .min_swap_bytes(args.min_swap)
-        .swap_under_fusion(args.swap_under_fusion)
         .build();
     config.policy = policy;
     config.budget_bytes = args.budget;

@@ -13,7 +13,7 @@
 //! | `BURN_SWAP_HOST_RESERVE` | host RAM the pinned pool always leaves available | `4GiB` |
 //! | `BURN_SWAP_DEVICE_SAMPLE_OPS` | read the device's real memory use every this many ops while profiling (0: only at phase boundaries) | `64` |
 //! | `BURN_SWAP_DEVICE_SAMPLE_PLANNED` | `1`: sample it in iterations that follow the plan too (a blocking round trip each: for measurements) | off |
-//! | `BURN_SWAP_UNDER_FUSION` | `1`: swap tensors of burn's fusion backend (`Cuda`) too, accepting last-bit differences | off |
+//! | `BURN_SWAP_UNDER_FUSION` | `0`: leave tensors of burn's fusion backend (`Cuda`, `Wgpu`) on the device | on |
 //! | `BURN_SWAP_ALLOCATOR` | `auto`, `exact` or `pooled`: how device buffers are allocated (see [`DeviceAllocator`]) | `auto` |
 
 use std::path::PathBuf;
@@ -93,12 +93,11 @@ pub struct SwapConfig {
     /// (each sample is a blocking round trip to the runtime: for
     /// measurements, not for speed).
     pub device_sample_planned: bool,
-    /// Swap tensors of burn's fusion backend (burn-cuda's default `Cuda`).
-    /// Off by default: taking a tensor off the device forces fusion to run
-    /// its queued ops at that point, which moves fusion's kernel boundaries;
-    /// results then differ from `Autodiff<Cuda>` in the last bits (measured:
-    /// Plain20, up to 10 ulp). Without fusion
-    /// (`CubeBackend<CudaRuntime>`), swapping is bit-identical and always on.
+    /// Swap tensors of burn's fusion backend (burn-cuda's default `Cuda`,
+    /// burn-wgpu's `Wgpu`). On by default: buffers are taken out of fusion
+    /// only once the ops that read them ran, and put back under the same
+    /// tensor id, so fusion runs the same kernels and results are
+    /// bit-identical to `Autodiff<Cuda>`. Off leaves them on the device.
     pub swap_under_fusion: bool,
     /// How device buffers are allocated.
     pub allocator: DeviceAllocator,
@@ -120,7 +119,7 @@ impl Default for SwapConfig {
             host_ram_reserve_bytes: 4 << 30,
             device_sample_ops: 64,
             device_sample_planned: false,
-            swap_under_fusion: false,
+            swap_under_fusion: true,
             allocator: DeviceAllocator::Auto,
         }
     }
@@ -192,7 +191,7 @@ impl SwapConfig {
             config.device_sample_planned = matches!(v.trim(), "1" | "true" | "on" | "yes");
         }
         if let Some(v) = var("BURN_SWAP_UNDER_FUSION") {
-            config.swap_under_fusion = matches!(v.trim(), "1" | "true" | "on" | "yes");
+            config.swap_under_fusion = !matches!(v.trim(), "0" | "false" | "off" | "no");
         }
         if let Some(v) = var("BURN_SWAP_ALLOCATOR") {
             config.allocator = match v.trim() {

@@ -53,6 +53,8 @@ pub(crate) struct Slot<B: Backend> {
     pub(crate) bytes: u64,
     storage: Mutex<Storage<B::FloatTensorPrimitive>>,
     tracker: Arc<Tracker>,
+    /// Counts this handle for the engine that tracks its primitive.
+    _holder: Option<transfer::Holder>,
 }
 
 /// The float tensor primitive of [`Swapping`](crate::Swapping).
@@ -102,6 +104,7 @@ impl<B: Backend> SwapTensor<B> {
         let dtype = primitive.dtype();
         let bytes = (shape.num_elements() * dtype.size()) as u64;
         let device = B::float_device(&primitive);
+        let holder = transfer::note_new(&primitive);
         Self {
             slot: Arc::new(Slot {
                 id,
@@ -111,6 +114,7 @@ impl<B: Backend> SwapTensor<B> {
                 bytes,
                 storage: Mutex::new(Storage::Resident(primitive)),
                 tracker,
+                _holder: holder,
             }),
         }
     }
@@ -303,7 +307,6 @@ impl<B: Backend> ManagedSlot for Slot<B> {
         let _span = tracing::trace_span!("prefetch", id = self.id, bytes = self.bytes).entered();
         *storage = match transfer::prefetch::<B>(host, &self.device) {
             Incoming::Ready(primitive) => Storage::Resident(primitive),
-            #[allow(unreachable_patterns)] // without the `cuda` feature every engine is synchronous
             incoming => Storage::Loading(incoming),
         };
         self.tracker.push(SlotEvent::Loaded {

@@ -180,6 +180,7 @@ impl<B: Backend> OpScope<B> {
                 }
             }
         }
+        crate::transfer::progress();
         if holds_budget {
             wait_for_budget();
         }

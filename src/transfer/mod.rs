@@ -8,9 +8,11 @@
 //! primitive exposes its layout gets an engine that copies the underlying
 //! storage verbatim:
 //! - `flex`: Flex tensors (storage bytes plus layout), synchronous.
-//! - `cuda` (feature `cuda`): burn-cuda's `Cuda` (Fusion over CubeBackend)
-//!   and CubeBackend on CUDA: the device buffer goes to a bounded pinned
-//!   pool on copy threads of its own, asynchronously in both directions.
+//! - `cube` (features `cuda`, `wgpu`): CubeCL buffers with their layout. On
+//!   CUDA through [`cuda`], a bounded pinned pool and copy threads of its
+//!   own, asynchronous in both directions; elsewhere CubeCL's own reads.
+//! - `fused` (same features): tensors of burn's fusion backend (`Cuda`,
+//!   `Wgpu`), taken out of fusion without changing what it runs.
 //!
 //! Other backends use the generic path through `float_into_data` and
 //! `float_from_data`: values are exact, the layout becomes contiguous.
@@ -18,13 +20,15 @@
 //! [`HostTensor`] is the engine's public face (used by the benchmarks);
 //! inside burn-swap, handles call the crate-level functions.
 
+#[cfg(any(feature = "cuda", feature = "wgpu"))]
+mod cube;
 #[cfg(feature = "cuda")]
 pub mod cuda;
 mod flex;
+#[cfg(any(feature = "cuda", feature = "wgpu"))]
+mod fused;
 
 use std::any::Any;
-#[cfg(feature = "cuda")]
-use std::any::TypeId;
 
 use burn_backend::{read_sync, Backend, ExecutionError, TensorData};
 use burn_flex::FlexTensor;
@@ -36,18 +40,40 @@ pub(crate) enum HostCopy {
     Data(TensorData),
     /// A Flex tensor's storage and layout.
     Flex(flex::FlexCopy),
-    /// A CUDA buffer in pinned memory (possibly still being copied).
-    #[cfg(feature = "cuda")]
-    Cuda(cuda::CudaCopy),
+    /// A device buffer an engine copied (possibly still copying).
+    Device(Box<dyn DeviceCopy>),
+}
+
+/// A device buffer on the host, seen without its runtime type.
+pub(crate) trait DeviceCopy: Send {
+    /// The device-to-host copy has not finished.
+    fn in_flight(&self) -> bool;
+    /// Blocks until the device-to-host copy finished (where it can).
+    fn wait(&self);
+    /// Starts the copy back.
+    fn prefetch(self: Box<Self>) -> Box<dyn DeviceLoad>;
+    /// The primitive back on the device now.
+    fn load(self: Box<Self>) -> Box<dyn Any + Send>;
+}
+
+/// A device buffer on its way back, seen without its runtime type.
+pub(crate) trait DeviceLoad: Send {
+    /// The data is on the device: collecting it will not wait.
+    fn landed(&self) -> bool;
+    /// The download it comes from is still running.
+    fn download_in_flight(&self) -> bool;
+    /// Blocks until that download finished.
+    fn wait_downloaded(&self);
+    /// The primitive, waiting for its copy if needed.
+    fn collect(self: Box<Self>) -> Box<dyn Any + Send>;
 }
 
 /// A tensor on its way back to the device.
 pub(crate) enum Incoming<P> {
     /// Already back.
     Ready(P),
-    /// An asynchronous upload.
-    #[cfg(feature = "cuda")]
-    Cuda(cuda::PendingLoad),
+    /// An engine's copy back.
+    Device(Box<dyn DeviceLoad>),
 }
 
 impl<P> Incoming<P> {
@@ -55,8 +81,7 @@ impl<P> Incoming<P> {
     pub(crate) fn landed(&self) -> bool {
         match self {
             Incoming::Ready(_) => true,
-            #[cfg(feature = "cuda")]
-            Incoming::Cuda(pending) => pending.landed(),
+            Incoming::Device(load) => load.landed(),
         }
     }
 
@@ -65,16 +90,14 @@ impl<P> Incoming<P> {
     pub(crate) fn download_in_flight(&self) -> bool {
         match self {
             Incoming::Ready(_) => false,
-            #[cfg(feature = "cuda")]
-            Incoming::Cuda(pending) => pending.download_in_flight(),
+            Incoming::Device(load) => load.download_in_flight(),
         }
     }
 
     /// Blocks until the download this copy comes from finished.
     pub(crate) fn wait_downloaded(&self) {
-        #[cfg(feature = "cuda")]
-        if let Incoming::Cuda(pending) = self {
-            pending.wait_downloaded();
+        if let Incoming::Device(load) = self {
+            load.wait_downloaded();
         }
     }
 }
@@ -177,27 +200,6 @@ fn cast<T: 'static, U: 'static>(value: T) -> Option<U> {
         .and_then(Option::take)
 }
 
-#[cfg(feature = "cuda")]
-fn as_cuda<P: 'static>(primitive: P) -> Result<cuda::Loaded, P> {
-    let id = TypeId::of::<P>();
-    if id == TypeId::of::<cuda::FusionPrimitive>() {
-        return Ok(cuda::Loaded::Fusion(cast(primitive).expect("type checked")));
-    }
-    if id == TypeId::of::<cuda::CubePrimitive>() {
-        return Ok(cuda::Loaded::Cube(cast(primitive).expect("type checked")));
-    }
-    Err(primitive)
-}
-
-#[cfg(feature = "cuda")]
-fn from_cuda<P: 'static>(tensor: cuda::Loaded) -> P {
-    let out = match tensor {
-        cuda::Loaded::Fusion(t) => cast(t),
-        cuda::Loaded::Cube(t) => cast(t),
-    };
-    out.expect("a CUDA copy is only made from a primitive of the same type")
-}
-
 /// The engine limits from the configuration in force on this thread.
 #[cfg(feature = "cuda")]
 fn engine_limits() -> cuda::EngineLimits {
@@ -209,46 +211,93 @@ fn engine_limits() -> cuda::EngineLimits {
     }
 }
 
+/// Offloads `primitive` if it is runtime `R`'s fusion or CubeCL tensor
+/// (`Err` hands it on untouched otherwise).
+#[cfg(any(feature = "cuda", feature = "wgpu"))]
+#[allow(clippy::type_complexity, clippy::result_large_err)]
+fn offload_cube<P: Send + 'static, R: burn_cubecl::CubeRuntime>(
+    primitive: P,
+) -> Result<Result<HostCopy, (TransferError, P)>, P> {
+    let any = &primitive as &dyn Any;
+    if any.is::<fused::FusedTensor<R>>() {
+        let tensor: fused::FusedTensor<R> = cast(primitive).expect("type checked");
+        if !crate::executor::with(|e| e.config().swap_under_fusion) {
+            return Ok(Err((
+                TransferError::Unsupported("swapping under fusion is turned off".into()),
+                cast(tensor).expect("type checked"),
+            )));
+        }
+        return Ok(fused::offload(tensor)
+            .map(|copy| HostCopy::Device(Box::new(copy)))
+            .map_err(|(err, back)| (err, cast(back).expect("type checked"))));
+    }
+    if any.is::<burn_cubecl::tensor::CubeTensor<R>>() {
+        let tensor: burn_cubecl::tensor::CubeTensor<R> = cast(primitive).expect("type checked");
+        return Ok(cube::offload(tensor)
+            .map(|copy| HostCopy::Device(Box::new(copy)))
+            .map_err(|(err, back)| (err, cast(back).expect("type checked"))));
+    }
+    Err(primitive)
+}
+
+/// What a new handle of `primitive` must hold while it lives: for a fusion
+/// tensor, its count of handles (a tensor two handles share is never moved).
+pub(crate) fn note_new<P: 'static>(primitive: &P) -> Option<Holder> {
+    let any = primitive as &dyn Any;
+    #[cfg(feature = "cuda")]
+    if let Some(t) = any.downcast_ref::<fused::FusedTensor<cubecl::cuda::CudaRuntime>>() {
+        return Some(Holder { _count: fused::note_new(t) });
+    }
+    #[cfg(feature = "wgpu")]
+    if let Some(t) = any.downcast_ref::<fused::FusedTensor<cubecl::wgpu::WgpuRuntime>>() {
+        return Some(Holder { _count: fused::note_new(t) });
+    }
+    let _ = any;
+    None
+}
+
+/// Whether `primitive` is a tensor of burn's fusion backend.
+fn is_fused<P: 'static>(primitive: &P) -> bool {
+    let any = primitive as &dyn Any;
+    #[cfg(feature = "cuda")]
+    if any.is::<fused::FusedTensor<cubecl::cuda::CudaRuntime>>() {
+        return true;
+    }
+    #[cfg(feature = "wgpu")]
+    if any.is::<fused::FusedTensor<cubecl::wgpu::WgpuRuntime>>() {
+        return true;
+    }
+    let _ = any;
+    false
+}
+
+/// Held by a handle whose primitive an engine tracks (see [`note_new`]).
+pub(crate) struct Holder {
+    #[cfg(any(feature = "cuda", feature = "wgpu"))]
+    _count: fused::Holder,
+}
+
+/// Moves offloads that wait on the device's runtime on (fusion: buffers are
+/// taken out once the ops before them ran). The training thread calls it
+/// after each op; it does nothing when none waits.
+pub(crate) fn progress() {
+    #[cfg(any(feature = "cuda", feature = "wgpu"))]
+    fused::progress();
+}
+
 impl HostCopy {
     /// The device-to-host copy has not finished yet.
     pub(crate) fn in_flight(&self) -> bool {
         match self {
-            #[cfg(feature = "cuda")]
-            HostCopy::Cuda(copy) => copy.in_flight(),
+            HostCopy::Device(copy) => copy.in_flight(),
             _ => false,
         }
     }
 
     /// Blocks until the device-to-host copy finished.
     pub(crate) fn wait(&self) {
-        #[cfg(feature = "cuda")]
-        if let HostCopy::Cuda(copy) = self {
+        if let HostCopy::Device(copy) = self {
             copy.wait();
-        }
-    }
-}
-
-/// Why a fusion tensor stays on the device by default.
-#[cfg(feature = "cuda")]
-const FUSION_OFF: &str = "burn-swap leaves tensors of burn's fusion backend on the device: taking one off \
-forces fusion to run its queued ops early, which moves its kernel boundaries, and results then differ \
-from Autodiff<Cuda> in the last bits (measured on an H100: Plain20, up to 10 ulp). \
-Use CubeBackend<CudaRuntime> (no fusion) for bit-identical swapping, or set BURN_SWAP_UNDER_FUSION=1 \
-(SwapConfig::swap_under_fusion) to swap anyway";
-
-/// Whether the CUDA engine may take this tensor: always without fusion,
-/// under fusion only when the configuration accepts last-bit differences.
-#[cfg(feature = "cuda")]
-fn cuda_engine_allows(tensor: &cuda::Loaded) -> bool {
-    match tensor {
-        cuda::Loaded::Cube(_) => true,
-        cuda::Loaded::Fusion(_) => {
-            let allowed = crate::executor::with(|e| e.config().swap_under_fusion);
-            if !allowed {
-                static LOGGED: std::sync::Once = std::sync::Once::new();
-                LOGGED.call_once(|| tracing::warn!("{FUSION_OFF}"));
-            }
-            allowed
         }
     }
 }
@@ -262,18 +311,13 @@ pub(crate) fn offload<B: Backend>(
         return Ok(HostCopy::Flex(flex::offload(flex)));
     }
     #[cfg(feature = "cuda")]
-    let primitive = match as_cuda(primitive) {
-        Ok(tensor) if !cuda_engine_allows(&tensor) => {
-            return Err((
-                TransferError::Unsupported(FUSION_OFF.to_string()),
-                from_cuda(tensor),
-            ));
-        }
-        Ok(tensor) => {
-            return cuda::offload(tensor)
-                .map(HostCopy::Cuda)
-                .map_err(|(err, back)| (err, from_cuda(back)));
-        }
+    let primitive = match offload_cube::<_, cubecl::cuda::CudaRuntime>(primitive) {
+        Ok(result) => return result,
+        Err(primitive) => primitive,
+    };
+    #[cfg(feature = "wgpu")]
+    let primitive = match offload_cube::<_, cubecl::wgpu::WgpuRuntime>(primitive) {
+        Ok(result) => return result,
         Err(primitive) => primitive,
     };
     match read_sync(B::float_into_data(primitive.clone())) {
@@ -289,11 +333,7 @@ pub(crate) fn prefetch<B: Backend>(
     device: &B::Device,
 ) -> Incoming<B::FloatTensorPrimitive> {
     match host {
-        #[cfg(feature = "cuda")]
-        HostCopy::Cuda(copy) => match cuda::prefetch(copy) {
-            Ok(pending) => Incoming::Cuda(pending),
-            Err(back) => Incoming::Ready(from_cuda(back)),
-        },
+        HostCopy::Device(copy) => Incoming::Device(copy.prefetch()),
         host => Incoming::Ready(load::<B>(host, device)),
     }
 }
@@ -304,8 +344,7 @@ pub(crate) fn collect<B: Backend>(
 ) -> B::FloatTensorPrimitive {
     match incoming {
         Incoming::Ready(p) => p,
-        #[cfg(feature = "cuda")]
-        Incoming::Cuda(pending) => from_cuda(cuda::finish(pending)),
+        Incoming::Device(load) => primitive::<B>(load.collect()),
     }
 }
 
@@ -316,9 +355,13 @@ pub(crate) fn load<B: Backend>(host: HostCopy, device: &B::Device) -> B::FloatTe
         HostCopy::Flex(copy) => {
             cast(flex::load(copy)).expect("a Flex copy is only made from a Flex tensor")
         }
-        #[cfg(feature = "cuda")]
-        HostCopy::Cuda(copy) => from_cuda(cuda::load(copy)),
+        HostCopy::Device(copy) => primitive::<B>(copy.load()),
     }
+}
+
+fn primitive<B: Backend>(any: Box<dyn Any + Send>) -> B::FloatTensorPrimitive {
+    *any.downcast()
+        .expect("a device copy comes back as the primitive it was made from")
 }
 
 enum HostState<P> {
@@ -336,9 +379,16 @@ pub struct HostTensor<B: Backend> {
 impl<B: Backend> HostTensor<B> {
     /// Starts moving `tensor` to the host. On failure (no pinned memory left,
     /// an unsupported tensor) the tensor comes back with the reason.
+    /// Tensors of burn's fusion backend are refused: their buffers leave
+    /// only once fusion ran the ops that read them, which a training step
+    /// under [`SwapAutodiff`](crate::SwapAutodiff) drives.
     pub fn offload(
         tensor: B::FloatTensorPrimitive,
     ) -> Result<Self, (TransferError, B::FloatTensorPrimitive)> {
+        if is_fused(&tensor) {
+            let why = "a fusion tensor moves only inside a training step".to_string();
+            return Err((TransferError::Unsupported(why), tensor));
+        }
         let device = B::float_device(&tensor);
         offload::<B>(tensor).map(|host| Self {
             state: HostState::Host(host),
@@ -378,6 +428,9 @@ impl<B: Backend> HostTensor<B> {
         }
     }
 }
+
+#[cfg(any(feature = "cuda", feature = "wgpu"))]
+pub use fused::{stats as fusion_swap_stats, FusionSwapStats};
 
 /// Pinned pool counters of the CUDA engine for `device`, once it was made.
 #[cfg(feature = "cuda")]

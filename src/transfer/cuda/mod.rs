@@ -1,15 +1,12 @@
-//! CUDA tensors (burn-cuda's `Cuda`, Fusion over CubeBackend, and
-//! CubeBackend without fusion): the device buffer is copied verbatim to a
-//! bounded pinned pool on a copy thread of our own, and comes back as a new
-//! buffer with the same shape, strides and dtype.
+//! CUDA buffers (CubeBackend on CUDA, and the buffers burn-swap takes out
+//! of burn-cuda's fusion, see [`super::fused`]): the device buffer is copied
+//! verbatim to a bounded pinned pool on a copy thread of our own, and comes
+//! back as a new buffer with the same shape, strides and dtype.
 //!
-//! - Offload: a Fusion tensor is first resolved to its CubeCL tensor through
-//!   the fusion client (which runs the ops still queued for it and, when the
-//!   slot held the only reference, takes the buffer out of fusion). A pinned
-//!   block of the buffer's size is taken on the calling thread; when none is
-//!   left, the tensor stays on the device and the caller logs why. The copy
-//!   is then asynchronous: the buffer returns to CubeCL's pool only after
-//!   the copy has completed (see [`worker`]).
+//! - Offload: a pinned block of the buffer's size is taken on the calling
+//!   thread; when none is left, the tensor stays on the device and the
+//!   caller logs why. The copy is then asynchronous: the buffer returns to
+//!   CubeCL's pool only after the copy has completed (see [`worker`]).
 //! - Prefetch: an upload job, ordered after the block's download on the
 //!   upload thread (the compute thread never waits for a download); the
 //!   tensor is collected later, waiting only if its copy has not finished.
@@ -26,13 +23,8 @@ use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
-use burn_backend::{DType, TensorMetadata};
-use burn_cubecl::fusion::FusionCubeRuntime;
+use burn_backend::DType;
 use burn_cubecl::tensor::CubeTensor;
-use burn_cubecl::CubeBackend;
-use burn_fusion::stream::OperationStreams;
-use burn_fusion::{FusionTensor, NoOp};
-use burn_ir::{BackendIr, InitOperationIr, OperationIr, OperationOutput};
 use burn_std::Metadata;
 use cubecl::client::ComputeClient;
 use cubecl::cuda::{CudaDevice, CudaRuntime};
@@ -47,11 +39,6 @@ use worker::{Download, DownloadResult, Ticket, Upload, Worker};
 
 use super::{DeviceUsage, TransferError};
 
-/// The backend used to name fusion's generic calls; none of them depends on
-/// the element types.
-type Inner = CubeBackend<CudaRuntime, f32, i32, u8>;
-/// The float primitive of `Fusion<CubeBackend<CudaRuntime, ..>>`.
-pub(crate) type FusionPrimitive = FusionTensor<FusionCubeRuntime<CudaRuntime>>;
 /// The float primitive of `CubeBackend<CudaRuntime, ..>`.
 pub(crate) type CubePrimitive = CubeTensor<CudaRuntime>;
 
@@ -172,7 +159,6 @@ pub(crate) struct CudaCopy {
     meta: Metadata,
     dtype: DType,
     device: CudaDevice,
-    fusion: bool,
     /// Set when the download finished; `Err` hands the device tensor back.
     offload: Arc<Ticket<DownloadResult>>,
 }
@@ -181,12 +167,6 @@ pub(crate) struct CudaCopy {
 pub(crate) struct PendingLoad {
     copy: CudaCopy,
     done: Arc<Ticket<Result<cubecl::server::Handle, String>>>,
-}
-
-/// A CUDA primitive coming back.
-pub(crate) enum Loaded {
-    Fusion(FusionPrimitive),
-    Cube(CubePrimitive),
 }
 
 impl PendingLoad {
@@ -219,31 +199,14 @@ impl CudaCopy {
 // The tensor itself is what a failure hands back: boxing it would cost an
 // allocation on every offload.
 #[allow(clippy::result_large_err)]
-pub(crate) fn offload(tensor: Loaded) -> Result<CudaCopy, (TransferError, Loaded)> {
-    let (cube, fusion) = match tensor {
-        Loaded::Fusion(t) => {
-            let client = t.client.clone();
-            (client.resolve_tensor_float::<Inner>(t), true)
-        }
-        Loaded::Cube(t) => (t, false),
-    };
-    let give_back = |err: TransferError, cube: CubePrimitive| {
-        let back = if fusion {
-            Loaded::Fusion(register_in_fusion(cube))
-        } else {
-            Loaded::Cube(cube)
-        };
-        Err((err, back))
-    };
+pub(crate) fn offload(cube: CubePrimitive) -> Result<CudaCopy, (TransferError, CubePrimitive)> {
     if cube.qparams.is_some() || !is_float(cube.dtype) {
-        return give_back(
-            TransferError::Unsupported(format!("{:?}", cube.dtype)),
-            cube,
-        );
+        let err = TransferError::Unsupported(format!("{:?}", cube.dtype));
+        return Err((err, cube));
     }
     let engine = match engine(&cube.device) {
         Ok(e) => e,
-        Err(err) => return give_back(err, cube),
+        Err(err) => return Err((err, cube)),
     };
     let bytes = cube.handle.size_in_used() as usize;
     let block = match engine.pool.alloc(bytes) {
@@ -253,7 +216,7 @@ pub(crate) fn offload(tensor: Loaded) -> Result<CudaCopy, (TransferError, Loaded
             if n < 8 || n.is_power_of_two() {
                 tracing::warn!(%err, refusals = n + 1, "pinned pool refused a block; the tensor stays on the device");
             }
-            return give_back(TransferError::Pool(err.to_string()), cube);
+            return Err((TransferError::Pool(err.to_string()), cube));
         }
     };
     let copy = CudaCopy {
@@ -261,7 +224,6 @@ pub(crate) fn offload(tensor: Loaded) -> Result<CudaCopy, (TransferError, Loaded
         meta: (*cube.meta).clone(),
         dtype: cube.dtype,
         device: cube.device.clone(),
-        fusion,
         offload: Ticket::new(),
     };
     let buffer = cube.handle.clone();
@@ -276,7 +238,7 @@ pub(crate) fn offload(tensor: Loaded) -> Result<CudaCopy, (TransferError, Loaded
 /// it kept is returned at once; a download still running is waited for by
 /// the upload thread, not here.
 #[allow(clippy::result_large_err)] // as `offload`: the tensor comes back
-pub(crate) fn prefetch(copy: CudaCopy) -> Result<PendingLoad, Loaded> {
+pub(crate) fn prefetch(copy: CudaCopy) -> Result<PendingLoad, CubePrimitive> {
     if !copy.in_flight() {
         if let Some(back) = take_failed(&copy) {
             return Err(back);
@@ -305,8 +267,8 @@ pub(crate) fn prefetch(copy: CudaCopy) -> Result<PendingLoad, Loaded> {
 }
 
 /// After the download finished: the tensor it handed back, if it failed.
-fn take_failed(copy: &CudaCopy) -> Option<Loaded> {
-    let failed = copy.offload.wait_with(|value| match value.take() {
+fn take_failed(copy: &CudaCopy) -> Option<CubePrimitive> {
+    copy.offload.wait_with(|value| match value.take() {
         Some(Err(cube)) => {
             *value = Some(Ok(()));
             Some(cube)
@@ -315,19 +277,13 @@ fn take_failed(copy: &CudaCopy) -> Option<Loaded> {
             *value = other;
             None
         }
-    })?;
-    // The block holds nothing useful: the caller gets the device tensor.
-    Some(if copy.fusion {
-        Loaded::Fusion(register_in_fusion(failed))
-    } else {
-        Loaded::Cube(failed)
     })
 }
 
 /// Collects a prefetched tensor, waiting for its copy if needed. An upload
 /// that failed is redone from the pinned bytes through CubeCL's own
 /// (synchronous) upload, still layout-exact.
-pub(crate) fn finish(pending: PendingLoad) -> Loaded {
+pub(crate) fn finish(pending: PendingLoad) -> CubePrimitive {
     let PendingLoad { copy, done } = pending;
     let client = CudaRuntime::client(&copy.device);
     let handle = match done.take() {
@@ -340,43 +296,21 @@ pub(crate) fn finish(pending: PendingLoad) -> Loaded {
             client.create_from_slice(copy.block.as_slice())
         }
     };
-    let cube = CubeTensor::new(
+    CubeTensor::new(
         client,
         handle,
         copy.meta.clone(),
         copy.device.clone(),
         copy.dtype,
-    );
-    if copy.fusion {
-        Loaded::Fusion(register_in_fusion(cube))
-    } else {
-        Loaded::Cube(cube)
-    }
+    )
 }
 
 /// Loads a copy now (no prefetch was issued or it was not collected).
-pub(crate) fn load(copy: CudaCopy) -> Loaded {
+pub(crate) fn load(copy: CudaCopy) -> CubePrimitive {
     match prefetch(copy) {
         Ok(pending) => finish(pending),
         Err(back) => back,
     }
-}
-
-/// Hands a CubeCL tensor to fusion, as burn-fusion's `float_from_data` does:
-/// the handle (with its strides) is registered and an init op made for it.
-fn register_in_fusion(tensor: CubePrimitive) -> FusionPrimitive {
-    let client = burn_fusion::get_client::<Inner>(&tensor.device);
-    let shape = tensor.shape();
-    let dtype = tensor.dtype;
-    let handle = <Inner as BackendIr>::float_tensor_handle(tensor);
-    let desc = InitOperationIr::create(shape, dtype, || client.register_tensor_handle(handle));
-    client
-        .register(
-            OperationStreams::default(),
-            OperationIr::Init(desc),
-            NoOp::<Inner>::new(),
-        )
-        .output()
 }
 
 fn is_float(dtype: DType) -> bool {

@@ -138,7 +138,9 @@ impl Drop for Download {
 /// block once the block's own download (`after`) finished.
 pub(crate) struct Upload {
     block: Arc<PinnedBlock>,
-    dst: Handle,
+    /// Taken when completed, so the receiver holds the only reference (an
+    /// extra one would keep fusion from writing to it in place).
+    dst: Option<Handle>,
     after: Arc<Ticket<DownloadResult>>,
     /// Taken when completed.
     done: Option<Arc<Ticket<Result<Handle, String>>>>,
@@ -153,12 +155,14 @@ impl Upload {
     ) -> Self {
         Self {
             block,
-            dst,
+            dst: Some(dst),
             after,
             done: Some(done),
         }
     }
-    fn complete(mut self, result: Result<Handle, String>) {
+    fn complete(mut self, outcome: Result<(), String>) {
+        let dst = self.dst.take();
+        let result = outcome.and_then(|()| dst.ok_or_else(|| "no destination".to_string()));
         if let Some(done) = self.done.take() {
             done.set(result);
         }
@@ -414,10 +418,7 @@ pub(crate) fn spawn_upload(device: &CudaDevice) -> Result<Worker<Upload>, CudaEr
             .result()
             .map_err(text)
         },
-        complete: |job: Upload, outcome: Result<(), String>| {
-            let dst = job.dst.clone();
-            job.complete(outcome.map(|()| dst));
-        },
+        complete: |job: Upload, outcome: Result<(), String>| job.complete(outcome),
     };
     spawn("burn-swap-h2d", device, copier)
 }

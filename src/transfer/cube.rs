@@ -1,0 +1,197 @@
+//! CubeCL tensors (`CubeTensor<R>`, the primitive of `CubeBackend<R>` and
+//! what fusion's handles hold): the buffer is copied as it is and comes back
+//! as a new buffer with the same shape, strides and dtype.
+//!
+//! On CUDA the copy is the asynchronous pinned engine of [`super::cuda`];
+//! on other runtimes (wgpu) it is CubeCL's own read of the whole buffer and
+//! a new buffer made from those bytes, both synchronous.
+
+use std::any::Any;
+
+use burn_backend::DType;
+use burn_cubecl::tensor::CubeTensor;
+use burn_cubecl::CubeRuntime;
+use burn_std::Metadata;
+use cubecl::client::ComputeClient;
+
+#[cfg(feature = "cuda")]
+use super::cast;
+use super::{DeviceCopy, DeviceLoad, TransferError};
+
+/// A CubeCL buffer on the host.
+pub(crate) enum CubeCopy<R: CubeRuntime> {
+    /// Read by CubeCL, synchronously.
+    Read(ReadCopy<R>),
+    /// In the CUDA engine's pinned pool (possibly still being copied).
+    #[cfg(feature = "cuda")]
+    Cuda(super::cuda::CudaCopy),
+}
+
+/// A buffer's bytes and the layout to rebuild it with.
+pub(crate) struct ReadCopy<R: CubeRuntime> {
+    bytes: Vec<u8>,
+    meta: Metadata,
+    dtype: DType,
+    device: R::Device,
+    client: ComputeClient<R>,
+}
+
+/// A CubeCL buffer on its way back.
+pub(crate) enum CubeLoad<R: CubeRuntime> {
+    Ready(CubeTensor<R>),
+    #[cfg(feature = "cuda")]
+    Cuda(super::cuda::PendingLoad),
+}
+
+/// Copies a CubeCL tensor to the host (CUDA: starts the copy). On failure
+/// the tensor comes back untouched.
+#[allow(clippy::result_large_err)] // the tensor itself comes back on failure
+pub(crate) fn offload<R: CubeRuntime>(
+    tensor: CubeTensor<R>,
+) -> Result<CubeCopy<R>, (TransferError, CubeTensor<R>)> {
+    #[cfg(feature = "cuda")]
+    let tensor = match as_cuda(tensor) {
+        Ok(cuda) => {
+            return super::cuda::offload(cuda)
+                .map(CubeCopy::Cuda)
+                .map_err(|(err, back)| (err, from_cuda(back)));
+        }
+        Err(tensor) => tensor,
+    };
+    if tensor.qparams.is_some() {
+        let err = TransferError::Unsupported(format!("{:?}", tensor.dtype));
+        return Err((err, tensor));
+    }
+    match tensor.client.read_one(tensor.handle.clone()) {
+        Ok(bytes) => Ok(CubeCopy::Read(ReadCopy {
+            bytes: bytes.to_vec(),
+            meta: (*tensor.meta).clone(),
+            dtype: tensor.dtype,
+            device: tensor.device.clone(),
+            client: tensor.client.clone(),
+        })),
+        Err(err) => Err((TransferError::Engine(format!("{err:?}")), tensor)),
+    }
+}
+
+#[cfg(feature = "cuda")]
+#[allow(clippy::result_large_err)]
+fn as_cuda<R: CubeRuntime>(
+    tensor: CubeTensor<R>,
+) -> Result<super::cuda::CubePrimitive, CubeTensor<R>> {
+    if (&tensor as &dyn Any).is::<super::cuda::CubePrimitive>() {
+        Ok(cast(tensor).expect("type checked"))
+    } else {
+        Err(tensor)
+    }
+}
+
+#[cfg(feature = "cuda")]
+fn from_cuda<R: CubeRuntime>(tensor: super::cuda::CubePrimitive) -> CubeTensor<R> {
+    cast(tensor).expect("a CUDA copy is only made from a CUDA tensor")
+}
+
+impl<R: CubeRuntime> ReadCopy<R> {
+    fn load(self) -> CubeTensor<R> {
+        let handle = self.client.create_from_slice(&self.bytes);
+        CubeTensor::new(self.client, handle, self.meta, self.device, self.dtype)
+    }
+}
+
+impl<R: CubeRuntime> CubeCopy<R> {
+    /// Starts bringing the buffer back.
+    pub(crate) fn prefetch(self) -> CubeLoad<R> {
+        match self {
+            CubeCopy::Read(copy) => CubeLoad::Ready(copy.load()),
+            #[cfg(feature = "cuda")]
+            CubeCopy::Cuda(copy) => match super::cuda::prefetch(copy) {
+                Ok(pending) => CubeLoad::Cuda(pending),
+                Err(back) => CubeLoad::Ready(from_cuda(back)),
+            },
+        }
+    }
+
+    /// The buffer back on the device now.
+    pub(crate) fn load(self) -> CubeTensor<R> {
+        self.prefetch().collect()
+    }
+
+    pub(crate) fn in_flight(&self) -> bool {
+        match self {
+            CubeCopy::Read(_) => false,
+            #[cfg(feature = "cuda")]
+            CubeCopy::Cuda(copy) => copy.in_flight(),
+        }
+    }
+
+    pub(crate) fn wait(&self) {
+        #[cfg(feature = "cuda")]
+        if let CubeCopy::Cuda(copy) = self {
+            copy.wait();
+        }
+    }
+}
+
+impl<R: CubeRuntime> CubeLoad<R> {
+    pub(crate) fn landed(&self) -> bool {
+        match self {
+            CubeLoad::Ready(_) => true,
+            #[cfg(feature = "cuda")]
+            CubeLoad::Cuda(pending) => pending.landed(),
+        }
+    }
+
+    pub(crate) fn download_in_flight(&self) -> bool {
+        match self {
+            CubeLoad::Ready(_) => false,
+            #[cfg(feature = "cuda")]
+            CubeLoad::Cuda(pending) => pending.download_in_flight(),
+        }
+    }
+
+    pub(crate) fn wait_downloaded(&self) {
+        #[cfg(feature = "cuda")]
+        if let CubeLoad::Cuda(pending) = self {
+            pending.wait_downloaded();
+        }
+    }
+
+    /// The tensor, waiting for its copy if needed.
+    pub(crate) fn collect(self) -> CubeTensor<R> {
+        match self {
+            CubeLoad::Ready(tensor) => tensor,
+            #[cfg(feature = "cuda")]
+            CubeLoad::Cuda(pending) => from_cuda(super::cuda::finish(pending)),
+        }
+    }
+}
+
+impl<R: CubeRuntime> DeviceCopy for CubeCopy<R> {
+    fn in_flight(&self) -> bool {
+        CubeCopy::in_flight(self)
+    }
+    fn wait(&self) {
+        CubeCopy::wait(self)
+    }
+    fn prefetch(self: Box<Self>) -> Box<dyn DeviceLoad> {
+        Box::new(CubeCopy::prefetch(*self))
+    }
+    fn load(self: Box<Self>) -> Box<dyn Any + Send> {
+        Box::new(CubeCopy::load(*self))
+    }
+}
+
+impl<R: CubeRuntime> DeviceLoad for CubeLoad<R> {
+    fn landed(&self) -> bool {
+        CubeLoad::landed(self)
+    }
+    fn download_in_flight(&self) -> bool {
+        CubeLoad::download_in_flight(self)
+    }
+    fn wait_downloaded(&self) {
+        CubeLoad::wait_downloaded(self)
+    }
+    fn collect(self: Box<Self>) -> Box<dyn Any + Send> {
+        Box::new(CubeLoad::collect(*self))
+    }
+}

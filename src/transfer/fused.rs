@@ -1,0 +1,499 @@
+//! Tensors of burn's fusion backend (`Fusion<CubeBackend<R>>`: burn-cuda's
+//! `Cuda`, burn-wgpu's `Wgpu`), moved without changing what fusion does.
+//!
+//! Fusion queues ops and fuses runs of them into one kernel; where a run ends
+//! depends on the ops registered. Reading a tensor through fusion's client
+//! executes its queue at that point, and registering an op (an `Init` for a
+//! tensor coming back) ends a run: either changes fusion's kernels, and with
+//! them results in the last bits. So burn-swap never adds an op to the
+//! compute stream and never drains it:
+//! - Offload asks, on a fusion stream of its own, with an op that has no
+//!   tensors (fusion runs it at once, fusing nothing) and looks into fusion's
+//!   handle container. Fusion runs a stream's ops in the order they were
+//!   registered, and an op's outputs get handles only when it runs. Once a
+//!   *witness*, a tensor the training thread made after the offload was asked
+//!   for, has a handle, every op that read the tensor before has run, and its
+//!   handle can be taken out of the container. Until then the request is
+//!   asked again after each op: nothing waits.
+//! - The taken buffer is copied by [`super::cube`] (CUDA: pinned and
+//!   asynchronous).
+//! - Coming back, a buffer with the same strides is put back under the same
+//!   tensor id, from the same thread and so before any later op that reads
+//!   it reaches fusion's server. Fusion sees the same ops, tensor ids and
+//!   statuses as without burn-swap.
+//!
+//! A tensor id two live handles share (an op that returns its input) is never
+//! moved: the other handle would still reach the same fusion tensor.
+
+use std::any::Any;
+use std::collections::{HashMap, VecDeque};
+use std::fmt;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, Weak};
+
+use burn_backend::{Shape, StreamId, TensorMetadata};
+use burn_cubecl::fusion::FusionCubeRuntime;
+use burn_cubecl::tensor::CubeTensor;
+use burn_cubecl::{CubeBackend, CubeRuntime};
+use burn_fusion::stream::{Operation, OperationStreams};
+use burn_fusion::{FusionRuntime, FusionTensor};
+use burn_ir::{CustomOpIr, HandleContainer, OperationIr, TensorId, TensorIr, TensorStatus};
+
+use super::cube::{self, CubeCopy, CubeLoad};
+use super::{DeviceCopy, DeviceLoad, TransferError};
+
+/// The backend that names fusion's handle conversions (they do not depend
+/// on the element types).
+type Inner<R> = CubeBackend<R, f32, i32, u8>;
+/// The float primitive of `Fusion<CubeBackend<R, ..>>`.
+pub(crate) type FusedTensor<R> = FusionTensor<FusionCubeRuntime<R>>;
+type Handles<R> = HandleContainer<<FusionCubeRuntime<R> as FusionRuntime>::FusionHandle>;
+
+/// burn-swap's own fusion stream. Threads are numbered up from 0, so no
+/// thread has it; nothing runs on the device under it.
+const OWN_STREAM: StreamId = StreamId {
+    value: u64::MAX - 0x5357,
+};
+
+/// Fresh tensors of the latest ops: the witnesses. A few dozen cover the
+/// ops between an offload and the moment fusion runs them.
+const WITNESSES: usize = 64;
+
+#[derive(Debug, Clone, Copy)]
+struct Witness {
+    /// Order in which it was made, over all threads.
+    seq: u64,
+    id: TensorId,
+    stream: StreamId,
+}
+
+#[derive(Default)]
+struct Registry {
+    next_seq: u64,
+    /// Highest tensor id seen: fusion's ids only grow, so a tensor with a
+    /// higher one was made by the op that returned it, not handed through.
+    newest: Option<TensorId>,
+    witnesses: VecDeque<Witness>,
+    /// Live handles per fusion tensor id.
+    holders: HashMap<TensorId, u32>,
+    /// Offloads still waiting for their witness, or taken and not yet copied.
+    pending: Vec<Weak<dyn Pending>>,
+}
+
+fn registry() -> MutexGuard<'static, Registry> {
+    static REGISTRY: OnceLock<Mutex<Registry>> = OnceLock::new();
+    REGISTRY
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+}
+
+/// Counts a handle of a fusion tensor until dropped.
+pub(crate) struct Holder(TensorId);
+
+impl Drop for Holder {
+    fn drop(&mut self) {
+        let mut registry = registry();
+        if let Some(count) = registry.holders.get_mut(&self.0) {
+            *count -= 1;
+            if *count == 0 {
+                registry.holders.remove(&self.0);
+            }
+        }
+    }
+}
+
+/// A new handle holds `tensor`: counted, and a witness when it is fresh.
+pub(crate) fn note_new<R: CubeRuntime>(tensor: &FusedTensor<R>) -> Holder {
+    let mut registry = registry();
+    *registry.holders.entry(tensor.id).or_insert(0) += 1;
+    let fresh = registry.newest.is_none_or(|newest| tensor.id > newest);
+    if fresh {
+        registry.newest = Some(tensor.id);
+        let seq = registry.next_seq;
+        registry.next_seq += 1;
+        if registry.witnesses.len() == WITNESSES {
+            registry.witnesses.pop_front();
+        }
+        registry.witnesses.push_back(Witness {
+            seq,
+            id: tensor.id,
+            stream: tensor.stream,
+        });
+    }
+    Holder(tensor.id)
+}
+
+/// What the offloads of fusion tensors did, since the process started.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct FusionSwapStats {
+    /// Buffers taken out of fusion and copied to the host.
+    pub moved: u64,
+    /// Their bytes.
+    pub moved_bytes: u64,
+    /// Offloads that ended with the buffer still in fusion: asked back
+    /// before the ops reading it had run, or the copy failed.
+    pub kept: u64,
+}
+
+static MOVED: AtomicU64 = AtomicU64::new(0);
+static MOVED_BYTES: AtomicU64 = AtomicU64::new(0);
+static KEPT: AtomicU64 = AtomicU64::new(0);
+
+/// The counters of [`FusionSwapStats`].
+pub fn stats() -> FusionSwapStats {
+    FusionSwapStats {
+        moved: MOVED.load(Ordering::Relaxed),
+        moved_bytes: MOVED_BYTES.load(Ordering::Relaxed),
+        kept: KEPT.load(Ordering::Relaxed),
+    }
+}
+
+/// Where a tensor's buffer is.
+enum Take<R: CubeRuntime> {
+    /// Still in fusion, waiting for a witness.
+    Waiting,
+    /// Out of fusion's container, not yet copied.
+    Taken(CubeTensor<R>),
+    /// Copied (or being copied) to the host.
+    Moved(CubeCopy<R>),
+    /// Left in fusion (asked back before it could be taken, or the copy
+    /// failed and the buffer went back).
+    Kept,
+}
+
+/// One offload's state, shared with the ops on burn-swap's stream.
+struct TakeCell<R: CubeRuntime> {
+    id: TensorId,
+    shape: Shape,
+    dtype: burn_backend::DType,
+    /// The stream of the thread that asked: its ops read the tensor.
+    stream: StreamId,
+    /// Witnesses from this sequence number on were made after the request.
+    after: u64,
+    state: Mutex<Take<R>>,
+    /// A poll for it is queued on fusion's server.
+    polling: AtomicBool,
+}
+
+impl<R: CubeRuntime> fmt::Debug for TakeCell<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "TakeCell({})", self.id)
+    }
+}
+
+impl<R: CubeRuntime> TakeCell<R> {
+    fn lock(&self) -> MutexGuard<'_, Take<R>> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// On fusion's server: takes the buffer once a witness ran.
+    fn try_take(&self, handles: &mut Handles<R>, witnesses: &[Witness]) {
+        self.polling.store(false, Ordering::Release);
+        // Never block fusion's server: a cell held by the training thread is
+        // not waiting any more, or is polled again after the next op.
+        let Ok(mut state) = self.state.try_lock() else {
+            return;
+        };
+        if !matches!(*state, Take::Waiting) {
+            return;
+        }
+        let ran = witnesses
+            .iter()
+            .any(|w| w.seq >= self.after && w.stream == self.stream && handles.has_handle(&w.id));
+        if !ran {
+            return;
+        }
+        if !handles.has_handle(&self.id) {
+            // Not expected (this handle keeps the tensor alive): leave it.
+            KEPT.fetch_add(1, Ordering::Relaxed);
+            *state = Take::Kept;
+            return;
+        }
+        let ir = TensorIr {
+            id: self.id,
+            shape: self.shape.clone(),
+            status: TensorStatus::ReadWrite,
+            dtype: self.dtype,
+        };
+        *state = Take::Taken(handles.get_float_tensor::<Inner<R>>(&ir));
+    }
+
+    /// On the training thread: copies a taken buffer. A failed copy puts
+    /// the buffer back in fusion.
+    fn start_copy(&self, client: &burn_fusion::client::GlobalFusionClient<FusionCubeRuntime<R>>) {
+        let mut state = self.lock();
+        if !matches!(*state, Take::Taken(_)) {
+            return;
+        }
+        let Take::Taken(tensor) = std::mem::replace(&mut *state, Take::Kept) else {
+            unreachable!()
+        };
+        let bytes = tensor.handle.size_in_used();
+        *state = match cube::offload(tensor) {
+            Ok(copy) => {
+                MOVED.fetch_add(1, Ordering::Relaxed);
+                MOVED_BYTES.fetch_add(bytes, Ordering::Relaxed);
+                Take::Moved(copy)
+            }
+            Err((err, tensor)) => {
+                tracing::warn!(%err, "copy of a fusion tensor failed; it stays on the device");
+                put_back(client, self.id, tensor);
+                KEPT.fetch_add(1, Ordering::Relaxed);
+                Take::Kept
+            }
+        };
+    }
+}
+
+/// An offload in progress, seen without its runtime type.
+trait Pending: Send + Sync {
+    /// Moves it on; `false` once nothing more is to be done for it.
+    fn progress(&self, witnesses: &VecDeque<Witness>) -> bool;
+}
+
+struct PendingTake<R: CubeRuntime> {
+    cell: Arc<TakeCell<R>>,
+    client: burn_fusion::client::GlobalFusionClient<FusionCubeRuntime<R>>,
+}
+
+impl<R: CubeRuntime> Pending for PendingTake<R> {
+    fn progress(&self, witnesses: &VecDeque<Witness>) -> bool {
+        let waiting = match &*self.cell.lock() {
+            Take::Waiting => true,
+            Take::Taken(_) => false,
+            Take::Moved(_) | Take::Kept => return false,
+        };
+        if !waiting {
+            self.cell.start_copy(&self.client);
+            return false;
+        }
+        let witnesses: Vec<_> = witnesses
+            .iter()
+            .filter(|w| w.seq >= self.cell.after && w.stream == self.cell.stream)
+            .copied()
+            .collect();
+        if !witnesses.is_empty() && !self.cell.polling.swap(true, Ordering::AcqRel) {
+            submit(
+                &self.client,
+                Poll {
+                    cell: self.cell.clone(),
+                    witnesses,
+                },
+            );
+        }
+        true
+    }
+}
+
+/// Asks fusion's server to take a waiting buffer.
+#[derive(Debug)]
+struct Poll<R: CubeRuntime> {
+    cell: Arc<TakeCell<R>>,
+    witnesses: Vec<Witness>,
+}
+
+impl<R: CubeRuntime> Operation<FusionCubeRuntime<R>> for Poll<R> {
+    fn execute(&self, handles: &mut Handles<R>) {
+        self.cell.try_take(handles, &self.witnesses);
+    }
+}
+
+/// Puts a buffer back under its tensor id.
+struct PutBack<R: CubeRuntime> {
+    id: TensorId,
+    tensor: Mutex<Option<CubeTensor<R>>>,
+}
+
+impl<R: CubeRuntime> fmt::Debug for PutBack<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "PutBack({})", self.id)
+    }
+}
+
+impl<R: CubeRuntime> Operation<FusionCubeRuntime<R>> for PutBack<R> {
+    fn execute(&self, handles: &mut Handles<R>) {
+        let tensor = self.tensor.lock().unwrap_or_else(|p| p.into_inner()).take();
+        if let Some(tensor) = tensor {
+            handles.register_float_tensor::<Inner<R>>(&self.id, tensor);
+        }
+    }
+}
+
+/// Registers `op` on burn-swap's own fusion stream, where it runs at once
+/// (it has no tensors, so there is nothing to fuse it with).
+fn submit<R: CubeRuntime, O: Operation<FusionCubeRuntime<R>> + 'static>(
+    client: &burn_fusion::client::GlobalFusionClient<FusionCubeRuntime<R>>,
+    op: O,
+) {
+    OWN_STREAM.executes(|| {
+        let desc = CustomOpIr::new("burn-swap", &[], &[]);
+        client.register(OperationStreams::default(), OperationIr::Custom(desc), op);
+    });
+    // Fusion's server takes its queue in batches: without a flush, the op
+    // could wait there for the next op of the compute thread.
+    client.flush_queue();
+}
+
+fn put_back<R: CubeRuntime>(
+    client: &burn_fusion::client::GlobalFusionClient<FusionCubeRuntime<R>>,
+    id: TensorId,
+    tensor: CubeTensor<R>,
+) {
+    submit(
+        client,
+        PutBack {
+            id,
+            tensor: Mutex::new(Some(tensor)),
+        },
+    );
+}
+
+/// Moves every pending offload on: takes are asked again, taken buffers
+/// are copied. Called by the training thread after each op.
+pub(crate) fn progress() {
+    let (pending, witnesses) = {
+        let mut registry = registry();
+        if registry.pending.is_empty() {
+            return;
+        }
+        let pending: Vec<_> = registry.pending.drain(..).collect();
+        (pending, registry.witnesses.clone())
+    };
+    let still: Vec<_> = pending
+        .into_iter()
+        .filter(|p| p.upgrade().is_some_and(|p| p.progress(&witnesses)))
+        .collect();
+    registry().pending.extend(still);
+}
+
+/// A fusion tensor whose buffer is leaving the device (or has left): the
+/// tensor itself is kept, with its id, for fusion to find again.
+pub(crate) struct FusedCopy<R: CubeRuntime> {
+    tensor: FusedTensor<R>,
+    cell: Arc<TakeCell<R>>,
+    /// Keeps the offload in the pending list. Dropped with it (the tensor
+    /// died on the host): no poll is asked any more, and a buffer a queued
+    /// one still takes is freed with the last reference to its cell.
+    _pending: Arc<dyn Pending>,
+}
+
+/// A fusion tensor coming back.
+pub(crate) struct FusedLoad<R: CubeRuntime> {
+    tensor: FusedTensor<R>,
+    load: Option<CubeLoad<R>>,
+}
+
+/// Asks for `tensor`'s buffer to leave the device; `Err` gives it back.
+#[allow(clippy::result_large_err)] // the tensor itself comes back on failure
+pub(crate) fn offload<R: CubeRuntime>(
+    tensor: FusedTensor<R>,
+) -> Result<FusedCopy<R>, (TransferError, FusedTensor<R>)> {
+    let mut registry = registry();
+    if registry.holders.get(&tensor.id).copied().unwrap_or(0) > 1 {
+        return Err((
+            TransferError::Unsupported(
+                "another live tensor shares this fusion tensor (an op returned its input)".into(),
+            ),
+            tensor,
+        ));
+    }
+    let cell = Arc::new(TakeCell {
+        id: tensor.id,
+        shape: tensor.shape(),
+        dtype: tensor.dtype,
+        stream: StreamId::current(),
+        after: registry.next_seq,
+        state: Mutex::new(Take::Waiting),
+        polling: AtomicBool::new(false),
+    });
+    let pending: Arc<dyn Pending> = Arc::new(PendingTake {
+        cell: cell.clone(),
+        client: tensor.client.clone(),
+    });
+    registry.pending.push(Arc::downgrade(&pending));
+    Ok(FusedCopy {
+        tensor,
+        cell,
+        _pending: pending,
+    })
+}
+
+impl<R: CubeRuntime> FusedCopy<R> {
+    /// Starts bringing it back: a buffer never taken is simply kept.
+    fn prefetch(self) -> FusedLoad<R> {
+        let state = std::mem::replace(&mut *self.cell.lock(), Take::Kept);
+        let load = match state {
+            Take::Waiting => {
+                KEPT.fetch_add(1, Ordering::Relaxed);
+                None
+            }
+            Take::Kept => None,
+            Take::Taken(tensor) => Some(CubeLoad::Ready(tensor)),
+            Take::Moved(copy) => Some(copy.prefetch()),
+        };
+        FusedLoad {
+            tensor: self.tensor,
+            load,
+        }
+    }
+
+    fn in_flight(&self) -> bool {
+        match &*self.cell.lock() {
+            Take::Waiting | Take::Taken(_) => true,
+            Take::Moved(copy) => copy.in_flight(),
+            Take::Kept => false,
+        }
+    }
+
+    /// Blocks until the buffer has left the device. One still waiting for
+    /// its witness cannot be waited for (fusion runs the ops it waits for
+    /// only when the training thread registers more).
+    fn wait(&self) {
+        self.cell.start_copy(&self.tensor.client);
+        if let Take::Moved(copy) = &*self.cell.lock() {
+            copy.wait();
+        }
+    }
+}
+
+impl<R: CubeRuntime> FusedLoad<R> {
+    fn collect(self) -> FusedTensor<R> {
+        if let Some(load) = self.load {
+            put_back(&self.tensor.client, self.tensor.id, load.collect());
+        }
+        self.tensor
+    }
+}
+
+impl<R: CubeRuntime> DeviceCopy for FusedCopy<R> {
+    fn in_flight(&self) -> bool {
+        FusedCopy::in_flight(self)
+    }
+    fn wait(&self) {
+        FusedCopy::wait(self)
+    }
+    fn prefetch(self: Box<Self>) -> Box<dyn DeviceLoad> {
+        Box::new(FusedCopy::prefetch(*self))
+    }
+    fn load(self: Box<Self>) -> Box<dyn Any + Send> {
+        Box::new(FusedCopy::prefetch(*self).collect())
+    }
+}
+
+impl<R: CubeRuntime> DeviceLoad for FusedLoad<R> {
+    fn landed(&self) -> bool {
+        self.load.as_ref().is_none_or(CubeLoad::landed)
+    }
+    fn download_in_flight(&self) -> bool {
+        self.load.as_ref().is_some_and(CubeLoad::download_in_flight)
+    }
+    fn wait_downloaded(&self) {
+        if let Some(load) = &self.load {
+            load.wait_downloaded();
+        }
+    }
+    fn collect(self: Box<Self>) -> Box<dyn Any + Send> {
+        Box::new(FusedLoad::collect(*self))
+    }
+}
