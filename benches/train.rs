@@ -282,6 +282,9 @@ struct Measured {
     memory: Option<MemoryPeak>,
     /// `None` for the baseline backends.
     swap: Option<SwapStats>,
+    /// Under burn's fusion: what was really moved.
+    #[serde(default)]
+    fusion_swaps: Option<FusionSwaps>,
     /// Memory every `--memory-every` timed steps: flat when nothing leaks.
     #[serde(default)]
     memory_series: Vec<MemorySample>,
@@ -546,6 +549,7 @@ fn measure<B: AutodiffBackend<Device = DeviceOf>>(
         }
     }
     let ready_when_timed = ready();
+    let fusion_before = fusion_swap_stats();
     let mut step_secs = Vec::new();
     let mut enqueue_secs = Vec::new();
     let mut final_loss = f32::NAN;
@@ -573,7 +577,47 @@ fn measure<B: AutodiffBackend<Device = DeviceOf>>(
         steady_before_timing: ready_when_timed,
         swap: None,
         memory_series,
+        fusion_swaps: fusion_swaps_since(fusion_before, case.steps),
     }
+}
+
+/// What burn-swap really moved under burn's fusion in the timed steps
+/// (an offload there waits for the ops before it to run; one asked back
+/// first stays on the device).
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+struct FusionSwaps {
+    moved_bytes_per_step: u64,
+    moved_per_step: u64,
+    kept_per_step: u64,
+}
+
+#[cfg(any(feature = "cuda", feature = "wgpu"))]
+fn fusion_swap_stats() -> Option<burn_swap::transfer::FusionSwapStats> {
+    Some(burn_swap::transfer::fusion_swap_stats())
+}
+
+#[cfg(any(feature = "cuda", feature = "wgpu"))]
+fn fusion_swaps_since(
+    before: Option<burn_swap::transfer::FusionSwapStats>,
+    steps: usize,
+) -> Option<FusionSwaps> {
+    let (before, after) = (before?, fusion_swap_stats()?);
+    let steps = steps.max(1) as u64;
+    Some(FusionSwaps {
+        moved_bytes_per_step: (after.moved_bytes - before.moved_bytes) / steps,
+        moved_per_step: (after.moved - before.moved) / steps,
+        kept_per_step: (after.kept - before.kept) / steps,
+    })
+}
+
+#[cfg(not(any(feature = "cuda", feature = "wgpu")))]
+fn fusion_swap_stats() -> Option<()> {
+    None
+}
+
+#[cfg(not(any(feature = "cuda", feature = "wgpu")))]
+fn fusion_swaps_since(_: Option<()>, _: usize) -> Option<FusionSwaps> {
+    None
 }
 
 /// `--device-memory`: all but that many bytes of the device, held until the
@@ -1230,6 +1274,13 @@ fn print_table(rows: &[Row]) {
             format!("{:.1}", s.swap_in_stalls.total_ns() as f64 / 1e6)
         });
         let mut why = row.why.clone().unwrap_or_default();
+        if let Some(f) = m.and_then(|m| m.fusion_swaps).filter(|_| swap.is_some()) {
+            why = format!(
+                "{why} (fusion: {} moved/step, {} kept)",
+                mib(f.moved_bytes_per_step),
+                f.kept_per_step
+            );
+        }
         if m.is_some_and(|m| !m.steady_before_timing) {
             why = "timed before the steady state (raise --max-warmup)".into();
         }
