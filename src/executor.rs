@@ -336,10 +336,12 @@ impl Executor {
     /// its workspace. (A download that finished meanwhile frees memory in
     /// use without shrinking what is held, so it does not count.) Read only
     /// in iterations without a plan: each read is a round trip to the
-    /// runtime's thread.
+    /// runtime's thread. Not under fusion: there an op runs later than it is
+    /// called, and the memory seen after it is other ops'.
     fn op_workspace(&mut self, outputs: u64) -> u64 {
         let loaded = std::mem::take(&mut self.loaded_in_op);
-        if self.on_plan || !self.config.exact_allocations() {
+        let lazy = self.probe.as_ref().is_some_and(|p| p.lazy());
+        if self.on_plan || lazy || !self.config.exact_allocations() {
             self.in_use_mark = None;
             return 0;
         }

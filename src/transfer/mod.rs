@@ -149,6 +149,12 @@ pub trait DeviceMemory: Send {
     /// Returns memory the driver's allocator holds unused to the device, so
     /// that the next iteration starts from memory in one piece.
     fn trim(&self) {}
+    /// Ops run later than they are called (burn's fusion queues them): the
+    /// memory seen after an op is not that op's, and no workspace is
+    /// measured per op.
+    fn lazy(&self) -> bool {
+        false
+    }
 }
 
 struct NoProbe;
@@ -168,6 +174,7 @@ pub(crate) fn memory_probe<B: Backend>(device: &B::Device) -> Box<dyn DeviceMemo
             device: cubecl::cuda::CudaDevice,
             /// Not tied to a stream: each call acts on the caller's.
             client: cubecl::client::ComputeClient<cubecl::cuda::CudaRuntime>,
+            fused: bool,
         }
         impl DeviceMemory for CudaProbe {
             fn usage(&self) -> Option<DeviceUsage> {
@@ -182,10 +189,14 @@ pub(crate) fn memory_probe<B: Backend>(device: &B::Device) -> Box<dyn DeviceMemo
             fn trim(&self) {
                 cuda::trim_pool(&self.device)
             }
+            fn lazy(&self) -> bool {
+                self.fused
+            }
         }
         return Box::new(CudaProbe {
             device: device.clone(),
             client: cubecl::cuda::CudaRuntime::client(device),
+            fused: is_fused_type::<B::FloatTensorPrimitive>(),
         });
     }
     let _ = device;
@@ -257,17 +268,22 @@ pub(crate) fn note_new<P: 'static>(primitive: &P) -> Option<Holder> {
 }
 
 /// Whether `primitive` is a tensor of burn's fusion backend.
-fn is_fused<P: 'static>(primitive: &P) -> bool {
-    let any = primitive as &dyn Any;
+fn is_fused<P: 'static>(_: &P) -> bool {
+    is_fused_type::<P>()
+}
+
+/// Whether `P` is the tensor type of burn's fusion backend.
+fn is_fused_type<P: 'static>() -> bool {
+    #[allow(unused_imports)]
+    use std::any::TypeId;
     #[cfg(feature = "cuda")]
-    if any.is::<fused::FusedTensor<cubecl::cuda::CudaRuntime>>() {
+    if TypeId::of::<P>() == TypeId::of::<fused::FusedTensor<cubecl::cuda::CudaRuntime>>() {
         return true;
     }
     #[cfg(feature = "wgpu")]
-    if any.is::<fused::FusedTensor<cubecl::wgpu::WgpuRuntime>>() {
+    if TypeId::of::<P>() == TypeId::of::<fused::FusedTensor<cubecl::wgpu::WgpuRuntime>>() {
         return true;
     }
-    let _ = any;
     false
 }
 

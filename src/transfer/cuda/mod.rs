@@ -305,14 +305,6 @@ pub(crate) fn finish(pending: PendingLoad) -> CubePrimitive {
     )
 }
 
-/// Loads a copy now (no prefetch was issued or it was not collected).
-pub(crate) fn load(copy: CudaCopy) -> CubePrimitive {
-    match prefetch(copy) {
-        Ok(pending) => finish(pending),
-        Err(back) => back,
-    }
-}
-
 fn is_float(dtype: DType) -> bool {
     matches!(
         dtype,
