@@ -195,3 +195,35 @@ fn the_block_record_sees_a_drain() {
     assert_ne!(fused, chain(true), "the block record missed a drain");
     assert_eq!(fused, chain(false), "the record is not repeatable");
 }
+
+/// An op that returns its input (a reshape to the same shape) gives two
+/// handles one fusion tensor: neither may be moved while the other can
+/// still read it. Here `y`'s last forward use comes before its alias's.
+#[test]
+fn a_fusion_tensor_two_handles_share_stays_on_the_device() {
+    fn grads<B: AutodiffBackend>() -> Vec<Vec<u8>> {
+        let device = Default::default();
+        let x = Tensor::<B, 2>::from_floats([[0.5, -1.0, 2.0], [2.0, 0.25, -3.0]], &device)
+            .require_grad();
+        let w = Tensor::<B, 2>::from_floats([[0.1, 0.2, 0.3], [0.4, 0.5, 0.6], [0.7, 0.8, 0.9]], &device)
+            .require_grad();
+        let y = x.clone().exp();
+        let alias = y.clone().reshape([2, 3]);
+        let a = y * alias.clone();
+        let c = a.matmul(w.clone()).exp();
+        let d = (c * alias).matmul(w.clone());
+        let loss = d.sum();
+        let grads = loss.backward();
+        vec![
+            loss.into_data().as_bytes().to_vec(),
+            x.grad(&grads).unwrap().into_data().as_bytes().to_vec(),
+            w.grad(&grads).unwrap().into_data().as_bytes().to_vec(),
+        ]
+    }
+    let _guard = serial();
+    let expected = grads::<Plain>();
+    burn_swap::configure(swap_all());
+    for _ in 0..4 {
+        assert_eq!(expected, grads::<Swap>());
+    }
+}
