@@ -355,6 +355,22 @@ impl Executor {
         workspace
     }
 
+    /// The device's free and total memory (from the driver) and the budget,
+    /// in words, for an out-of-memory error.
+    pub(crate) fn memory_when_failed(&self) -> Option<String> {
+        use crate::profiler::human_bytes;
+        let (free, total) = self.probe.as_ref()?.driver_free_total()?;
+        let budget = self
+            .config
+            .budget_bytes
+            .map_or("no budget".to_string(), |b| format!("budget {}", human_bytes(b)));
+        Some(format!(
+            "the device had {} free of {} after the failure, {budget}",
+            human_bytes(free),
+            human_bytes(total)
+        ))
+    }
+
     /// Gives free device buffers back (exact allocations only).
     fn release_free_memory(&mut self) {
         if let (true, Some(probe)) = (self.config.exact_allocations(), &self.probe) {

@@ -42,13 +42,18 @@ impl Watch {
         self.first.lock().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
-    fn raise_if_failed(&self) {
+    /// `memory`: what the device and burn-swap had, said with an
+    /// out-of-memory failure.
+    fn raise_if_failed_with(&self, memory: impl FnOnce() -> Option<String>) {
         if let Some(message) = self.failure() {
             let hint = if message.contains("allocate") {
-                "the device ran out of memory; lower the budget (it must leave room for the \
-                 parameters, optimizer state and the ops' own workspaces) or the batch"
+                let memory = memory().map(|m| format!("{m}; ")).unwrap_or_default();
+                format!(
+                    "the device ran out of memory; {memory}lower the budget (it must leave room \
+                     for the parameters, optimizer state and the ops' own workspaces) or the batch"
+                )
             } else {
-                "results computed since are not valid"
+                "results computed since are not valid".to_string()
             };
             panic!("burn-swap: the device runtime failed on its own thread: {message} ({hint})");
         }
@@ -82,7 +87,7 @@ fn panic_text(payload: &dyn std::any::Any) -> String {
 
 /// Panics on the calling (training) thread if the runtime failed.
 pub(crate) fn raise_if_failed() {
-    WATCH.raise_if_failed();
+    WATCH.raise_if_failed_with(|| crate::executor::with(|e| e.memory_when_failed()));
 }
 
 #[cfg(test)]
@@ -100,15 +105,17 @@ mod tests {
     #[test]
     fn a_runtime_failure_is_raised_with_its_message() {
         let watch = Watch::new();
-        watch.raise_if_failed();
+        let memory = || Some("1.5 GiB of 12.0 GiB free, budget 8.0 GiB".to_string());
+        watch.raise_if_failed_with(memory);
         watch.record("can't allocate buffer of size: 3221225472");
         watch.record("a later failure");
-        let raised = std::panic::catch_unwind(|| watch.raise_if_failed()).unwrap_err();
+        let raised = std::panic::catch_unwind(|| watch.raise_if_failed_with(memory)).unwrap_err();
         let text = panic_text(raised.as_ref());
         assert!(
             text.contains("can't allocate buffer of size: 3221225472"),
             "{text}"
         );
         assert!(text.contains("out of memory"), "{text}");
+        assert!(text.contains("1.5 GiB of 12.0 GiB free, budget 8.0 GiB"), "{text}");
     }
 }

@@ -41,6 +41,7 @@ pub(crate) enum HostCopy {
     /// A Flex tensor's storage and layout.
     Flex(flex::FlexCopy),
     /// A device buffer an engine copied (possibly still copying).
+    #[cfg_attr(not(any(feature = "cuda", feature = "wgpu")), allow(dead_code))]
     Device(Box<dyn DeviceCopy>),
 }
 
@@ -155,6 +156,11 @@ pub trait DeviceMemory: Send {
     fn lazy(&self) -> bool {
         false
     }
+    /// Free and total device memory straight from the driver (no runtime
+    /// call, so it answers after the runtime failed).
+    fn driver_free_total(&self) -> Option<(u64, u64)> {
+        None
+    }
 }
 
 struct NoProbe;
@@ -191,6 +197,9 @@ pub(crate) fn memory_probe<B: Backend>(device: &B::Device) -> Box<dyn DeviceMemo
             }
             fn lazy(&self) -> bool {
                 self.fused
+            }
+            fn driver_free_total(&self) -> Option<(u64, u64)> {
+                cuda::driver_free_total(&self.device)
             }
         }
         return Box::new(CudaProbe {
@@ -273,6 +282,10 @@ fn is_fused<P: 'static>(_: &P) -> bool {
 }
 
 /// Whether `P` is the tensor type of burn's fusion backend.
+#[cfg_attr(
+    not(any(feature = "cuda", feature = "wgpu")),
+    allow(clippy::extra_unused_type_parameters)
+)]
 fn is_fused_type<P: 'static>() -> bool {
     #[allow(unused_imports)]
     use std::any::TypeId;

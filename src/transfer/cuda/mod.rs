@@ -330,6 +330,13 @@ pub(crate) fn device_usage(device: &CudaDevice) -> Option<DeviceUsage> {
     Some(out)
 }
 
+/// Free and total memory of `device`, from the driver.
+pub(crate) fn driver_free_total(device: &CudaDevice) -> Option<(u64, u64)> {
+    make_current(device).ok()?;
+    let (free, total) = result::mem_get_info().ok()?;
+    Some((free as u64, total as u64))
+}
+
 /// The pinned pool's counters for a device, if its engine was made.
 pub fn pinned_stats(device: &CudaDevice) -> Option<PoolStats> {
     existing(device).map(|e| e.pool.stats())
