@@ -352,11 +352,12 @@ fn put_back<R: CubeRuntime>(
 /// Moves every pending offload on: takes are asked again, taken buffers
 /// are copied. Called by the training thread after each op.
 pub(crate) fn progress() {
+    // Every op calls this: no lock while nothing is pending.
+    if !ANY_PENDING.load(Ordering::Acquire) {
+        return;
+    }
     let (pending, witnesses) = {
         let mut registry = registry();
-        if registry.pending.is_empty() {
-            return;
-        }
         let pending: Vec<_> = registry.pending.drain(..).collect();
         (pending, registry.witnesses.clone())
     };
@@ -364,8 +365,14 @@ pub(crate) fn progress() {
         .into_iter()
         .filter(|p| p.upgrade().is_some_and(|p| p.progress(&witnesses)))
         .collect();
-    registry().pending.extend(still);
+    let mut registry = registry();
+    registry.pending.extend(still);
+    ANY_PENDING.store(!registry.pending.is_empty(), Ordering::Release);
 }
+
+/// Whether the registry's pending list may hold something (set with the
+/// registry locked, so it is never false while the list holds an entry).
+static ANY_PENDING: AtomicBool = AtomicBool::new(false);
 
 /// A fusion tensor whose buffer is leaving the device (or has left): the
 /// tensor itself is kept, with its id, for fusion to find again.
@@ -412,6 +419,7 @@ pub(crate) fn offload<R: CubeRuntime>(
         client: tensor.client.clone(),
     });
     registry.pending.push(Arc::downgrade(&pending));
+    ANY_PENDING.store(true, Ordering::Release);
     Ok(FusedCopy {
         tensor,
         cell,

@@ -276,11 +276,6 @@ pub(crate) fn note_new<P: 'static>(primitive: &P) -> Option<Holder> {
     None
 }
 
-/// Whether `primitive` is a tensor of burn's fusion backend.
-fn is_fused<P: 'static>(_: &P) -> bool {
-    is_fused_type::<P>()
-}
-
 /// Whether `P` is the tensor type of burn's fusion backend.
 #[cfg_attr(
     not(any(feature = "cuda", feature = "wgpu")),
@@ -414,7 +409,7 @@ impl<B: Backend> HostTensor<B> {
     pub fn offload(
         tensor: B::FloatTensorPrimitive,
     ) -> Result<Self, (TransferError, B::FloatTensorPrimitive)> {
-        if is_fused(&tensor) {
+        if is_fused_type::<B::FloatTensorPrimitive>() {
             let why = "a fusion tensor moves only inside a training step".to_string();
             return Err((TransferError::Unsupported(why), tensor));
         }
