@@ -589,6 +589,11 @@ struct FusionSwaps {
     moved_bytes_per_step: u64,
     moved_per_step: u64,
     kept_per_step: u64,
+    /// Mean ops between an offload's request and fusion handing the buffer over.
+    #[serde(default)]
+    take_lag_ops_mean: f64,
+    #[serde(default)]
+    take_lag_ops_max: u64,
 }
 
 #[cfg(any(feature = "cuda", feature = "wgpu"))]
@@ -607,6 +612,9 @@ fn fusion_swaps_since(
         moved_bytes_per_step: (after.moved_bytes - before.moved_bytes) / steps,
         moved_per_step: (after.moved - before.moved) / steps,
         kept_per_step: (after.kept - before.kept) / steps,
+        take_lag_ops_mean: (after.take_lag_ops - before.take_lag_ops) as f64
+            / (after.moved - before.moved).max(1) as f64,
+        take_lag_ops_max: after.take_lag_ops_max,
     })
 }
 
@@ -1276,9 +1284,11 @@ fn print_table(rows: &[Row]) {
         let mut why = row.why.clone().unwrap_or_default();
         if let Some(f) = m.and_then(|m| m.fusion_swaps).filter(|_| swap.is_some()) {
             why = format!(
-                "{why} (fusion: {} moved/step, {} kept)",
+                "{why} (fusion: {} moved/step, {} kept, taken {:.1} ops after asked, at most {})",
                 mib(f.moved_bytes_per_step),
-                f.kept_per_step
+                f.kept_per_step,
+                f.take_lag_ops_mean,
+                f.take_lag_ops_max
             );
         }
         if m.is_some_and(|m| !m.steady_before_timing) {
