@@ -29,8 +29,8 @@ use crate::config::{OnBudgetError, SwapConfig};
 use crate::error::SwapError;
 use crate::handle::{ManagedSlot, TensorId};
 use crate::policy::{Action, Plan};
-use crate::profiler::{OpRecord, Phase, Profile, Recorder, TensorKey};
-use crate::transfer::{DeviceMemory, DeviceReport, DeviceUsage};
+use crate::profiler::{human_bytes, write_json, OpRecord, Phase, Profile, Recorder, TensorKey};
+use crate::transfer::{DeviceMemory, DeviceReport, DeviceUsage, TransferOptions};
 
 static NEXT_TENSOR_ID: AtomicU64 = AtomicU64::new(1);
 
@@ -107,7 +107,6 @@ struct Live {
 }
 
 /// What the decorator must do once an op finished.
-#[derive(Default)]
 pub(crate) struct OpEnd {
     /// Tensors of the op (inputs and outputs, by id) the plan offloads now.
     pub offload: Vec<TensorId>,
@@ -116,6 +115,8 @@ pub(crate) struct OpEnd {
     /// Downloads count against the budget: after its offloads, the op may
     /// have to wait for some ([`Executor::downloads_to_wait_for`]).
     pub holds_budget: bool,
+    /// How the offloads and evictions are to be made.
+    pub transfer: TransferOptions,
 }
 
 /// The last iteration's profile. An iteration that followed the plan is
@@ -287,6 +288,11 @@ impl Executor {
         &self.config
     }
 
+    /// What the transfer engine may do for this thread's tensors.
+    pub(crate) fn transfer_options(&self) -> TransferOptions {
+        self.config.transfer_options()
+    }
+
     pub(crate) fn tracker(&self) -> Arc<Tracker> {
         self.tracker.clone()
     }
@@ -358,7 +364,6 @@ impl Executor {
     /// The device's free and total memory (from the driver) and the budget,
     /// in words, for an out-of-memory error.
     pub(crate) fn memory_when_failed(&self) -> Option<String> {
-        use crate::profiler::human_bytes;
         let (free, total) = self.probe.as_ref()?.driver_free_total()?;
         let budget = self
             .config
@@ -646,7 +651,12 @@ impl Executor {
             self.produced(info.id, key, info.bytes, slots.next());
         }
         self.absorb_events(index);
-        let mut end = OpEnd::default();
+        let mut end = OpEnd {
+            offload: Vec::new(),
+            evict: Vec::new(),
+            holds_budget: false,
+            transfer: self.transfer_options(),
+        };
         let evicting = self.evicts_while_profiling();
         if evicting {
             for id in &record.inputs {
@@ -789,7 +799,7 @@ impl Executor {
 
     fn replan(&mut self, profile: &Profile) -> Result<(), SwapError> {
         let _span = tracing::info_span!("plan", iteration = profile.iteration).entered();
-        match self.config.policy.plan(profile, &self.config) {
+        match self.config.policy.plan(profile, &self.config.plan_params()) {
             Ok(plan) => {
                 tracing::info!(
                     iteration = profile.iteration,
@@ -806,7 +816,7 @@ impl Executor {
                 }
                 let plan = Arc::new(plan);
                 if let Some(path) = &self.config.profile_path {
-                    if let Err(err) = crate::profiler::write_json(path, profile, Some(&plan)) {
+                    if let Err(err) = write_json(path, profile, Some(&plan)) {
                         tracing::warn!(path = %path.display(), %err, "could not write the profile");
                     }
                 }
@@ -816,12 +826,13 @@ impl Executor {
                 Ok(())
             }
             Err(err) => {
+                let err = SwapError::from(err);
                 tracing::error!(%err, "no plan fits");
                 self.active = None;
                 self.status = Err(err.clone());
                 self.failed_for = Some(profile.op_signatures.clone());
                 if let Some(path) = &self.config.profile_path {
-                    let _ = crate::profiler::write_json(path, profile, None);
+                    let _ = write_json(path, profile, None);
                 }
                 match self.config.on_budget_error {
                     OnBudgetError::Panic => Err(err),
@@ -848,7 +859,7 @@ mod tests {
         fn id(&self) -> TensorId {
             self.id
         }
-        fn offload(&self) -> Result<u64, TransferError> {
+        fn offload(&self, _: &TransferOptions) -> Result<u64, TransferError> {
             Ok(0)
         }
         fn prefetch(&self) {}

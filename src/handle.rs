@@ -15,10 +15,9 @@ use burn_backend::{Backend, DType, Shape, TensorMetadata};
 use serde::{Deserialize, Serialize};
 
 use crate::executor::{SlotEvent, Tracker};
-use crate::transfer::{self, HostCopy, Incoming, TransferError};
+use crate::transfer::{self, HostCopy, Incoming, TransferError, TransferOptions};
 
-/// A tensor's identity for its whole life (unique in the process).
-pub type TensorId = u64;
+pub use burn_swap_plan::profile::TensorId;
 
 /// Where a tensor's data is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -237,7 +236,7 @@ pub(crate) trait ManagedSlot: Send + Sync {
     /// The tensor's id.
     fn id(&self) -> TensorId;
     /// Moves the data to the host. Returns the bytes moved, or why not.
-    fn offload(&self) -> Result<u64, TransferError>;
+    fn offload(&self, options: &TransferOptions) -> Result<u64, TransferError>;
     /// Brings the data back to the device ahead of use.
     fn prefetch(&self);
     /// Its download is still running, holding its device memory.
@@ -251,7 +250,7 @@ impl<B: Backend> ManagedSlot for Slot<B> {
         self.id
     }
 
-    fn offload(&self) -> Result<u64, TransferError> {
+    fn offload(&self, options: &TransferOptions) -> Result<u64, TransferError> {
         let mut storage = self.lock();
         let Storage::Resident(_) = &*storage else {
             return Ok(0);
@@ -261,7 +260,7 @@ impl<B: Backend> ManagedSlot for Slot<B> {
             unreachable!()
         };
         let _span = tracing::trace_span!("swap_out", id = self.id, bytes = self.bytes).entered();
-        match transfer::offload::<B>(primitive) {
+        match transfer::offload::<B>(primitive, options) {
             Ok(host) => {
                 // An asynchronous copy may still hold the device buffer
                 // (`Residency::Offloading`); the plan counts it as gone.
@@ -339,6 +338,10 @@ mod tests {
         SwapTensor::new(7, primitive, tracker.clone())
     }
 
+    fn options() -> TransferOptions {
+        crate::SwapConfig::default().transfer_options()
+    }
+
     fn events(tracker: &Tracker) -> Vec<SlotEvent> {
         let mut out = Vec::new();
         tracker.drain(&mut out);
@@ -353,7 +356,7 @@ mod tests {
         let before = burn_backend::read_sync(before).unwrap();
         let layout_before = t.slot.resident_clone().layout().clone();
         let saved = t.clone();
-        assert_eq!(saved.slot.offload().unwrap(), 24);
+        assert_eq!(saved.slot.offload(&options()).unwrap(), 24);
         assert_eq!(t.residency(), Residency::OnHost);
         assert_eq!(t.shape().dims::<2>(), [3, 2], "metadata needs no data");
         let back = t.into_primitive();
@@ -386,7 +389,7 @@ mod tests {
         let a = tensor(&tracker);
         let b = a.clone();
         let c = b.clone();
-        a.slot.offload().unwrap();
+        a.slot.offload(&options()).unwrap();
         drop(a);
         drop(b);
         assert!(events(&tracker)

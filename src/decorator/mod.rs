@@ -17,7 +17,8 @@ use burn_backend::{Backend, BackendTypes};
 
 use crate::executor::{self, next_tensor_id, Tracker};
 use crate::handle::{ManagedSlot, Slot, SwapTensor, TensorId};
-use crate::profiler::{OpRecord, OutputInfo};
+use crate::profiler::{dtype_name, OpRecord, OutputInfo};
+use crate::transfer::TransferOptions;
 
 /// A backend that manages where `B`'s saved activations live.
 ///
@@ -134,7 +135,7 @@ impl<B: Backend> OpScope<B> {
                     output: n as u16,
                     bytes: s.bytes,
                     shape: s.shape.to_vec(),
-                    dtype: s.dtype,
+                    dtype: dtype_name(s.dtype),
                 })
                 .collect(),
         };
@@ -157,7 +158,7 @@ impl<B: Backend> OpScope<B> {
         });
         let holds_budget = end.holds_budget;
         for slot in end.evict {
-            evict(&slot);
+            evict(&slot, &end.transfer);
         }
         for id in end.offload {
             let slot = self
@@ -166,7 +167,7 @@ impl<B: Backend> OpScope<B> {
                 .chain(self.outputs.iter())
                 .find(|s| s.id == id);
             let Some(slot) = slot else { continue };
-            match slot.offload() {
+            match slot.offload(&end.transfer) {
                 Ok(bytes) => {
                     let weak: Weak<dyn ManagedSlot> = Arc::downgrade(slot) as Weak<dyn ManagedSlot>;
                     executor::with(|e| e.offloaded(id, bytes, weak));
@@ -205,9 +206,9 @@ fn wait_for_budget() {
 
 /// Moves a tensor off the device because the profiled iteration went over
 /// the budget; a refusal puts it back in the executor's count.
-fn evict(slot: &Arc<dyn ManagedSlot>) {
+fn evict(slot: &Arc<dyn ManagedSlot>, options: &TransferOptions) {
     let id = slot.id();
-    let refused_for_good = match slot.offload() {
+    let refused_for_good = match slot.offload(options) {
         Ok(0) => false, // not resident after all (a copy was already under way)
         Ok(bytes) => {
             executor::with(|e| e.downloading(bytes, Arc::downgrade(slot)));

@@ -9,7 +9,10 @@
 
 use std::fmt::Write;
 
-use super::{human_bytes, sweep, Profile, TensorProfile};
+use crate::human_bytes;
+use crate::memory::{recorded, resident_timeline};
+use crate::plan::Decision;
+use crate::profile::{Profile, TensorProfile};
 
 const WIDTH: f64 = 960.0;
 const HEIGHT: f64 = 420.0;
@@ -18,58 +21,20 @@ const RIGHT: f64 = 20.0;
 const TOP: f64 = 40.0;
 const BOTTOM: f64 = 50.0;
 
-/// Resident intervals of a saved tensor, as `(first op, last op, bytes)`.
-fn intervals(t: &TensorProfile, op_count: u32) -> Vec<(u32, u32, u64)> {
-    let end = t.released_at.unwrap_or(op_count);
-    let mut out = Vec::new();
-    let mut from = Some(t.key.op);
-    let mut moves: Vec<(u32, bool)> = t.offloaded_at.iter().map(|&o| (o, false)).collect();
-    moves.extend(t.loaded_at.iter().map(|&l| (l, true)));
-    moves.sort();
-    for (at, is_load) in moves {
-        match (is_load, from) {
-            (false, Some(f)) => {
-                out.push((f, at, t.bytes));
-                from = None;
-            }
-            (true, None) => from = Some(at),
-            _ => {}
-        }
-    }
-    if let Some(f) = from {
-        out.push((f, end, t.bytes));
-    }
-    out
-}
-
-/// The profile's saved bytes on the device during each op (as recorded).
-pub(crate) fn resident_saved(profile_tensors: &[TensorProfile], op_count: u32) -> Vec<u64> {
-    sweep(
-        op_count,
-        profile_tensors
-            .iter()
-            .filter(|t| t.saved)
-            .flat_map(|t| intervals(t, op_count)),
-    )
-}
-
 /// An SVG of `profile`'s memory timeline; `budget` draws a line.
 pub fn timeline_svg(profile: &Profile, budget: Option<u64>) -> String {
     let n = profile.op_count.max(1);
-    let saved = profile.tensors.iter().filter(|t| t.saved);
-    let (swapped, kept): (Vec<&TensorProfile>, Vec<&TensorProfile>) =
-        saved.partition(|t| !t.offloaded_at.is_empty());
-    let kept_bytes = sweep(n, kept.iter().flat_map(|t| intervals(t, n)));
-    let swapped_bytes = sweep(n, swapped.iter().flat_map(|t| intervals(t, n)));
-    // Every saved tensor from its making to its release: keep-all's line.
-    let keep_all = sweep(
-        n,
-        profile
-            .tensors
-            .iter()
-            .filter(|t| t.saved)
-            .map(|t| (t.key.op, t.released_at.unwrap_or(n), t.bytes)),
-    );
+    let (swapped, kept): (Vec<&TensorProfile>, Vec<&TensorProfile>) = profile
+        .saved_tensors()
+        .partition(|t| !t.offloaded_at.is_empty());
+    let kept_bytes = recorded(kept, n);
+    let swapped_bytes = recorded(swapped, n);
+    // Every saved tensor from its making to its release: keep-all's line,
+    // drawn over at least one op like the rest.
+    let keep_all_saved = resident_timeline(profile, &Decision::keep_all(profile));
+    let keep_all: Vec<u64> = (0..n as usize)
+        .map(|i| keep_all_saved.get(i).copied().unwrap_or(0))
+        .collect();
     let live: Vec<u64> = profile
         .ops
         .iter()
@@ -236,8 +201,7 @@ pub fn timeline_svg(profile: &Profile, budget: Option<u64>) -> String {
 
 #[cfg(test)]
 mod tests {
-    use crate::profiler::{OpRecord, OutputInfo, Phase, Recorder};
-    use burn_backend::DType;
+    use crate::profile::{OpRecord, OutputInfo, Phase, Recorder};
 
     #[test]
     fn the_picture_has_keep_alls_line_and_the_host_series() {
@@ -249,7 +213,7 @@ mod tests {
             output: 0,
             bytes: 400,
             shape: vec![100],
-            dtype: DType::F32,
+            dtype: "F32".into(),
         };
         let record = |index: u32, inputs: Vec<u64>, outputs: Vec<OutputInfo>| OpRecord {
             index,
