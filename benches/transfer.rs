@@ -185,13 +185,14 @@ fn engine_copies<E: Backend>(bytes: usize, count: usize, reps: usize) -> (f64, f
             .to_vec();
     let mut offload_s = Vec::new();
     let mut prefetch_s = Vec::new();
+    let config = burn_swap::config();
     for rep in 0..=reps {
         sync::<E>(&device);
         let start = Instant::now();
         let hosts: Vec<HostTensor<E>> = tensors
             .drain(..)
             .map(|t| {
-                HostTensor::<E>::offload(t)
+                HostTensor::<E>::offload(t, &config)
                     .unwrap_or_else(|(err, _)| panic!("offload refused: {err}"))
             })
             .collect();
@@ -274,6 +275,7 @@ fn overlap<E: Backend>(quick: bool) -> Value {
             ))
         })
         .collect();
+    let config = burn_swap::config();
     let run = |traffic: bool| -> (f64, u64) {
         let mut moved = 0u64;
         let mut parked: std::collections::VecDeque<HostTensor<E>> = Default::default();
@@ -285,7 +287,7 @@ fn overlap<E: Backend>(quick: bool) -> Value {
         for (i, part) in parts.iter().enumerate() {
             acc = acc.matmul(b.clone()).mul_scalar(1e-3);
             if traffic {
-                if let Ok(h) = HostTensor::<E>::offload(part.clone()) {
+                if let Ok(h) = HostTensor::<E>::offload(part.clone(), &config) {
                     parked.push_back(h);
                     moved += swap_bytes as u64;
                 }

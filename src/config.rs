@@ -21,7 +21,6 @@ use std::sync::Arc;
 
 use crate::error::SwapError;
 use crate::policy::{self, KeepAll, PlanParams, Policy};
-use crate::transfer::{PinnedLimits, TransferOptions};
 
 /// What to do when no plan fits the budget.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -142,18 +141,6 @@ impl SwapConfig {
             budget_bytes: self.budget_bytes,
             min_swap_bytes: self.min_swap_bytes,
             prefetch_lookahead_ops: self.prefetch_lookahead_ops,
-        }
-    }
-
-    /// What the transfer engine may do, from this configuration.
-    pub(crate) fn transfer_options(&self) -> TransferOptions {
-        TransferOptions {
-            swap_under_fusion: self.swap_under_fusion,
-            pinned: PinnedLimits {
-                pool_bytes: self.pinned_pool_bytes,
-                chunk_bytes: self.pinned_chunk_bytes,
-                host_reserve_bytes: self.host_ram_reserve_bytes,
-            },
         }
     }
 

@@ -21,13 +21,13 @@ use std::cell::RefCell;
 use std::collections::{BTreeMap, VecDeque};
 
 use rustc_hash::FxHashMap as HashMap;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, Weak};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Weak};
 use std::time::Instant;
 
 use crate::config::{OnBudgetError, SwapConfig};
 use crate::error::SwapError;
-use crate::handle::{ManagedSlot, TensorId};
+use crate::handle::{ManagedSlot, SlotEvent, TensorId, Tracker};
 use crate::policy::{Action, Plan};
 use crate::profiler::{human_bytes, write_json, OpRecord, Phase, Profile, Recorder, TensorKey};
 use crate::transfer::{DeviceMemory, DeviceReport, DeviceUsage, TransferOptions};
@@ -37,52 +37,6 @@ static NEXT_TENSOR_ID: AtomicU64 = AtomicU64::new(1);
 /// A fresh process-unique tensor id.
 pub(crate) fn next_tensor_id() -> TensorId {
     NEXT_TENSOR_ID.fetch_add(1, Ordering::Relaxed)
-}
-
-/// Something that happened to a slot outside the executor's own calls.
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum SlotEvent {
-    Offloaded {
-        id: TensorId,
-        bytes: u64,
-    },
-    Loaded {
-        id: TensorId,
-        bytes: u64,
-    },
-    Released {
-        id: TensorId,
-    },
-    /// The compute thread waited `nanos` for a tensor to come back: its
-    /// prefetch had not landed, or (`on_demand`) none was issued.
-    Stalled {
-        id: TensorId,
-        nanos: u64,
-        on_demand: bool,
-    },
-}
-
-/// Inbox for slot events; slots may report from any thread.
-#[derive(Default)]
-pub(crate) struct Tracker {
-    events: Mutex<Vec<SlotEvent>>,
-    /// Set with every push, so the per-op path skips the lock when idle.
-    pending: AtomicBool,
-}
-
-impl Tracker {
-    pub(crate) fn push(&self, event: SlotEvent) {
-        self.events
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .push(event);
-        self.pending.store(true, Ordering::Release);
-    }
-    pub(crate) fn drain(&self, into: &mut Vec<SlotEvent>) {
-        if self.pending.swap(false, Ordering::Acquire) {
-            into.append(&mut self.events.lock().unwrap_or_else(|p| p.into_inner()));
-        }
-    }
 }
 
 /// What the decorator must do when an op begins.
@@ -290,7 +244,7 @@ impl Executor {
 
     /// What the transfer engine may do for this thread's tensors.
     pub(crate) fn transfer_options(&self) -> TransferOptions {
-        self.config.transfer_options()
+        TransferOptions::of(&self.config)
     }
 
     pub(crate) fn tracker(&self) -> Arc<Tracker> {
@@ -847,6 +801,7 @@ impl Executor {
 mod tests {
     use super::*;
     use crate::policy::SwapAll;
+    use std::sync::atomic::AtomicBool;
     use crate::transfer::TransferError;
 
     /// A slot whose download finishes when the test says so.

@@ -8,16 +8,62 @@
 //! The data is released exactly when the last handle drops.
 
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
 
 use burn_backend::{Backend, DType, Shape, TensorMetadata};
 use serde::{Deserialize, Serialize};
 
-use crate::executor::{SlotEvent, Tracker};
 use crate::transfer::{self, HostCopy, Incoming, TransferError, TransferOptions};
 
 pub use burn_swap_plan::profile::TensorId;
+
+/// Something that happened to a slot outside the executor's own calls.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum SlotEvent {
+    Offloaded {
+        id: TensorId,
+        bytes: u64,
+    },
+    Loaded {
+        id: TensorId,
+        bytes: u64,
+    },
+    Released {
+        id: TensorId,
+    },
+    /// The compute thread waited `nanos` for a tensor to come back: its
+    /// prefetch had not landed, or (`on_demand`) none was issued.
+    Stalled {
+        id: TensorId,
+        nanos: u64,
+        on_demand: bool,
+    },
+}
+
+/// Inbox for slot events; slots may report from any thread.
+#[derive(Default)]
+pub(crate) struct Tracker {
+    events: Mutex<Vec<SlotEvent>>,
+    /// Set with every push, so the per-op path skips the lock when idle.
+    pending: AtomicBool,
+}
+
+impl Tracker {
+    pub(crate) fn push(&self, event: SlotEvent) {
+        self.events
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(event);
+        self.pending.store(true, Ordering::Release);
+    }
+    pub(crate) fn drain(&self, into: &mut Vec<SlotEvent>) {
+        if self.pending.swap(false, Ordering::Acquire) {
+            into.append(&mut self.events.lock().unwrap_or_else(|p| p.into_inner()));
+        }
+    }
+}
 
 /// Where a tensor's data is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -339,7 +385,7 @@ mod tests {
     }
 
     fn options() -> TransferOptions {
-        crate::SwapConfig::default().transfer_options()
+        TransferOptions::of(&crate::SwapConfig::default())
     }
 
     fn events(tracker: &Tracker) -> Vec<SlotEvent> {

@@ -15,8 +15,8 @@ use std::time::Instant;
 
 use burn_backend::{Backend, BackendTypes};
 
-use crate::executor::{self, next_tensor_id, Tracker};
-use crate::handle::{ManagedSlot, Slot, SwapTensor, TensorId};
+use crate::executor::{self, next_tensor_id};
+use crate::handle::{ManagedSlot, Slot, SwapTensor, TensorId, Tracker};
 use crate::profiler::{dtype_name, OpRecord, OutputInfo};
 use crate::transfer::TransferOptions;
 
@@ -60,7 +60,7 @@ fn mix(hash: u64, value: u64) -> u64 {
 
 impl<B: Backend> OpScope<B> {
     pub(crate) fn begin(name: &'static str) -> Self {
-        crate::runtime_failure::raise_if_failed();
+        crate::runtime_failure::raise_if_failed(|| executor::with(|e| e.memory_when_failed()));
         let (start, tracker) = executor::with(|e| (e.begin_op(), e.tracker()));
         for slot in &start.prefetch {
             slot.prefetch();

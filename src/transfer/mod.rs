@@ -35,6 +35,8 @@ use burn_flex::FlexTensor;
 
 pub use burn_swap_plan::profile::{DeviceReport, DeviceUsage};
 
+use crate::config::SwapConfig;
+
 /// What the engines may do, from the configuration of the thread that
 /// moves the tensor.
 #[derive(Debug, Clone, Copy)]
@@ -45,6 +47,20 @@ pub(crate) struct TransferOptions {
     /// The CUDA engine's pinned pool, taken when a device's engine is made.
     #[cfg_attr(not(any(feature = "cuda", feature = "wgpu")), allow(dead_code))]
     pub pinned: PinnedLimits,
+}
+
+impl TransferOptions {
+    /// The options `config` sets.
+    pub(crate) fn of(config: &SwapConfig) -> Self {
+        Self {
+            swap_under_fusion: config.swap_under_fusion,
+            pinned: PinnedLimits {
+                pool_bytes: config.pinned_pool_bytes,
+                chunk_bytes: config.pinned_chunk_bytes,
+                host_reserve_bytes: config.host_ram_reserve_bytes,
+            },
+        }
+    }
 }
 
 /// Limits of the CUDA engine's pinned host pool.
@@ -407,22 +423,23 @@ pub struct HostTensor<B: Backend> {
 }
 
 impl<B: Backend> HostTensor<B> {
-    /// Starts moving `tensor` to the host, within the pinned pool of the
-    /// thread's configuration. On failure (no pinned memory left, an
-    /// unsupported tensor) the tensor comes back with the reason.
+    /// Starts moving `tensor` to the host, within `config`'s pinned pool
+    /// limits (a device's engine takes them at its first offload). On
+    /// failure (no pinned memory left, an unsupported tensor) the tensor
+    /// comes back with the reason.
     /// Tensors of burn's fusion backend are refused: their buffers leave
     /// only once fusion ran the ops that read them, which a training step
     /// under [`SwapAutodiff`](crate::SwapAutodiff) drives.
     pub fn offload(
         tensor: B::FloatTensorPrimitive,
+        config: &SwapConfig,
     ) -> Result<Self, (TransferError, B::FloatTensorPrimitive)> {
         if is_fused_type::<B::FloatTensorPrimitive>() {
             let why = "a fusion tensor moves only inside a training step".to_string();
             return Err((TransferError::Unsupported(why), tensor));
         }
         let device = B::float_device(&tensor);
-        let options = crate::executor::with(|e| e.transfer_options());
-        offload::<B>(tensor, &options).map(|host| Self {
+        offload::<B>(tensor, &TransferOptions::of(config)).map(|host| Self {
             state: HostState::Host(host),
             device,
         })
