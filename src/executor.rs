@@ -322,7 +322,9 @@ impl Executor {
         let budget = self
             .config
             .budget_bytes
-            .map_or("no budget".to_string(), |b| format!("budget {}", human_bytes(b)));
+            .map_or("no budget".to_string(), |b| {
+                format!("budget {}", human_bytes(b))
+            });
         Some(format!(
             "the device had {} free of {} after the failure, {budget}",
             human_bytes(free),
@@ -801,8 +803,8 @@ impl Executor {
 mod tests {
     use super::*;
     use crate::policy::SwapAll;
-    use std::sync::atomic::AtomicBool;
     use crate::transfer::TransferError;
+    use std::sync::atomic::AtomicBool;
 
     /// A slot whose download finishes when the test says so.
     struct Downloading {

@@ -117,6 +117,9 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("out of memory"), "{text}");
-        assert!(text.contains("1.5 GiB of 12.0 GiB free, budget 8.0 GiB"), "{text}");
+        assert!(
+            text.contains("1.5 GiB of 12.0 GiB free, budget 8.0 GiB"),
+            "{text}"
+        );
     }
 }

@@ -286,11 +286,15 @@ pub(crate) fn note_new<P: 'static>(primitive: &P) -> Option<Holder> {
     let any = primitive as &dyn Any;
     #[cfg(feature = "cuda")]
     if let Some(t) = any.downcast_ref::<fused::FusedTensor<cubecl::cuda::CudaRuntime>>() {
-        return Some(Holder { _count: fused::note_new(t) });
+        return Some(Holder {
+            _count: fused::note_new(t),
+        });
     }
     #[cfg(feature = "wgpu")]
     if let Some(t) = any.downcast_ref::<fused::FusedTensor<cubecl::wgpu::WgpuRuntime>>() {
-        return Some(Holder { _count: fused::note_new(t) });
+        return Some(Holder {
+            _count: fused::note_new(t),
+        });
     }
     let _ = any;
     None
@@ -491,4 +495,3 @@ pub fn pinned_pool_stats(device: &cubecl::cuda::CudaDevice) -> Option<cuda::Pool
 pub fn device_usage<B: Backend>(device: &B::Device) -> Option<DeviceUsage> {
     memory_probe::<B>(device).usage()
 }
-

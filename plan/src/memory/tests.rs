@@ -4,7 +4,10 @@ use crate::testing::{chain, record};
 
 #[test]
 fn the_sweep_adds_inclusive_intervals_within_the_iteration() {
-    let bytes = sweep(5, [(0, 2, 10), (1, 4, 5), (3, 9, 1), (4, 2, 100), (7, 8, 100)]);
+    let bytes = sweep(
+        5,
+        [(0, 2, 10), (1, 4, 5), (3, 9, 1), (4, 2, 100), (7, 8, 100)],
+    );
     // The interval past the end is cut at the last op; empty and late ones add nothing.
     assert_eq!(bytes, [10, 15, 15, 6, 6]);
     assert!(sweep(0, [(0, 0, 1)]).is_empty());
@@ -20,7 +23,10 @@ fn the_peak_is_the_first_op_with_the_most_bytes() {
 fn keeping_everything_simulates_what_was_recorded_without_moves() {
     let profile = chain(&[100, 200, 300]);
     let simulated = resident_timeline(&profile, &Decision::keep_all(&profile));
-    assert_eq!(simulated, recorded_saved(&profile.tensors, profile.op_count));
+    assert_eq!(
+        simulated,
+        recorded_saved(&profile.tensors, profile.op_count)
+    );
     // All three are on the device when backward starts, and leave one by one.
     assert_eq!(simulated, [100, 300, 600, 600, 600, 600, 300, 100]);
     assert_eq!(simulate(&profile, &Decision::keep_all(&profile)), (600, 2));

@@ -58,7 +58,10 @@ fn a_budget_no_plan_fits_is_budget_too_small_with_the_numbers() {
     assert_eq!((*budget, policy.as_str(), *iteration), (100, "swap-all", 0));
     // An op's input and output are on the device together.
     assert!(*need >= 200, "{err}");
-    assert!(err.to_string().contains("under the budget of 100 B"), "{err}");
+    assert!(
+        err.to_string().contains("under the budget of 100 B"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -174,12 +174,7 @@ impl Recorder {
 
     /// The profile of the iteration that ended at op `end`, with the device
     /// memory samples taken during it.
-    pub fn finish(
-        self,
-        iteration: u64,
-        end: u32,
-        device: Option<DeviceReport>,
-    ) -> Profile {
+    pub fn finish(self, iteration: u64, end: u32, device: Option<DeviceReport>) -> Profile {
         let bwd = self.backward_start.unwrap_or(end);
         let mut uses: HashMap<TensorId, (Vec<u32>, Vec<u32>)> = HashMap::new();
         for op in &self.ops {
@@ -294,4 +289,3 @@ fn saved_timeline(
         })
         .collect()
 }
-
