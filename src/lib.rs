@@ -13,12 +13,13 @@
 //! - [`autodiff`]: `SwapAutodiff<B>`, the user-facing backend.
 //! - [`profiler`]: what an iteration did, per op and per tensor.
 //! - [`policy`]: from a profile to a plan (`KeepAll`, `SwapAll`).
-//!
-//!   Profiles, plans and policies are the planning core, the crate
-//!   `burn-swap-plan` (no Burn dependency); these modules re-export it.
 //! - `executor`: applies the plan on the per-op path.
 //! - `transfer`: moves data between device and host.
 //! - [`config`]: the builder and the `BURN_SWAP_*` variables.
+//!
+//! Profiles, plans and policies are the planning core, the crate
+//! `burn-swap-plan` (no Burn dependency); [`profiler`] and [`policy`]
+//! re-export it.
 
 pub mod autodiff;
 pub mod config;
