@@ -115,11 +115,14 @@ struct ActivePlan {
     offload_after: HashMap<TensorKey, u32>,
     /// op index -> keys to prefetch before it runs.
     prefetch_at: BTreeMap<u32, Vec<TensorKey>>,
+    /// Swapped tensors: key -> (first backward use, bytes).
+    needed: HashMap<TensorKey, (u32, u64)>,
 }
 
 impl ActivePlan {
     fn new(plan: Arc<Plan>) -> Self {
         let mut offload_after = HashMap::default();
+        let mut needed = HashMap::default();
         let mut prefetch_at: BTreeMap<u32, Vec<TensorKey>> = BTreeMap::new();
         let mut swapped: Vec<_> = plan
             .decisions
@@ -130,12 +133,14 @@ impl ActivePlan {
         swapped.sort_by_key(|d| (d.prefetch_at, d.needed_at));
         for d in swapped {
             offload_after.insert(d.key, d.offload_after);
+            needed.insert(d.key, (d.needed_at, d.bytes));
             prefetch_at.entry(d.prefetch_at).or_default().push(d.key);
         }
         Self {
             plan,
             offload_after,
             prefetch_at,
+            needed,
         }
     }
 }
@@ -180,6 +185,15 @@ pub(crate) struct Executor {
     failed_for: Option<Vec<u64>>,
     /// Exact allocations are in force on this thread's stream.
     exact_applied: bool,
+    /// The least device memory the driver reported used this iteration
+    /// (while a plan is followed under a budget).
+    driver_floor: u64,
+    /// Device memory used over that floor at the end of the last op
+    /// ([`Self::measure_real_growth`]).
+    real_growth: u64,
+    /// Prefetches put off because the device was over the budget: (first
+    /// backward use, bytes, slot).
+    deferred: Vec<(u32, u64, Weak<dyn ManagedSlot>)>,
 }
 
 thread_local! {
@@ -222,6 +236,9 @@ impl Executor {
             trains: false,
             failed_for: None,
             exact_applied: false,
+            driver_floor: u64::MAX,
+            real_growth: 0,
+            deferred: Vec::new(),
         }
     }
 
@@ -448,13 +465,32 @@ impl Executor {
         let Some(budget) = self.device_budget() else {
             return Vec::new();
         };
+        // Following a plan, the memory really in use counts too: it holds
+        // what the plan does not see (workspaces; under fusion, the buffers
+        // of ops queued but not yet run, which free later than called).
+        let mut real = if self.on_plan {
+            self.measure_real_growth()
+        } else {
+            0
+        };
         let mut waits = Vec::new();
-        while self.growth() + self.download_bytes > budget {
-            let Some((bytes, slot)) = self.downloads.pop_front() else {
-                break;
-            };
+        let mut next = 0;
+        while (self.growth() + self.download_bytes).max(real) > budget && next < self.downloads.len()
+        {
+            let slot = self.downloads[next].1.upgrade();
+            if slot
+                .as_ref()
+                .is_some_and(|s| s.download_in_flight() && !s.download_waitable())
+            {
+                // Under fusion its copy starts only once the ops before it
+                // ran: the ones after it are waited for instead.
+                next += 1;
+                continue;
+            }
+            let (bytes, _) = self.downloads.remove(next).expect("in range");
             self.download_bytes -= bytes;
-            waits.extend(slot.upgrade());
+            real = real.saturating_sub(bytes);
+            waits.extend(slot);
         }
         waits
     }
@@ -547,22 +583,81 @@ impl Executor {
             }
         }
         self.absorb_events(index.saturating_sub(1));
-        let mut prefetch = Vec::new();
-        if self.on_plan {
-            if let Some(keys) = self.active.as_ref().and_then(|a| a.prefetch_at.get(&index)) {
-                for key in keys {
-                    let slot = self.by_key.get(key).and_then(|id| self.offloaded.get(id));
-                    if let Some(slot) = slot.and_then(Weak::upgrade) {
-                        prefetch.push(slot);
-                    }
-                }
-            }
-        }
+        let prefetch = if self.on_plan {
+            self.prefetches_due(index)
+        } else {
+            Vec::new()
+        };
         OpStart {
             index,
             timing: self.config.timing,
             prefetch,
         }
+    }
+
+    /// The prefetches to start before op `index`: the plan's for this op and
+    /// those put off before, needed first first. Where the runtime reports
+    /// the memory really in use and it leaves no room under the budget, a
+    /// prefetch waits for a later op, until the op before its first use.
+    fn prefetches_due(&mut self, index: u32) -> Vec<Arc<dyn ManagedSlot>> {
+        let mut due = std::mem::take(&mut self.deferred);
+        if let Some(active) = &self.active {
+            for key in active.prefetch_at.get(&index).into_iter().flatten() {
+                let slot = self.by_key.get(key).and_then(|id| self.offloaded.get(id));
+                if let (Some(slot), Some(&(needed, bytes))) = (slot, active.needed.get(key)) {
+                    due.push((needed, bytes, slot.clone()));
+                }
+            }
+        }
+        due.sort_by_key(|&(needed, _, _)| needed);
+        let measured = self.real_growth > 0;
+        let mut room = self
+            .device_budget()
+            .filter(|_| measured)
+            .map(|budget| budget.saturating_sub(self.real_growth.max(self.growth() + self.download_bytes)));
+        let mut prefetch = Vec::with_capacity(due.len());
+        for (needed, bytes, weak) in due {
+            let Some(slot) = weak.upgrade() else {
+                continue;
+            };
+            match &mut room {
+                Some(room) if bytes > *room && index + 1 < needed => {
+                    self.deferred.push((needed, bytes, weak));
+                }
+                Some(room) => {
+                    *room = room.saturating_sub(bytes);
+                    prefetch.push(slot);
+                }
+                None => prefetch.push(slot),
+            }
+        }
+        prefetch
+    }
+
+    /// The device memory the iteration really added so far, as the driver
+    /// reports the device's used memory (0 where it does not): what the plan
+    /// cannot see counts too (an op's workspace; under fusion, buffers of
+    /// ops queued but not yet run, which are freed later than called; the
+    /// allocator's pool keeping freed buffers in pieces). One driver call,
+    /// no round trip to the runtime's thread.
+    fn measure_real_growth(&mut self) -> u64 {
+        let Some(probe) = self.probe.as_ref() else {
+            return 0;
+        };
+        let used = || probe.driver_free_total().map(|(free, total)| total - free);
+        let Some(mut now) = used() else {
+            return 0;
+        };
+        self.driver_floor = self.driver_floor.min(now);
+        // Past the budget, the pool gives back what it holds unused before
+        // anything waits.
+        if now - self.driver_floor > self.config.budget_bytes.unwrap_or(u64::MAX) {
+            probe.trim();
+            now = used().unwrap_or(now);
+            self.driver_floor = self.driver_floor.min(now);
+        }
+        self.real_growth = now - self.driver_floor;
+        self.real_growth
     }
 
     /// Registers a tensor an op produced.
@@ -741,6 +836,9 @@ impl Executor {
         }
         self.iteration += 1;
         self.next_op = 0;
+        self.driver_floor = u64::MAX;
+        self.real_growth = 0;
+        self.deferred.clear();
         self.phase = Phase::Forward;
         // Tensors that outlive the iteration (parameters, optimizer state,
         // gradients) are not planned for: they lose their key.
@@ -810,6 +908,9 @@ mod tests {
     struct Downloading {
         id: TensorId,
         in_flight: AtomicBool,
+        /// Under fusion a copy cannot be waited for before the ops before
+        /// its offload have run.
+        waitable: AtomicBool,
     }
 
     impl ManagedSlot for Downloading {
@@ -826,13 +927,119 @@ mod tests {
         fn wait_downloaded(&self) {
             self.in_flight.store(false, Ordering::Relaxed);
         }
+        fn download_waitable(&self) -> bool {
+            self.waitable.load(Ordering::Relaxed)
+        }
     }
 
     fn downloading(id: TensorId) -> Arc<Downloading> {
         Arc::new(Downloading {
             id,
             in_flight: AtomicBool::new(true),
+            waitable: AtomicBool::new(true),
         })
+    }
+
+    /// A device whose used memory the test sets; counts trims.
+    #[derive(Clone, Default)]
+    struct Driver {
+        used: Arc<AtomicU64>,
+        trims: Arc<AtomicU64>,
+    }
+
+    impl DeviceMemory for Driver {
+        fn usage(&self) -> Option<DeviceUsage> {
+            None
+        }
+        fn trim(&self) {
+            self.trims.fetch_add(1, Ordering::Relaxed);
+        }
+        fn driver_free_total(&self) -> Option<(u64, u64)> {
+            Some((1000 - self.used.load(Ordering::Relaxed), 1000))
+        }
+    }
+
+    #[test]
+    fn memory_the_plan_cannot_see_is_waited_for_too() {
+        let config = SwapConfig::builder()
+            .policy(SwapAll)
+            .budget_bytes(100)
+            .build();
+        let mut executor = Executor::new(config);
+        let driver = Driver::default();
+        executor.install_probe(Box::new(driver.clone()));
+        executor.trains_here();
+        executor.on_plan = true;
+        driver.used.store(200, Ordering::Relaxed);
+        assert!(executor.downloads_to_wait_for().is_empty());
+        // The plan's count (40 + 2 x 20) is under the budget, but the driver
+        // sees 120 more than the iteration's least: the downloads that can be
+        // waited for are, and the one whose copy has not started is passed over.
+        executor.produced(1, TensorKey { op: 0, output: 0 }, 40, None);
+        let slots: Vec<Arc<Downloading>> = (10..12).map(downloading).collect();
+        slots[0].waitable.store(false, Ordering::Relaxed);
+        for slot in &slots {
+            executor.downloading(20, Arc::downgrade(slot) as Weak<dyn ManagedSlot>);
+        }
+        driver.used.store(320, Ordering::Relaxed);
+        assert_eq!(ids(&executor.downloads_to_wait_for()), [11]);
+        // The pool was asked to give back what it holds unused first.
+        assert_eq!(driver.trims.load(Ordering::Relaxed), 1);
+        assert_eq!(executor.download_bytes, 20);
+    }
+
+    #[test]
+    fn a_prefetch_waits_while_the_device_is_over_the_budget() {
+        let config = SwapConfig::builder()
+            .policy(SwapAll)
+            .budget_bytes(100)
+            .build();
+        let mut executor = Executor::new(config);
+        let driver = Driver::default();
+        executor.install_probe(Box::new(driver.clone()));
+        executor.trains_here();
+        executor.on_plan = true;
+        let key = TensorKey { op: 0, output: 0 };
+        let slot = downloading(1);
+        executor.produced(1, key, 30, Some(Arc::downgrade(&slot) as Weak<dyn ManagedSlot>));
+        executor.offloaded.insert(1, Arc::downgrade(&slot) as Weak<dyn ManagedSlot>);
+        let plan = Plan {
+            policy: "test".into(),
+            iteration: 0,
+            decisions: vec![crate::policy::Decision {
+                key,
+                bytes: 30,
+                action: Action::Swap,
+                offload_after: 0,
+                prefetch_at: 2,
+                needed_at: 5,
+            }],
+            op_signatures: Vec::new(),
+            budget_bytes: Some(100),
+            expected_peak_bytes: 0,
+            expected_peak_op: 0,
+            expected_peak_saved_bytes: 0,
+            keep_all_peak_saved_bytes: 0,
+            moves_nothing_because: None,
+        };
+        executor.active = Some(ActivePlan::new(Arc::new(plan)));
+        // 90 over the iteration's least: no room for 30 more before op 2...
+        driver.used.store(10, Ordering::Relaxed);
+        executor.downloads_to_wait_for();
+        driver.used.store(100, Ordering::Relaxed);
+        executor.downloads_to_wait_for();
+        assert!(executor.prefetches_due(2).is_empty());
+        assert!(executor.prefetches_due(3).is_empty());
+        // ...and it goes at the op before its first use all the same.
+        assert_eq!(ids(&executor.prefetches_due(4)), [1]);
+        // With room, it goes when the plan says.
+        executor.deferred.clear();
+        driver.used.store(40, Ordering::Relaxed);
+        executor.downloads_to_wait_for();
+        executor.on_plan = true;
+        let plan = executor.active.take().unwrap().plan;
+        executor.active = Some(ActivePlan::new(plan));
+        assert_eq!(ids(&executor.prefetches_due(2)), [1]);
     }
 
     fn ids(slots: &[Arc<dyn ManagedSlot>]) -> Vec<TensorId> {

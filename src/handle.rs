@@ -289,6 +289,11 @@ pub(crate) trait ManagedSlot: Send + Sync {
     fn download_in_flight(&self) -> bool;
     /// Blocks until its download is done and its device memory given back.
     fn wait_downloaded(&self);
+    /// [`Self::wait_downloaded`] can wait for its download now (under
+    /// fusion, not before the ops before the offload have run).
+    fn download_waitable(&self) -> bool {
+        true
+    }
 }
 
 impl<B: Backend> ManagedSlot for Slot<B> {
@@ -338,6 +343,13 @@ impl<B: Backend> ManagedSlot for Slot<B> {
             Storage::OnHost(host) => host.wait(),
             Storage::Loading(incoming) => incoming.wait_downloaded(),
             _ => {}
+        }
+    }
+
+    fn download_waitable(&self) -> bool {
+        match &*self.lock() {
+            Storage::OnHost(host) => host.waitable(),
+            _ => true,
         }
     }
 

@@ -214,6 +214,11 @@ pub struct FusionSwaps {
     pub moved_bytes_per_step: u64,
     pub moved_per_step: u64,
     pub kept_per_step: u64,
+    /// Mean ops between an offload's request and fusion handing the buffer over.
+    #[serde(default)]
+    pub take_lag_ops_mean: f64,
+    #[serde(default)]
+    pub take_lag_ops_max: u64,
 }
 
 #[cfg(any(feature = "cuda", feature = "wgpu"))]
@@ -232,6 +237,9 @@ pub fn fusion_swaps_since(
         moved_bytes_per_step: (after.moved_bytes - before.moved_bytes) / steps,
         moved_per_step: (after.moved - before.moved) / steps,
         kept_per_step: (after.kept - before.kept) / steps,
+        take_lag_ops_mean: (after.take_lag_ops - before.take_lag_ops) as f64
+            / (after.moved - before.moved).max(1) as f64,
+        take_lag_ops_max: after.take_lag_ops_max,
     })
 }
 

@@ -65,9 +65,11 @@ pub fn print_table(rows: &[Row]) {
         let mut why = row.why.clone().unwrap_or_default();
         if let Some(f) = m.and_then(|m| m.fusion_swaps).filter(|_| swap.is_some()) {
             why = format!(
-                "{why} (fusion: {} moved/step, {} kept)",
+                "{why} (fusion: {} moved/step, {} kept, taken {:.1} ops after asked, at most {})",
                 mib(f.moved_bytes_per_step),
-                f.kept_per_step
+                f.kept_per_step,
+                f.take_lag_ops_mean,
+                f.take_lag_ops_max
             );
         }
         if m.is_some_and(|m| !m.steady_before_timing) {

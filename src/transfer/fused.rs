@@ -134,11 +134,21 @@ pub struct FusionSwapStats {
     /// Offloads that ended with the buffer still in fusion: asked back
     /// before the ops reading it had run, or the copy failed.
     pub kept: u64,
+    /// Ops the training thread registered between asking for an offload and
+    /// fusion handing its buffer over, summed over the buffers taken: fusion
+    /// runs ops later than they are called, and until then the buffer stays.
+    pub take_lag_ops: u64,
+    /// The longest of those lags.
+    pub take_lag_ops_max: u64,
 }
 
 static MOVED: AtomicU64 = AtomicU64::new(0);
 static MOVED_BYTES: AtomicU64 = AtomicU64::new(0);
 static KEPT: AtomicU64 = AtomicU64::new(0);
+static TAKE_LAG: AtomicU64 = AtomicU64::new(0);
+static TAKE_LAG_MAX: AtomicU64 = AtomicU64::new(0);
+/// Ops finished on any thread: the clock take lags are counted in.
+static OPS: AtomicU64 = AtomicU64::new(0);
 
 /// The counters of [`FusionSwapStats`].
 pub fn stats() -> FusionSwapStats {
@@ -146,6 +156,8 @@ pub fn stats() -> FusionSwapStats {
         moved: MOVED.load(Ordering::Relaxed),
         moved_bytes: MOVED_BYTES.load(Ordering::Relaxed),
         kept: KEPT.load(Ordering::Relaxed),
+        take_lag_ops: TAKE_LAG.load(Ordering::Relaxed),
+        take_lag_ops_max: TAKE_LAG_MAX.load(Ordering::Relaxed),
     }
 }
 
@@ -176,6 +188,8 @@ struct TakeCell<R: CubeRuntime> {
     state: Mutex<Take<R>>,
     /// A poll for it is queued on fusion's server.
     polling: AtomicBool,
+    /// [`OPS`] when it was asked for.
+    asked_at: u64,
 }
 
 impl<R: CubeRuntime> fmt::Debug for TakeCell<R> {
@@ -219,6 +233,9 @@ impl<R: CubeRuntime> TakeCell<R> {
             dtype: self.dtype,
         };
         *state = Take::Taken(handles.get_float_tensor::<Inner<R>>(&ir));
+        let lag = OPS.load(Ordering::Relaxed).saturating_sub(self.asked_at);
+        TAKE_LAG.fetch_add(lag, Ordering::Relaxed);
+        TAKE_LAG_MAX.fetch_max(lag, Ordering::Relaxed);
     }
 
     /// On the training thread: copies a taken buffer. A failed copy puts
@@ -250,6 +267,7 @@ impl<R: CubeRuntime> TakeCell<R> {
 
 /// An offload in progress, seen without its runtime type.
 trait Pending: Send + Sync {
+
     /// Moves it on; `false` once nothing more is to be done for it.
     fn progress(&self, witnesses: &VecDeque<Witness>) -> bool;
 }
@@ -283,6 +301,12 @@ impl<R: CubeRuntime> Pending for PendingTake<R> {
                     witnesses,
                 },
             );
+            // The poll ran at once: a buffer it took is copied now, not
+            // after the next op.
+            if matches!(&*self.cell.lock(), Take::Taken(_)) {
+                self.cell.start_copy(&self.client);
+                return false;
+            }
         }
         true
     }
@@ -354,6 +378,7 @@ fn put_back<R: CubeRuntime>(
 /// Moves every pending offload on: takes are asked again, taken buffers
 /// are copied. Called by the training thread after each op.
 pub(crate) fn progress() {
+    OPS.fetch_add(1, Ordering::Relaxed);
     // Every op calls this: no lock while nothing is pending.
     if !ANY_PENDING.load(Ordering::Acquire) {
         return;
@@ -417,6 +442,7 @@ pub(crate) fn offload<R: CubeRuntime>(
         after: registry.next_seq,
         state: Mutex::new(Take::Waiting),
         polling: AtomicBool::new(false),
+        asked_at: OPS.load(Ordering::Relaxed),
     });
     let pending: Arc<dyn Pending> = Arc::new(PendingTake {
         cell: cell.clone(),
@@ -484,6 +510,9 @@ impl<R: CubeRuntime> DeviceCopy for FusedCopy<R> {
     }
     fn wait(&self) {
         FusedCopy::wait(self)
+    }
+    fn waitable(&self) -> bool {
+        !matches!(&*self.cell.lock(), Take::Waiting)
     }
     fn prefetch(self: Box<Self>) -> Box<dyn DeviceLoad> {
         Box::new(FusedCopy::prefetch(*self))

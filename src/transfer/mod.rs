@@ -92,6 +92,11 @@ pub(crate) trait DeviceCopy: Send {
     fn in_flight(&self) -> bool;
     /// Blocks until the device-to-host copy finished (where it can).
     fn wait(&self);
+    /// [`Self::wait`] would wait for the copy (a copy that has not started
+    /// yet, because the ops before it have not run, cannot be waited for).
+    fn waitable(&self) -> bool {
+        true
+    }
     /// Starts the copy back.
     fn prefetch(self: Box<Self>) -> Box<dyn DeviceLoad>;
     /// The primitive back on the device now.
@@ -346,6 +351,14 @@ impl HostCopy {
     pub(crate) fn wait(&self) {
         if let HostCopy::Device(copy) = self {
             copy.wait();
+        }
+    }
+
+    /// [`Self::wait`] would wait for the copy now.
+    pub(crate) fn waitable(&self) -> bool {
+        match self {
+            HostCopy::Device(copy) => copy.waitable(),
+            _ => true,
         }
     }
 }
