@@ -187,9 +187,7 @@ fn run<D: Backend>(args: &Args) {
         eprintln!("{e}");
         std::process::exit(2)
     });
-    let mut config = SwapConfig::builder()
-        .min_swap_bytes(args.min_swap)
-        .build();
+    let mut config = SwapConfig::builder().min_swap_bytes(args.min_swap).build();
     config.policy = policy;
     config.budget_bytes = args.budget;
     burn_swap::configure(config);

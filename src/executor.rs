@@ -475,7 +475,8 @@ impl Executor {
         };
         let mut waits = Vec::new();
         let mut next = 0;
-        while (self.growth() + self.download_bytes).max(real) > budget && next < self.downloads.len()
+        while (self.growth() + self.download_bytes).max(real) > budget
+            && next < self.downloads.len()
         {
             let slot = self.downloads[next].1.upgrade();
             if slot
@@ -611,10 +612,9 @@ impl Executor {
         }
         due.sort_by_key(|&(needed, _, _)| needed);
         let measured = self.real_growth > 0;
-        let mut room = self
-            .device_budget()
-            .filter(|_| measured)
-            .map(|budget| budget.saturating_sub(self.real_growth.max(self.growth() + self.download_bytes)));
+        let mut room = self.device_budget().filter(|_| measured).map(|budget| {
+            budget.saturating_sub(self.real_growth.max(self.growth() + self.download_bytes))
+        });
         let mut prefetch = Vec::with_capacity(due.len());
         for (needed, bytes, weak) in due {
             let Some(slot) = weak.upgrade() else {
@@ -1001,8 +1001,15 @@ mod tests {
         executor.on_plan = true;
         let key = TensorKey { op: 0, output: 0 };
         let slot = downloading(1);
-        executor.produced(1, key, 30, Some(Arc::downgrade(&slot) as Weak<dyn ManagedSlot>));
-        executor.offloaded.insert(1, Arc::downgrade(&slot) as Weak<dyn ManagedSlot>);
+        executor.produced(
+            1,
+            key,
+            30,
+            Some(Arc::downgrade(&slot) as Weak<dyn ManagedSlot>),
+        );
+        executor
+            .offloaded
+            .insert(1, Arc::downgrade(&slot) as Weak<dyn ManagedSlot>);
         let plan = Plan {
             policy: "test".into(),
             iteration: 0,

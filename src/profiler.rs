@@ -12,7 +12,7 @@ use burn_backend::DType;
 pub use burn_swap_plan::profile::{
     OpProfile, Phase, Profile, SwapInStalls, TensorKey, TensorProfile, TimelinePoint,
 };
-pub use burn_swap_plan::{human_bytes, timeline_svg, write_json};
+pub use burn_swap_plan::{human_bytes, timeline_svg, timeline_svg_with, write_json, SvgOptions};
 
 pub(crate) use burn_swap_plan::profile::{OpRecord, OutputInfo, Recorder};
 

@@ -34,4 +34,4 @@ pub use memory::{simulate, Footprint};
 pub use plan::{Action, Decision, Plan};
 pub use policy::{KeepAll, PlanParams, Policy, SwapAll};
 pub use profile::{Profile, TensorKey};
-pub use svg::timeline_svg;
+pub use svg::{timeline_svg, timeline_svg_with, SvgOptions};

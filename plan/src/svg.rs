@@ -4,25 +4,48 @@
 //! happened to them (kept, or swapped out and back); lines show all the
 //! float tensor bytes the iteration added to the device (what the budget
 //! holds), the saved bytes keeping everything would hold (keep-all, for
-//! reference) and the saved bytes in host memory; markers show where
-//! backward starts and the budget.
+//! reference) and the saved bytes in host memory (offloaded and not yet
+//! back); horizontal lines show the budget and the room the device had,
+//! a vertical one the turn from forward to backward; a legend names each.
 
 use std::fmt::Write;
 
 use crate::human_bytes;
-use crate::memory::{recorded, resident_timeline};
+use crate::memory::{recorded, recorded_saved_on_host, resident_timeline};
 use crate::plan::Decision;
 use crate::profile::{Profile, TensorProfile};
 
 const WIDTH: f64 = 960.0;
-const HEIGHT: f64 = 420.0;
+const HEIGHT: f64 = 460.0;
 const LEFT: f64 = 80.0;
 const RIGHT: f64 = 20.0;
-const TOP: f64 = 40.0;
+const TOP: f64 = 80.0;
 const BOTTOM: f64 = 50.0;
+
+/// What [`timeline_svg_with`] draws besides the profile.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SvgOptions {
+    /// The budget: a horizontal line.
+    pub budget: Option<u64>,
+    /// The device memory the run had (e.g. the example's
+    /// `--device-memory`): a horizontal line at what it left the iteration,
+    /// that is less the bytes it began with.
+    pub device_memory: Option<u64>,
+}
 
 /// An SVG of `profile`'s memory timeline; `budget` draws a line.
 pub fn timeline_svg(profile: &Profile, budget: Option<u64>) -> String {
+    timeline_svg_with(
+        profile,
+        &SvgOptions {
+            budget,
+            ..SvgOptions::default()
+        },
+    )
+}
+
+/// An SVG of `profile`'s memory timeline, with the lines `options` asks for.
+pub fn timeline_svg_with(profile: &Profile, options: &SvgOptions) -> String {
     let n = profile.op_count.max(1);
     let (swapped, kept): (Vec<&TensorProfile>, Vec<&TensorProfile>) = profile
         .saved_tensors()
@@ -35,17 +58,25 @@ pub fn timeline_svg(profile: &Profile, budget: Option<u64>) -> String {
     let keep_all: Vec<u64> = (0..n as usize)
         .map(|i| keep_all_saved.get(i).copied().unwrap_or(0))
         .collect();
+    let on_host = recorded_saved_on_host(&profile.tensors, n);
     let live: Vec<u64> = profile
         .ops
         .iter()
         .map(|o| o.live_bytes.saturating_sub(profile.start_live_bytes))
         .collect();
+    // The plot counts what the iteration added: the device's room is what
+    // it had less what the iteration began with.
+    let room = options
+        .device_memory
+        .map(|d| d.saturating_sub(profile.start_live_bytes));
     let max = live
         .iter()
         .copied()
         .chain(kept_bytes.iter().zip(&swapped_bytes).map(|(a, b)| a + b))
         .chain(keep_all.iter().copied())
-        .chain(budget)
+        .chain(on_host.iter().copied())
+        .chain(options.budget)
+        .chain(room)
         .max()
         .unwrap_or(1)
         .max(1) as f64;
@@ -63,7 +94,7 @@ pub fn timeline_svg(profile: &Profile, budget: Option<u64>) -> String {
     );
     let _ = writeln!(
         svg,
-        r##"<text x="{LEFT}" y="20" font-size="14">burn-swap memory timeline, iteration {} ({} ops)</text>"##,
+        r##"<text x="{LEFT}" y="20" font-size="14">burn-swap memory timeline, iteration {} ({} ops): bytes the iteration added to the device, and saved bytes on the host</text>"##,
         profile.iteration, profile.op_count
     );
     // Stacked areas: kept at the bottom, swapped on top of it.
@@ -109,45 +140,56 @@ pub fn timeline_svg(profile: &Profile, budget: Option<u64>) -> String {
         }
         format!(r##"<polyline points="{points}" fill="none" {style}/>"##)
     };
-    let on_host =
-        (0..n as usize).map(|i| keep_all.get(i).copied().unwrap_or(0).saturating_sub(s(i)));
     let keep_all_style = r##"stroke="#4e79a7" stroke-width="1.5" stroke-dasharray="5 3""##;
-    let host_style = r##"stroke="#59a14f" stroke-width="1.5""##;
+    let host_style = r##"stroke="#59a14f" stroke-width="2""##;
+    let live_style = r##"stroke="#333" stroke-width="1.2""##;
     let _ = writeln!(
         svg,
         "{}",
         polyline(&mut keep_all.iter().copied(), keep_all_style)
     );
-    let _ = writeln!(svg, "{}", polyline(&mut on_host.into_iter(), host_style));
-    // All live float tensors.
     let _ = writeln!(
         svg,
         "{}",
-        polyline(
-            &mut live.iter().copied(),
-            r##"stroke="#333" stroke-width="1.2""##
-        )
+        polyline(&mut on_host.iter().copied(), host_style)
     );
+    // All live float tensors.
+    let _ = writeln!(svg, "{}", polyline(&mut live.iter().copied(), live_style));
     if let Some(bwd) = profile.backward_start {
         let bx = x(bwd as usize);
         let _ = writeln!(
             svg,
-            r##"<line x1="{bx:.1}" y1="{TOP}" x2="{bx:.1}" y2="{:.1}" stroke="#888" stroke-dasharray="4 3"/><text x="{:.1}" y="{:.1}" fill="#555">backward</text>"##,
+            r##"<line x1="{bx:.1}" y1="{TOP}" x2="{bx:.1}" y2="{:.1}" stroke="#555" stroke-width="1.5"/><text x="{:.1}" y="{:.1}" fill="#555" text-anchor="end">forward</text><text x="{:.1}" y="{:.1}" fill="#555">backward</text>"##,
             TOP + plot_h,
+            bx - 4.0,
+            TOP + 14.0,
             bx + 4.0,
-            TOP + 34.0
+            TOP + 14.0
         );
     }
-    if let Some(b) = budget {
-        let by = y(b as f64);
+    let level = |bytes: u64, color: &str, dash: &str, label: String| {
+        let ly = y(bytes as f64);
+        format!(
+            r##"<line x1="{LEFT}" y1="{ly:.1}" x2="{:.1}" y2="{ly:.1}" stroke="{color}" stroke-width="1.5" stroke-dasharray="{dash}"/><text x="{:.1}" y="{:.1}" fill="{color}" text-anchor="end">{label}</text>"##,
+            WIDTH - RIGHT,
+            WIDTH - RIGHT - 4.0,
+            ly - 4.0,
+        )
+    };
+    if let Some(b) = options.budget {
         let _ = writeln!(
             svg,
-            r##"<line x1="{LEFT}" y1="{by:.1}" x2="{:.1}" y2="{by:.1}" stroke="#e15759" stroke-dasharray="6 3"/><text x="{:.1}" y="{:.1}" fill="#e15759" text-anchor="end">budget {}</text>"##,
-            WIDTH - RIGHT,
-            WIDTH - RIGHT,
-            by - 4.0,
-            human_bytes(b)
+            "{}",
+            level(b, "#e15759", "6 3", format!("budget {}", human_bytes(b)))
         );
+    }
+    if let (Some(d), Some(r)) = (options.device_memory, room) {
+        let label = format!(
+            "device memory {} (less {} in use when the iteration began)",
+            human_bytes(d),
+            human_bytes(profile.start_live_bytes)
+        );
+        let _ = writeln!(svg, "{}", level(r, "#b07aa1", "2 2", label));
     }
     // Axes and labels.
     let _ = writeln!(
@@ -178,20 +220,53 @@ pub fn timeline_svg(profile: &Profile, budget: Option<u64>) -> String {
         TOP + plot_h + 16.0,
         profile.op_count
     );
-    let legend = [
-        ("#4e79a7", "saved, kept"),
-        ("#f28e2b", "saved, swapped (on device)"),
-        ("#333", "device growth (held to the budget)"),
-        ("#59a14f", "saved, in host memory"),
-        ("#4e79a7", "saved if all were kept (dashed)"),
+    // Areas get a filled swatch, lines a stroke in their own style.
+    let mut legend: Vec<(String, String)> = vec![
+        (
+            r##"<rect x="{x}" y="{y}" width="14" height="10" fill="#4e79a7" fill-opacity="0.75"/>"##.into(),
+            "saved, kept on the device".into(),
+        ),
+        (
+            r##"<rect x="{x}" y="{y}" width="14" height="10" fill="#f28e2b" fill-opacity="0.75"/>"##.into(),
+            "saved, swapped (while on the device)".into(),
+        ),
+        (
+            format!(r##"<line x1="{{x}}" y1="{{m}}" x2="{{x2}}" y2="{{m}}" {host_style}/>"##),
+            "saved, in host memory".into(),
+        ),
+        (
+            format!(r##"<line x1="{{x}}" y1="{{m}}" x2="{{x2}}" y2="{{m}}" {keep_all_style}/>"##),
+            "keep-all: saved on the device if nothing moved".into(),
+        ),
+        (
+            format!(r##"<line x1="{{x}}" y1="{{m}}" x2="{{x2}}" y2="{{m}}" {live_style}/>"##),
+            "all tensors the iteration added (held to the budget)".into(),
+        ),
     ];
-    for (i, (color, label)) in legend.iter().enumerate() {
-        let lx = LEFT + 10.0 + 290.0 * (i % 3) as f64;
-        let ly = TOP + 4.0 + 16.0 * (i / 3) as f64;
+    if options.budget.is_some() {
+        legend.push((
+            r##"<line x1="{x}" y1="{m}" x2="{x2}" y2="{m}" stroke="#e15759" stroke-width="1.5" stroke-dasharray="6 3"/>"##.into(),
+            "budget".into(),
+        ));
+    }
+    if room.is_some() {
+        legend.push((
+            r##"<line x1="{x}" y1="{m}" x2="{x2}" y2="{m}" stroke="#b07aa1" stroke-width="1.5" stroke-dasharray="2 2"/>"##.into(),
+            "device memory".into(),
+        ));
+    }
+    for (i, (swatch, label)) in legend.iter().enumerate() {
+        let lx = LEFT + 300.0 * (i % 3) as f64;
+        let ly = 32.0 + 16.0 * (i / 3) as f64;
+        let swatch = swatch
+            .replace("{x2}", &format!("{:.1}", lx + 14.0))
+            .replace("{x}", &format!("{lx:.1}"))
+            .replace("{y}", &format!("{:.1}", ly + 1.0))
+            .replace("{m}", &format!("{:.1}", ly + 6.0));
         let _ = writeln!(
             svg,
-            r##"<rect x="{lx:.1}" y="{ly:.1}" width="12" height="12" fill="{color}"/><text x="{:.1}" y="{:.1}">{label}</text>"##,
-            lx + 16.0,
+            r##"{swatch}<text x="{:.1}" y="{:.1}">{label}</text>"##,
+            lx + 18.0,
             ly + 10.0
         );
     }
@@ -204,7 +279,7 @@ mod tests {
     use crate::profile::{OpRecord, OutputInfo, Phase, Recorder};
 
     #[test]
-    fn the_picture_has_keep_alls_line_and_the_host_series() {
+    fn the_picture_has_keep_alls_line_the_host_series_and_its_levels() {
         // One saved tensor made at op 0, moved off after op 1, back at op 3,
         // read in backward at op 3.
         let mut recorder = Recorder::new(8, 0);
@@ -233,11 +308,25 @@ mod tests {
         recorder.released(1, 3);
         let profile = recorder.finish(0, 4, None);
         assert!(profile.tensors[0].saved);
-        let svg = super::timeline_svg(&profile, Some(1000));
-        assert!(svg.contains("saved if all were kept"));
+        let options = super::SvgOptions {
+            budget: Some(1000),
+            device_memory: Some(2000),
+        };
+        let svg = super::timeline_svg_with(&profile, &options);
+        assert!(svg.contains("keep-all: saved on the device if nothing moved"));
         assert!(svg.contains("saved, in host memory"));
-        assert!(svg.contains("budget"));
-        // Keep-all's dashed line and the host series are drawn.
+        assert!(svg.contains("budget 1000 B"));
+        assert!(svg.contains("device memory 2.0 KiB"));
+        assert!(svg.contains(">backward</text>") && svg.contains(">forward</text>"));
+        // Keep-all's dashed line, the host series and the device growth.
         assert_eq!(svg.matches("<polyline").count(), 3);
+        // The host line is up (400 bytes) at op 2 only: three ops of four
+        // at the bottom of the plot.
+        let host = svg
+            .lines()
+            .find(|l| l.starts_with("<polyline") && l.contains("#59a14f"))
+            .unwrap();
+        let bottom = format!("{:.1} ", super::HEIGHT - super::BOTTOM);
+        assert_eq!(host.matches(&bottom).count(), 3);
     }
 }

@@ -267,7 +267,6 @@ impl<R: CubeRuntime> TakeCell<R> {
 
 /// An offload in progress, seen without its runtime type.
 trait Pending: Send + Sync {
-
     /// Moves it on; `false` once nothing more is to be done for it.
     fn progress(&self, witnesses: &VecDeque<Witness>) -> bool;
 }

@@ -91,6 +91,47 @@ pub fn recorded_saved(tensors: &[TensorProfile], op_count: u32) -> Vec<u64> {
     recorded(tensors.iter().filter(|t| t.saved), op_count)
 }
 
+/// Where a tensor was in host memory, as recorded: `(first op, last op,
+/// bytes)` from the op after an offload to the op before the next load (or
+/// to its release, if it never came back). The op of the offload and the
+/// op of the load count on the device, as in [`recorded_intervals`].
+pub fn recorded_host_intervals(t: &TensorProfile, op_count: u32) -> Vec<(u32, u32, u64)> {
+    let end = t.released_at.unwrap_or(op_count);
+    let mut moves: Vec<(u32, bool)> = t.offloaded_at.iter().map(|&o| (o, false)).collect();
+    moves.extend(t.loaded_at.iter().map(|&l| (l, true)));
+    moves.sort();
+    let mut out = Vec::new();
+    let mut since = None;
+    for (at, is_load) in moves {
+        match (is_load, since) {
+            (false, None) => since = Some(at + 1),
+            (true, Some(from)) => {
+                if at > from {
+                    out.push((from, at - 1, t.bytes));
+                }
+                since = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(from) = since {
+        out.push((from, end, t.bytes));
+    }
+    out
+}
+
+/// Saved bytes in host memory (offloaded and not yet brought back) during
+/// each of `op_count` ops, as recorded.
+pub fn recorded_saved_on_host(tensors: &[TensorProfile], op_count: u32) -> Vec<u64> {
+    sweep(
+        op_count,
+        tensors
+            .iter()
+            .filter(|t| t.saved)
+            .flat_map(|t| recorded_host_intervals(t, op_count)),
+    )
+}
+
 /// Saved bytes resident at each op of `profile` under `decisions`. A
 /// download holds its device memory until its copy is done, so a swapped
 /// tensor is counted on the device through the op after its offload; a link

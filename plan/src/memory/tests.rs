@@ -89,3 +89,48 @@ fn an_ops_workspace_counts_at_that_op_only() {
     assert_eq!(footprint.other_at(2), 110);
     assert_eq!(footprint.peak_other(), 1110);
 }
+
+#[test]
+fn the_host_series_counts_a_tensor_between_its_offload_and_its_load() {
+    // Tensor 1 (400 B) leaves after op 1 and is back for op 5; tensor 2
+    // (100 B) leaves after op 2 and never comes back before its release at
+    // op 6; tensor 3 (50 B) is offloaded after op 3 and loaded for op 4 at
+    // once: it is on the host during no op.
+    let mut recorder = Recorder::new(16, 0);
+    recorder.op(record(0, &[], &[(1, 400)]), Phase::Forward, None, 400, 0);
+    recorder.op(record(1, &[1], &[(2, 100)]), Phase::Forward, None, 500, 0);
+    recorder.offloaded(1, 400, 1);
+    recorder.op(record(2, &[2], &[(3, 50)]), Phase::Forward, None, 550, 0);
+    recorder.offloaded(2, 100, 2);
+    recorder.backward_starts(3);
+    recorder.op(record(3, &[3], &[]), Phase::Backward, None, 550, 0);
+    recorder.offloaded(3, 50, 3);
+    recorder.loaded(3, 50, 4);
+    recorder.op(record(4, &[3], &[]), Phase::Backward, None, 550, 0);
+    recorder.released(3, 4);
+    recorder.loaded(1, 400, 5);
+    recorder.op(record(5, &[1], &[]), Phase::Backward, None, 500, 0);
+    recorder.released(1, 5);
+    recorder.op(record(6, &[2], &[]), Phase::Backward, None, 0, 0);
+    recorder.released(2, 6);
+    let profile = recorder.finish(0, 7, None);
+    assert!(profile.tensors.iter().all(|t| t.saved));
+    let host = recorded_saved_on_host(&profile.tensors, profile.op_count);
+    assert_eq!(host, [0, 0, 400, 500, 500, 100, 100]);
+    assert_eq!(recorded_host_intervals(&profile.tensors[2], 7), []);
+    // The profile's timeline carries the same series.
+    let series: Vec<u64> = profile
+        .timeline
+        .iter()
+        .map(|p| p.host_saved_bytes)
+        .collect();
+    assert_eq!(series, host);
+    // What is on the host and what is on the device never overlap, and
+    // together they are every saved tensor from its making to its release,
+    // but for the ops of the moves themselves.
+    let device = recorded_saved(&profile.tensors, profile.op_count);
+    let keep_all = resident_timeline(&profile, &Decision::keep_all(&profile));
+    for op in 0..7 {
+        assert!(host[op] + device[op] <= keep_all[op], "op {op}");
+    }
+}

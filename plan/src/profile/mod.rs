@@ -124,6 +124,10 @@ pub struct TimelinePoint {
     pub live_bytes: u64,
     /// Saved activations on the device during the op.
     pub resident_saved_bytes: u64,
+    /// Saved activations in host memory during the op (offloaded, not yet
+    /// brought back).
+    #[serde(default)]
+    pub host_saved_bytes: u64,
 }
 
 /// Everything burn-swap saw in one iteration.

@@ -9,7 +9,7 @@ use super::{
     DeviceReport, OpProfile, Phase, Profile, SwapInStalls, TensorId, TensorKey, TensorProfile,
     TimelinePoint,
 };
-use crate::memory::recorded_saved;
+use crate::memory::{recorded_saved, recorded_saved_on_host};
 
 /// A float tensor an op produced, as the model's backend saw it.
 #[derive(Debug, Clone)]
@@ -273,19 +273,22 @@ impl Recorder {
 }
 
 /// Saved bytes resident during each op: from production to offload, and from
-/// load to release.
+/// load to release; and saved bytes in host memory, in between.
 fn saved_timeline(
     ops: &[OpProfile],
     tensors: &[TensorProfile],
     op_count: u32,
 ) -> Vec<TimelinePoint> {
     let resident = recorded_saved(tensors, op_count);
+    let host = recorded_saved_on_host(tensors, op_count);
     ops.iter()
         .zip(resident)
-        .map(|(op, bytes)| TimelinePoint {
+        .zip(host)
+        .map(|((op, bytes), host)| TimelinePoint {
             op: op.index,
             live_bytes: op.live_bytes,
             resident_saved_bytes: bytes,
+            host_saved_bytes: host,
         })
         .collect()
 }
