@@ -30,7 +30,8 @@ use crate::error::SwapError;
 use crate::handle::{ManagedSlot, SlotEvent, TensorId, Tracker};
 use crate::policy::{Action, Plan};
 use crate::profiler::{human_bytes, write_json, OpRecord, Phase, Profile, Recorder, TensorKey};
-use crate::transfer::{DeviceMemory, DeviceReport, DeviceUsage, TransferOptions};
+use crate::report::{plan_line, IterationReport, OffloadTally, SwapWarning, Warnings};
+use crate::transfer::{DeviceMemory, DeviceReport, DeviceUsage, TransferError, TransferOptions};
 
 static NEXT_TENSOR_ID: AtomicU64 = AtomicU64::new(1);
 
@@ -194,6 +195,15 @@ pub(crate) struct Executor {
     /// Prefetches put off because the device was over the budget: (first
     /// backward use, bytes, slot).
     deferred: Vec<(u32, u64, Weak<dyn ManagedSlot>)>,
+    /// When the current iteration's first op began.
+    iteration_started: Option<Instant>,
+    /// What the transfer layer did with this iteration's offloads.
+    tally: OffloadTally,
+    warnings: Warnings,
+    last_report: Option<IterationReport>,
+    /// An iteration that followed the plan was reported at `info` level;
+    /// the ones after it go to `debug`.
+    reported_following: bool,
 }
 
 thread_local! {
@@ -239,6 +249,11 @@ impl Executor {
             driver_floor: u64::MAX,
             real_growth: 0,
             deferred: Vec::new(),
+            iteration_started: None,
+            tally: OffloadTally::default(),
+            warnings: Warnings::default(),
+            last_report: None,
+            reported_following: false,
         }
     }
 
@@ -252,6 +267,9 @@ impl Executor {
         self.status = Ok(());
         self.last_profile = LastProfile::None;
         self.failed_for = None;
+        self.tally = OffloadTally::default();
+        self.warnings = Warnings::default();
+        self.reported_following = false;
         self.apply_allocator();
     }
 
@@ -282,6 +300,25 @@ impl Executor {
 
     pub(crate) fn iteration(&self) -> u64 {
         self.iteration
+    }
+
+    pub(crate) fn warnings(&self) -> Vec<SwapWarning> {
+        self.warnings.all()
+    }
+
+    pub(crate) fn last_report(&self) -> Option<IterationReport> {
+        self.last_report.clone()
+    }
+
+    /// An offload of the plan's that the transfer layer refused.
+    pub(crate) fn transfer_refused(&mut self, err: &TransferError) {
+        // The pool's refusals are counted where the pool refuses.
+        if !matches!(err, TransferError::Pool(_)) {
+            self.tally.refused += 1;
+            self.tally
+                .refused_why
+                .get_or_insert_with(|| err.to_string());
+        }
     }
 
     /// Whether the device-memory probe still has to be installed.
@@ -576,6 +613,9 @@ impl Executor {
     pub(crate) fn begin_op(&mut self) -> OpStart {
         let index = self.next_op;
         self.next_op += 1;
+        if index == 0 {
+            self.iteration_started = Some(Instant::now());
+        }
         if index == 0 && self.config.exact_allocations() {
             // What the last iteration freed has been released by now if the
             // training loop synchronised (read its loss) in between.
@@ -732,6 +772,7 @@ impl Executor {
                     let key = self.live.get(&id).and_then(|l| l.key);
                     if key.and_then(|k| active.offload_after.get(&k)) == Some(&index) {
                         offload.push(id);
+                        self.tally.asked += 1;
                     }
                 }
             }
@@ -768,6 +809,7 @@ impl Executor {
 
     /// An offloaded slot that a later prefetch may bring back.
     pub(crate) fn offloaded(&mut self, id: TensorId, bytes: u64, slot: Weak<dyn ManagedSlot>) {
+        self.tally.moved += 1;
         self.downloading(bytes, slot.clone());
         self.offloaded.insert(id, slot);
     }
@@ -784,6 +826,10 @@ impl Executor {
     /// changed, and start numbering again. Returns an error for the caller to
     /// raise when the configuration says a budget failure is fatal.
     pub(crate) fn end_backward(&mut self) -> Result<(), SwapError> {
+        let wall = self
+            .iteration_started
+            .take()
+            .map_or(std::time::Duration::ZERO, |t| t.elapsed());
         let end = self.next_op;
         self.absorb_events(end.saturating_sub(1));
         // The next iteration's growth is counted from here.
@@ -816,6 +862,20 @@ impl Executor {
             }
         }
 
+        let mut tally = std::mem::take(&mut self.tally);
+        (tally.pool_refused, tally.pool_why) = crate::transfer::take_pool_refusals();
+        for warning in tally.warnings(self.iteration) {
+            self.warnings.raise(warning);
+        }
+        let mut report = IterationReport {
+            iteration: self.iteration,
+            wall,
+            followed_plan,
+            swapped_out_bytes: recorder.swapped_out_bytes(),
+            planning: None,
+            plan: None,
+            first: self.iteration == 0,
+        };
         let mut result = Ok(());
         if followed_plan {
             self.last_profile = LastProfile::Recorded {
@@ -831,9 +891,25 @@ impl Executor {
             // the fallback goes on quietly until either changes.
             let failed_before = self.failed_for.as_deref() == Some(&profile.op_signatures[..]);
             if profile.complete && !failed_before {
+                let started = Instant::now();
                 result = self.replan(&profile);
+                report.planning = Some(started.elapsed());
+                report.plan = Some(match (&self.status, self.plan()) {
+                    (Err(err), _) => format!("no plan fits: {err}"),
+                    (Ok(()), Some(plan)) => plan_line(&plan),
+                    (Ok(()), None) => "no plan".into(),
+                });
             }
         }
+        // The first iterations (profiling, planning, the first to follow
+        // the plan) say what they did; the steady state stays quiet.
+        if followed_plan && self.reported_following {
+            tracing::debug!("burn-swap: {report}");
+        } else {
+            tracing::info!("burn-swap: {report}");
+            self.reported_following |= followed_plan;
+        }
+        self.last_report = Some(report);
         self.iteration += 1;
         self.next_op = 0;
         self.driver_floor = u64::MAX;
@@ -866,7 +942,10 @@ impl Executor {
                     self.config.policy.moves_tensors(),
                     &plan.moves_nothing_because,
                 ) {
-                    tracing::warn!(policy = %plan.policy, "the plan moves nothing: {why}");
+                    self.warnings.raise(SwapWarning::PlanMovesNothing {
+                        policy: plan.policy.clone(),
+                        why: why.clone(),
+                    });
                 }
                 let plan = Arc::new(plan);
                 if let Some(path) = &self.config.profile_path {

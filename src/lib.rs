@@ -16,6 +16,7 @@
 //! - `executor`: applies the plan on the per-op path.
 //! - `transfer`: moves data between device and host.
 //! - [`config`]: the builder and the `BURN_SWAP_*` variables.
+//! - [`report`]: what the first iterations did, and why a run moves nothing.
 //!
 //! Profiles, plans and policies are the planning core, the crate
 //! `burn-swap-plan` (no Burn dependency); [`profiler`] and [`policy`]
@@ -33,6 +34,7 @@ pub mod handle;
 mod host;
 pub mod policy;
 pub mod profiler;
+pub mod report;
 mod runtime_failure;
 pub mod transfer;
 
@@ -49,6 +51,7 @@ pub use error::{PlanError, SwapError};
 pub use handle::{Residency, SwapTensor};
 pub use policy::{Action, Footprint, KeepAll, Plan, PlanParams, Policy, SwapAll};
 pub use profiler::{Profile, SwapInStalls, TensorKey};
+pub use report::{IterationReport, SwapWarning};
 pub use transfer::TransferError;
 
 /// Sets the configuration for the current thread, forgetting any plan and
@@ -77,6 +80,20 @@ pub fn last_profile() -> Option<Arc<Profile>> {
 /// The plan being applied on this thread, if any.
 pub fn current_plan() -> Option<Arc<Plan>> {
     executor::with(|e| e.plan())
+}
+
+/// Why this thread's run moves nothing or less than its plan asks: each
+/// cause once, in the order they were first seen (each also logged with
+/// `tracing::warn!`). Cleared by [`configure`].
+pub fn warnings() -> Vec<SwapWarning> {
+    executor::with(|e| e.warnings())
+}
+
+/// What the last completed iteration on this thread did (profiled,
+/// planned, followed the plan) and how long it took; the first iterations'
+/// reports are also logged with `tracing::info!`.
+pub fn last_iteration() -> Option<IterationReport> {
+    executor::with(|e| e.last_report())
 }
 
 /// Completed iterations on this thread.

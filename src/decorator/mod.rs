@@ -172,12 +172,14 @@ impl<B: Backend> OpScope<B> {
                     let weak: Weak<dyn ManagedSlot> = Arc::downgrade(slot) as Weak<dyn ManagedSlot>;
                     executor::with(|e| e.offloaded(id, bytes, weak));
                 }
-                // A refusal by design was logged once where it was decided.
+                // A refusal by design is summed up once, at the end of the iteration.
                 Err(err @ crate::TransferError::Unsupported(_)) => {
-                    tracing::debug!(tensor = id, %err, "offload refused; the tensor stays on the device")
+                    tracing::debug!(tensor = id, %err, "offload refused; the tensor stays on the device");
+                    executor::with(|e| e.transfer_refused(&err));
                 }
                 Err(err) => {
-                    tracing::warn!(tensor = id, %err, "offload failed; the tensor stays on the device")
+                    tracing::warn!(tensor = id, %err, "offload failed; the tensor stays on the device");
+                    executor::with(|e| e.transfer_refused(&err));
                 }
             }
         }

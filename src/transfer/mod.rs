@@ -149,6 +149,25 @@ impl<P> Incoming<P> {
     }
 }
 
+/// Pinned-pool refusals since the executor last took them, and the first
+/// reason: the pool refuses on whichever path copies (an offload, or a
+/// fusion buffer's copy once fusion hands it over), the executor sums them
+/// up at the end of the iteration.
+static POOL_REFUSALS: std::sync::Mutex<(u64, Option<String>)> = std::sync::Mutex::new((0, None));
+
+/// Counts a refusal of the pinned pool.
+#[cfg_attr(not(feature = "cuda"), allow(dead_code))]
+pub(crate) fn pool_refused(why: &str) {
+    let mut refusals = POOL_REFUSALS.lock().unwrap_or_else(|p| p.into_inner());
+    refusals.0 += 1;
+    refusals.1.get_or_insert_with(|| why.to_string());
+}
+
+/// The pinned-pool refusals since the last call, and the first reason.
+pub(crate) fn take_pool_refusals() -> (u64, Option<String>) {
+    std::mem::take(&mut *POOL_REFUSALS.lock().unwrap_or_else(|p| p.into_inner()))
+}
+
 /// Why a transfer did not happen. In every case the tensor stays on the device.
 #[derive(Debug, thiserror::Error)]
 pub enum TransferError {
@@ -268,7 +287,11 @@ fn offload_cube<P: Send + 'static, R: burn_cubecl::CubeRuntime>(
         let tensor: fused::FusedTensor<R> = cast(primitive).expect("type checked");
         if !options.swap_under_fusion {
             return Ok(Err((
-                TransferError::Unsupported("swapping under fusion is turned off".into()),
+                TransferError::Unsupported(
+                    "swapping under fusion is turned off (BURN_SWAP_UNDER_FUSION=0, \
+                     SwapConfig::swap_under_fusion)"
+                        .into(),
+                ),
                 cast(tensor).expect("type checked"),
             )));
         }

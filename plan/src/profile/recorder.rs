@@ -90,6 +90,11 @@ impl Recorder {
         }
     }
 
+    /// Bytes offloaded so far in the iteration.
+    pub fn swapped_out_bytes(&self) -> u64 {
+        self.swapped_out
+    }
+
     /// Room for an iteration of `ops` ops (the last one's length), so a
     /// steady loop does not grow the buffers op by op.
     pub fn reserve(&mut self, ops: usize) {

@@ -207,10 +207,12 @@ pub(crate) fn offload(
     let block = match engine.pool.alloc(bytes) {
         Ok(b) => Arc::new(b),
         Err(err) => {
+            // Summed up once at the end of the iteration (see `crate::report`).
             let n = engine.refusals_logged.fetch_add(1, Ordering::Relaxed);
             if n < 8 || n.is_power_of_two() {
-                tracing::warn!(%err, refusals = n + 1, "pinned pool refused a block; the tensor stays on the device");
+                tracing::debug!(%err, refusals = n + 1, "pinned pool refused a block; the tensor stays on the device");
             }
+            super::pool_refused(&err.to_string());
             return Err((TransferError::Pool(err.to_string()), cube));
         }
     };
