@@ -871,6 +871,7 @@ impl Executor {
             iteration: self.iteration,
             wall,
             followed_plan,
+            doing: crate::report::doing(followed_plan, self.iteration == 0, self.active.is_some()),
             swapped_out_bytes: recorder.swapped_out_bytes(),
             planning: None,
             plan: None,
@@ -1211,6 +1212,58 @@ mod tests {
         assert!(!executor.evicts_while_profiling());
         executor.trains_here();
         assert!(executor.evicts_while_profiling());
+    }
+
+    #[test]
+    fn refused_offloads_are_summed_up_once_per_cause() {
+        let mut executor = Executor::new(SwapConfig::builder().build());
+        let iteration = |executor: &mut Executor, refusals: u64| {
+            executor.tally.asked += 2;
+            for _ in 0..2 {
+                executor.transfer_refused(&TransferError::Unsupported("not this one".into()));
+            }
+            // The pool's refusals reach the summary from where the pool refuses.
+            for _ in 0..refusals {
+                crate::transfer::pool_refused("no room in the pool");
+            }
+            executor.transfer_refused(&TransferError::Pool("counted elsewhere".into()));
+            executor.end_backward().unwrap();
+        };
+        iteration(&mut executor, 3);
+        let warnings = executor.warnings();
+        assert_eq!(warnings.len(), 2, "{warnings:?}");
+        assert_eq!(
+            warnings[0],
+            SwapWarning::SwappingOff {
+                iteration: 0,
+                asked: 2,
+                why: "unsupported tensor for the transfer engine: not this one".into()
+            }
+        );
+        assert_eq!(
+            warnings[1],
+            SwapWarning::PinnedPoolRefused {
+                iteration: 0,
+                blocks: 3,
+                why: "no room in the pool".into()
+            }
+        );
+        assert!(warnings[1]
+            .to_string()
+            .contains("raise BURN_SWAP_PINNED_POOL"));
+        // Not again the next iterations.
+        iteration(&mut executor, 1);
+        assert_eq!(executor.warnings(), warnings);
+        // An iteration whose offloads partly went is not "swapping off".
+        let mut executor = Executor::new(SwapConfig::builder().build());
+        executor.tally.asked = 2;
+        executor.tally.moved = 1;
+        executor.transfer_refused(&TransferError::Unsupported("one".into()));
+        executor.end_backward().unwrap();
+        assert!(executor
+            .warnings()
+            .iter()
+            .all(|w| !matches!(w, SwapWarning::SwappingOff { .. })));
     }
 
     #[test]

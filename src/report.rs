@@ -121,6 +121,8 @@ pub struct IterationReport {
     pub wall: Duration,
     /// It followed a plan made from an earlier iteration.
     pub followed_plan: bool,
+    /// What it did, in a few words (profiled, profiled again, followed the plan).
+    pub doing: &'static str,
     /// Bytes it moved to the host.
     pub swapped_out_bytes: u64,
     /// A plan was made from it: how long the planner took.
@@ -131,19 +133,6 @@ pub struct IterationReport {
     pub first: bool,
 }
 
-impl IterationReport {
-    /// What the iteration did, in a few words.
-    pub fn doing(&self) -> &'static str {
-        match (self.followed_plan, self.first) {
-            (true, _) => "followed the plan",
-            (false, true) => {
-                "profiled (the first iteration: on a GPU, kernels are compiled and autotuned in it)"
-            }
-            (false, false) => "profiled (no plan for its op sequence yet)",
-        }
-    }
-}
-
 impl fmt::Display for IterationReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
@@ -151,7 +140,7 @@ impl fmt::Display for IterationReport {
             "iteration {} took {:.2} s: {}",
             self.iteration,
             self.wall.as_secs_f64(),
-            self.doing()
+            self.doing
         )?;
         if self.followed_plan {
             write!(
@@ -172,6 +161,19 @@ impl fmt::Display for IterationReport {
             write!(f, "; planned in {:.1} ms: {plan}", took.as_secs_f64() * 1e3)?;
         }
         Ok(())
+    }
+}
+
+/// What an iteration did, from whether it followed the plan, was the
+/// thread's first, and had a plan in force when it began.
+pub(crate) fn doing(followed_plan: bool, first: bool, had_plan: bool) -> &'static str {
+    match (followed_plan, first, had_plan) {
+        (true, _, _) => "followed the plan",
+        (false, true, _) => {
+            "profiled (the first iteration: on a GPU, kernels are compiled and autotuned in it)"
+        }
+        (false, false, true) => "profiled again: its op sequence differs from the plan's",
+        (false, false, false) => "profiled (no plan in force)",
     }
 }
 

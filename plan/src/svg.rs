@@ -16,10 +16,10 @@ use crate::plan::Decision;
 use crate::profile::{Profile, TensorProfile};
 
 const WIDTH: f64 = 960.0;
-const HEIGHT: f64 = 460.0;
+const HEIGHT: f64 = 480.0;
 const LEFT: f64 = 80.0;
 const RIGHT: f64 = 20.0;
-const TOP: f64 = 80.0;
+const TOP: f64 = 104.0;
 const BOTTOM: f64 = 50.0;
 
 /// What [`timeline_svg_with`] draws besides the profile.
@@ -162,15 +162,16 @@ pub fn timeline_svg_with(profile: &Profile, options: &SvgOptions) -> String {
             r##"<line x1="{bx:.1}" y1="{TOP}" x2="{bx:.1}" y2="{:.1}" stroke="#555" stroke-width="1.5"/><text x="{:.1}" y="{:.1}" fill="#555" text-anchor="end">forward</text><text x="{:.1}" y="{:.1}" fill="#555">backward</text>"##,
             TOP + plot_h,
             bx - 4.0,
-            TOP + 14.0,
+            TOP - 6.0,
             bx + 4.0,
-            TOP + 14.0
+            TOP - 6.0
         );
     }
     let level = |bytes: u64, color: &str, dash: &str, label: String| {
         let ly = y(bytes as f64);
         format!(
-            r##"<line x1="{LEFT}" y1="{ly:.1}" x2="{:.1}" y2="{ly:.1}" stroke="{color}" stroke-width="1.5" stroke-dasharray="{dash}"/><text x="{:.1}" y="{:.1}" fill="{color}" text-anchor="end">{label}</text>"##,
+            // The label keeps a white halo over the lines it crosses.
+            r##"<line x1="{LEFT}" y1="{ly:.1}" x2="{:.1}" y2="{ly:.1}" stroke="{color}" stroke-width="1.5" stroke-dasharray="{dash}"/><text x="{:.1}" y="{:.1}" fill="{color}" text-anchor="end" stroke="white" stroke-width="3" paint-order="stroke">{label}</text>"##,
             WIDTH - RIGHT,
             WIDTH - RIGHT - 4.0,
             ly - 4.0,
@@ -256,8 +257,8 @@ pub fn timeline_svg_with(profile: &Profile, options: &SvgOptions) -> String {
         ));
     }
     for (i, (swatch, label)) in legend.iter().enumerate() {
-        let lx = LEFT + 300.0 * (i % 3) as f64;
-        let ly = 32.0 + 16.0 * (i / 3) as f64;
+        let lx = LEFT + 430.0 * (i % 2) as f64;
+        let ly = 30.0 + 16.0 * (i / 2) as f64;
         let swatch = swatch
             .replace("{x2}", &format!("{:.1}", lx + 14.0))
             .replace("{x}", &format!("{lx:.1}"))
