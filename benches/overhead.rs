@@ -4,6 +4,8 @@
 //!
 //! `cargo bench --bench overhead [-- --json PATH]`
 
+mod common;
+
 use std::time::Instant;
 
 use burn::backend::{Autodiff, Flex};
@@ -11,6 +13,7 @@ use burn::tensor::backend::AutodiffBackend;
 use burn_swap::{KeepAll, SwapAutodiff, SwapConfig};
 use burn_swap_models::test_nets::MlpConfig;
 use burn_swap_models::{Batch, Model, Trainer};
+use common::median;
 
 const ROUNDS: usize = 15;
 const STEPS_PER_ROUND: usize = 4;
@@ -45,11 +48,6 @@ impl<B: AutodiffBackend> Run<B> {
         }
         start.elapsed().as_secs_f64() / STEPS_PER_ROUND as f64
     }
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    v[v.len() / 2]
 }
 
 fn main() {

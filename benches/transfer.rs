@@ -15,11 +15,11 @@
 use std::time::Instant;
 
 use burn::backend::{Autodiff, Cuda};
-use burn::module::{Module, ModuleVisitor, Param};
-use burn::tensor::backend::{AutodiffBackend, Backend};
+use burn::tensor::backend::Backend;
 use burn::tensor::{Distribution, Tensor, TensorPrimitive};
 use burn_swap::transfer::{device_usage, pinned_pool_stats, HostTensor};
 use burn_swap::{SwapAll, SwapAutodiff, SwapConfig};
+use burn_swap_models::bytes::gradients_per_iteration;
 use burn_swap_models::{Batch, Model, ModelKind, ModelSpec};
 use cudarc::driver::{result, sys};
 use serde_json::{json, Value};
@@ -105,7 +105,8 @@ fn device_name() -> String {
         .unwrap_or_else(|| "unknown".into())
 }
 
-fn median(mut v: Vec<f64>) -> f64 {
+/// The middle value; of an even count, the higher of the two middle ones.
+fn upper_median(mut v: Vec<f64>) -> f64 {
     v.sort_by(|a, b| a.partial_cmp(b).unwrap());
     v[v.len() / 2]
 }
@@ -159,8 +160,8 @@ fn raw_copies(bytes: usize, count: usize, reps: usize) -> (f64, f64) {
     };
     run(true);
     run(false);
-    let d2h = median((0..reps).map(|_| run(true)).collect());
-    let h2d = median((0..reps).map(|_| run(false)).collect());
+    let d2h = upper_median((0..reps).map(|_| run(true)).collect());
+    let h2d = upper_median((0..reps).map(|_| run(false)).collect());
     unsafe {
         result::free_sync(dptr).unwrap();
         result::free_host(host as *mut _).unwrap();
@@ -185,13 +186,14 @@ fn engine_copies<E: Backend>(bytes: usize, count: usize, reps: usize) -> (f64, f
             .to_vec();
     let mut offload_s = Vec::new();
     let mut prefetch_s = Vec::new();
+    let config = burn_swap::config();
     for rep in 0..=reps {
         sync::<E>(&device);
         let start = Instant::now();
         let hosts: Vec<HostTensor<E>> = tensors
             .drain(..)
             .map(|t| {
-                HostTensor::<E>::offload(t)
+                HostTensor::<E>::offload(t, &config)
                     .unwrap_or_else(|(err, _)| panic!("offload refused: {err}"))
             })
             .collect();
@@ -218,7 +220,7 @@ fn engine_copies<E: Backend>(bytes: usize, count: usize, reps: usize) -> (f64, f
     let back =
         Tensor::<E, 1>::from_primitive(TensorPrimitive::Float(tensors[0].clone())).into_data();
     let exact = back.as_bytes() == expected.as_slice();
-    (median(offload_s), median(prefetch_s), exact)
+    (upper_median(offload_s), upper_median(prefetch_s), exact)
 }
 
 fn throughput<E: Backend>(quick: bool) -> Vec<Value> {
@@ -274,6 +276,7 @@ fn overlap<E: Backend>(quick: bool) -> Value {
             ))
         })
         .collect();
+    let config = burn_swap::config();
     let run = |traffic: bool| -> (f64, u64) {
         let mut moved = 0u64;
         let mut parked: std::collections::VecDeque<HostTensor<E>> = Default::default();
@@ -285,7 +288,7 @@ fn overlap<E: Backend>(quick: bool) -> Value {
         for (i, part) in parts.iter().enumerate() {
             acc = acc.matmul(b.clone()).mul_scalar(1e-3);
             if traffic {
-                if let Ok(h) = HostTensor::<E>::offload(part.clone()) {
+                if let Ok(h) = HostTensor::<E>::offload(part.clone(), &config) {
                     parked.push_back(h);
                     moved += swap_bytes as u64;
                 }
@@ -311,7 +314,7 @@ fn overlap<E: Backend>(quick: bool) -> Value {
     };
     run(false);
     run(true);
-    let alone = median((0..3).map(|_| run(false).0).collect());
+    let alone = upper_median((0..3).map(|_| run(false).0).collect());
     let mut with = Vec::new();
     let mut moved = 0;
     for _ in 0..3 {
@@ -319,7 +322,7 @@ fn overlap<E: Backend>(quick: bool) -> Value {
         with.push(s);
         moved = m;
     }
-    let with = median(with);
+    let with = upper_median(with);
     let flops = 2.0 * (dim as f64).powi(3) * steps as f64;
     println!(
         "\noverlap: {steps} matmuls {dim}^3: alone {:.1} ms ({:.1} TFLOP/s), with swap traffic {:.1} ms ({:.1} GB/s moved): compute kept {:.1}%",
@@ -327,48 +330,6 @@ fn overlap<E: Backend>(quick: bool) -> Value {
     );
     json!({"matmul_dim": dim, "steps": steps, "alone_ms": alone * 1e3, "with_traffic_ms": with * 1e3,
            "traffic_gbs": moved as f64 / with / 1e9, "compute_kept": alone / with})
-}
-
-struct GradBytes<'a, AB: AutodiffBackend> {
-    grads: &'a AB::Gradients,
-    out: Vec<Vec<u8>>,
-}
-
-impl<AB: AutodiffBackend> ModuleVisitor<AB> for GradBytes<'_, AB> {
-    fn visit_float<const D: usize>(&mut self, param: &Param<Tensor<AB, D>>) {
-        let bytes = param
-            .val()
-            .grad(self.grads)
-            .map(|g| g.into_data().as_bytes().to_vec());
-        self.out.push(bytes.unwrap_or_default());
-    }
-}
-
-/// Per iteration: the loss's bytes, then every parameter gradient's bytes.
-fn gradients<AB: AutodiffBackend>(
-    kind: ModelKind,
-    batch_size: usize,
-    iterations: usize,
-) -> Vec<Vec<Vec<u8>>> {
-    let device = AB::Device::default();
-    AB::seed(&device, 7);
-    let spec = ModelSpec::new(kind);
-    let model: Model<AB> = spec.init(&device);
-    let batch: Batch<AB> = spec.synthetic_batch(batch_size, 7, &device);
-    (0..iterations)
-        .map(|_| {
-            let loss = model.loss(&batch);
-            let mut out = vec![loss.clone().into_data().as_bytes().to_vec()];
-            let grads = loss.backward();
-            let mut v = GradBytes::<AB> {
-                grads: &grads,
-                out: Vec::new(),
-            };
-            model.visit(&mut v);
-            out.extend(v.out);
-            out
-        })
-        .collect()
 }
 
 /// Where two gradient runs first differ: (iteration, tensor index, differing
@@ -419,10 +380,10 @@ fn gradient_check<I: Backend>(
     iterations: usize,
 ) -> Value {
     let start = Instant::now();
-    let plain = gradients::<Autodiff<I>>(kind, batch, iterations);
-    let plain_again = gradients::<Autodiff<I>>(kind, batch, iterations);
+    let plain = gradients_per_iteration::<Autodiff<I>>(kind, batch, iterations, 7);
+    let plain_again = gradients_per_iteration::<Autodiff<I>>(kind, batch, iterations, 7);
     burn_swap::configure(swap_all());
-    let swapped = gradients::<SwapAutodiff<I>>(kind, batch, iterations);
+    let swapped = gradients_per_iteration::<SwapAutodiff<I>>(kind, batch, iterations, 7);
     let swapped_bytes = burn_swap::last_profile()
         .map(|p| p.swapped_out_bytes)
         .unwrap_or(0);

@@ -13,6 +13,10 @@
 //! CUDA builds: `--unfused` (CubeCL's CUDA backend without burn's fusion) and
 //! `--device-memory BYTES` (hold all but BYTES of the device before the
 //! model is built: train as on a smaller GPU).
+//!
+//! burn-swap's own messages go through `tracing`, printed on stderr: its
+//! warnings by default, `RUST_LOG=burn_swap=info` adds what each of the
+//! first iterations did (the example prints that on its step lines too).
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -20,7 +24,7 @@ use std::time::Instant;
 use burn::backend::Autodiff;
 use burn::tensor::backend::{AutodiffBackend, Backend};
 use burn_swap::config::{parse_bytes, policy_by_name};
-use burn_swap::profiler::{human_bytes, timeline_svg, write_json};
+use burn_swap::profiler::{human_bytes, timeline_svg_with, write_json, SvgOptions};
 use burn_swap::{SwapAutodiff, SwapConfig};
 use burn_swap_models::{ImageShape, ModelKind, ModelSpec, Trainer};
 
@@ -98,12 +102,14 @@ fn train<B: AutodiffBackend>(args: &Args, label: &str) -> Vec<f64> {
     let mut trainer = Trainer::new(spec.init::<B>(&device), 1e-3);
     let mut times = Vec::new();
     for step in 0..args.steps {
+        let swap = label == "swap";
         if step == 0 {
             println!(
-                "  [{label}] step 1{}: on a GPU backend it also compiles and autotunes kernels at \
-                 every new shape, which can take minutes (a cubecl.toml kernel cache keeps them \
-                 for the next run)",
-                if label == "swap" { " is profiled" } else { "" }
+                "  [{label}] step 1/{}: compiling and autotuning kernels{}: on a GPU backend this \
+                 can take minutes at every new shape (a cubecl.toml kernel cache keeps them for \
+                 the next run)",
+                args.steps,
+                if swap { ", profiling" } else { "" }
             );
         }
         let batch = spec.synthetic_batch::<B>(args.batch, step as u64, &device);
@@ -112,12 +118,9 @@ fn train<B: AutodiffBackend>(args: &Args, label: &str) -> Vec<f64> {
         let _ = B::sync(&device);
         let secs = start.elapsed().as_secs_f64();
         times.push(secs);
-        let doing = if label != "swap" {
-            ""
-        } else if followed_plan() {
-            "  (followed the plan)"
-        } else {
-            "  (profiled: a plan is made from it)"
+        let doing = match burn_swap::last_iteration().filter(|_| swap) {
+            Some(report) => step_status(&report),
+            None => String::new(),
         };
         println!(
             "  [{label}] step {}/{}  loss {loss:.4}  {:.1} samples/s  {:.2} s{doing}",
@@ -132,12 +135,21 @@ fn train<B: AutodiffBackend>(args: &Args, label: &str) -> Vec<f64> {
 
 use burn::tensor::ElementConversion;
 
-/// Whether the step just run followed a plan made from an earlier one.
-fn followed_plan() -> bool {
-    match (burn_swap::last_profile(), burn_swap::current_plan()) {
-        (Some(profile), Some(plan)) => profile.iteration > plan.iteration,
-        _ => false,
+/// What burn-swap did in the step just run, as its status line says it.
+fn step_status(report: &burn_swap::IterationReport) -> String {
+    let mut line = if report.first {
+        "  compiled and autotuned kernels, profiled".to_string()
+    } else {
+        format!("  {}", report.doing)
+    };
+    if let (Some(took), Some(plan)) = (report.planning, &report.plan) {
+        line += &format!("; planning: {:.1} ms, {plan}", took.as_secs_f64() * 1e3);
     }
+    if report.first && report.wall > burn_swap::report::SLOW_FIRST_ITERATION {
+        line += "\n    (a slow first step is kernel compilation and autotune: see cubecl.toml, \
+                 CUBECL_AUTOTUNE_LEVEL=minimal tunes less)";
+    }
+    line
 }
 
 /// Median samples per second over the steps after the first two (profiling
@@ -150,6 +162,13 @@ fn throughput(times: &[f64], batch: usize) -> f64 {
 }
 
 fn main() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("burn_swap=warn"));
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_target(false)
+        .init();
     let args = match parse_args() {
         Ok(a) => a,
         Err(msg) => {
@@ -187,9 +206,7 @@ fn run<D: Backend>(args: &Args) {
         eprintln!("{e}");
         std::process::exit(2)
     });
-    let mut config = SwapConfig::builder()
-        .min_swap_bytes(args.min_swap)
-        .build();
+    let mut config = SwapConfig::builder().min_swap_bytes(args.min_swap).build();
     config.policy = policy;
     config.budget_bytes = args.budget;
     burn_swap::configure(config);
@@ -215,14 +232,16 @@ fn run<D: Backend>(args: &Args) {
         None => println!("no plan in force: {:?}", burn_swap::status()),
     }
     println!("throughput: {swap_tput:.1} samples/s");
-    if profile.swapped_out_bytes == 0 {
+    // Each cause burn-swap saw once, in its words; a run that moved nothing
+    // for none of them still says so.
+    let warnings = burn_swap::warnings();
+    for warning in &warnings {
+        println!("warning: burn-swap: {warning}");
+    }
+    if profile.swapped_out_bytes == 0 && warnings.is_empty() {
         let why = match plan.as_ref().and_then(|p| p.moves_nothing_because.clone()) {
             Some(why) => why,
-            None if plan.is_some() => {
-                "the backend kept every tensor on the device (under burn's fusion \
-                swapping is off: run with --unfused)"
-                    .into()
-            }
+            None if plan.is_some() => "the backend kept every tensor on the device".into(),
             None => "no plan is in force".into(),
         };
         println!("warning: burn-swap moved nothing: {why}");
@@ -240,6 +259,10 @@ fn run<D: Backend>(args: &Args) {
     let json = args.out.join("profile.json");
     let svg = args.out.join("memory-timeline.svg");
     write_json(&json, &profile, plan.as_deref()).expect("write profile.json");
-    std::fs::write(&svg, timeline_svg(&profile, args.budget)).expect("write the SVG");
+    let options = SvgOptions {
+        budget: args.budget,
+        device_memory: args.device_memory,
+    };
+    std::fs::write(&svg, timeline_svg_with(&profile, &options)).expect("write the SVG");
     println!("wrote {} and {}", json.display(), svg.display());
 }

@@ -20,7 +20,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::error::SwapError;
-use crate::policy::{KeepAll, Policy, SwapAll};
+use crate::policy::{self, KeepAll, PlanParams, Policy};
 
 /// What to do when no plan fits the budget.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -132,6 +132,15 @@ impl SwapConfig {
             DeviceAllocator::Auto => self.policy.moves_tensors(),
             DeviceAllocator::Exact => true,
             DeviceAllocator::Pooled => false,
+        }
+    }
+
+    /// What the policy plans for, from this configuration.
+    pub fn plan_params(&self) -> PlanParams {
+        PlanParams {
+            budget_bytes: self.budget_bytes,
+            min_swap_bytes: self.min_swap_bytes,
+            prefetch_lookahead_ops: self.prefetch_lookahead_ops,
         }
     }
 
@@ -317,29 +326,20 @@ impl SwapConfigBuilder {
     }
 }
 
-/// A field of `/proc/meminfo` in bytes (Linux only).
-pub(crate) fn meminfo(field: &str) -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.split(':').next() == Some(field))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
-}
-
 /// Half the host's RAM: the pool only grows as far as the plan needs, and
 /// the host RAM reserve is checked before every chunk as well.
 fn default_pinned_pool_bytes() -> u64 {
-    meminfo("MemTotal").map_or(8 << 30, |total| total / 2)
+    crate::host::meminfo("MemTotal").map_or(8 << 30, |total| total / 2)
 }
 
 /// A built-in policy by its name.
 pub fn policy_by_name(name: &str) -> Result<Arc<dyn Policy>, SwapError> {
-    match name.trim() {
-        "keep-all" | "keep" => Ok(Arc::new(KeepAll)),
-        "swap-all" | "swap" | "vdnn" => Ok(Arc::new(SwapAll)),
-        other => Err(SwapError::Config(format!(
-            "unknown policy `{other}` (expected keep-all or swap-all)"
-        ))),
-    }
+    policy::by_name(name).ok_or_else(|| {
+        SwapError::Config(format!(
+            "unknown policy `{}` (expected keep-all or swap-all)",
+            name.trim()
+        ))
+    })
 }
 
 /// Parses `123`, `64KiB`, `512MB`, `1.5GiB`, `2G` (binary units for `Ki`/`Mi`/`Gi`

@@ -21,68 +21,23 @@ use std::cell::RefCell;
 use std::collections::{BTreeMap, VecDeque};
 
 use rustc_hash::FxHashMap as HashMap;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, Weak};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Weak};
 use std::time::Instant;
 
 use crate::config::{OnBudgetError, SwapConfig};
 use crate::error::SwapError;
-use crate::handle::{ManagedSlot, TensorId};
+use crate::handle::{ManagedSlot, SlotEvent, TensorId, Tracker};
 use crate::policy::{Action, Plan};
-use crate::profiler::{OpRecord, Phase, Profile, Recorder, TensorKey};
-use crate::transfer::{DeviceMemory, DeviceReport, DeviceUsage};
+use crate::profiler::{human_bytes, write_json, OpRecord, Phase, Profile, Recorder, TensorKey};
+use crate::report::{plan_line, IterationReport, OffloadTally, SwapWarning, Warnings};
+use crate::transfer::{DeviceMemory, DeviceReport, DeviceUsage, TransferError, TransferOptions};
 
 static NEXT_TENSOR_ID: AtomicU64 = AtomicU64::new(1);
 
 /// A fresh process-unique tensor id.
 pub(crate) fn next_tensor_id() -> TensorId {
     NEXT_TENSOR_ID.fetch_add(1, Ordering::Relaxed)
-}
-
-/// Something that happened to a slot outside the executor's own calls.
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum SlotEvent {
-    Offloaded {
-        id: TensorId,
-        bytes: u64,
-    },
-    Loaded {
-        id: TensorId,
-        bytes: u64,
-    },
-    Released {
-        id: TensorId,
-    },
-    /// The compute thread waited `nanos` for a tensor to come back: its
-    /// prefetch had not landed, or (`on_demand`) none was issued.
-    Stalled {
-        id: TensorId,
-        nanos: u64,
-        on_demand: bool,
-    },
-}
-
-/// Inbox for slot events; slots may report from any thread.
-#[derive(Default)]
-pub(crate) struct Tracker {
-    events: Mutex<Vec<SlotEvent>>,
-    /// Set with every push, so the per-op path skips the lock when idle.
-    pending: AtomicBool,
-}
-
-impl Tracker {
-    pub(crate) fn push(&self, event: SlotEvent) {
-        self.events
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .push(event);
-        self.pending.store(true, Ordering::Release);
-    }
-    pub(crate) fn drain(&self, into: &mut Vec<SlotEvent>) {
-        if self.pending.swap(false, Ordering::Acquire) {
-            into.append(&mut self.events.lock().unwrap_or_else(|p| p.into_inner()));
-        }
-    }
 }
 
 /// What the decorator must do when an op begins.
@@ -107,7 +62,6 @@ struct Live {
 }
 
 /// What the decorator must do once an op finished.
-#[derive(Default)]
 pub(crate) struct OpEnd {
     /// Tensors of the op (inputs and outputs, by id) the plan offloads now.
     pub offload: Vec<TensorId>,
@@ -116,6 +70,8 @@ pub(crate) struct OpEnd {
     /// Downloads count against the budget: after its offloads, the op may
     /// have to wait for some ([`Executor::downloads_to_wait_for`]).
     pub holds_budget: bool,
+    /// How the offloads and evictions are to be made.
+    pub transfer: TransferOptions,
 }
 
 /// The last iteration's profile. An iteration that followed the plan is
@@ -239,6 +195,15 @@ pub(crate) struct Executor {
     /// Prefetches put off because the device was over the budget: (first
     /// backward use, bytes, slot).
     deferred: Vec<(u32, u64, Weak<dyn ManagedSlot>)>,
+    /// When the current iteration's first op began.
+    iteration_started: Option<Instant>,
+    /// What the transfer layer did with this iteration's offloads.
+    tally: OffloadTally,
+    warnings: Warnings,
+    last_report: Option<IterationReport>,
+    /// An iteration that followed the plan was reported at `info` level;
+    /// the ones after it go to `debug`.
+    reported_following: bool,
 }
 
 thread_local! {
@@ -284,6 +249,11 @@ impl Executor {
             driver_floor: u64::MAX,
             real_growth: 0,
             deferred: Vec::new(),
+            iteration_started: None,
+            tally: OffloadTally::default(),
+            warnings: Warnings::default(),
+            last_report: None,
+            reported_following: false,
         }
     }
 
@@ -297,11 +267,19 @@ impl Executor {
         self.status = Ok(());
         self.last_profile = LastProfile::None;
         self.failed_for = None;
+        self.tally = OffloadTally::default();
+        self.warnings = Warnings::default();
+        self.reported_following = false;
         self.apply_allocator();
     }
 
     pub(crate) fn config(&self) -> &SwapConfig {
         &self.config
+    }
+
+    /// What the transfer engine may do for this thread's tensors.
+    pub(crate) fn transfer_options(&self) -> TransferOptions {
+        TransferOptions::of(&self.config)
     }
 
     pub(crate) fn tracker(&self) -> Arc<Tracker> {
@@ -322,6 +300,25 @@ impl Executor {
 
     pub(crate) fn iteration(&self) -> u64 {
         self.iteration
+    }
+
+    pub(crate) fn warnings(&self) -> Vec<SwapWarning> {
+        self.warnings.all()
+    }
+
+    pub(crate) fn last_report(&self) -> Option<IterationReport> {
+        self.last_report.clone()
+    }
+
+    /// An offload of the plan's that the transfer layer refused.
+    pub(crate) fn transfer_refused(&mut self, err: &TransferError) {
+        // The pool's refusals are counted where the pool refuses.
+        if !matches!(err, TransferError::Pool(_)) {
+            self.tally.refused += 1;
+            self.tally
+                .refused_why
+                .get_or_insert_with(|| err.to_string());
+        }
     }
 
     /// Whether the device-memory probe still has to be installed.
@@ -375,12 +372,13 @@ impl Executor {
     /// The device's free and total memory (from the driver) and the budget,
     /// in words, for an out-of-memory error.
     pub(crate) fn memory_when_failed(&self) -> Option<String> {
-        use crate::profiler::human_bytes;
         let (free, total) = self.probe.as_ref()?.driver_free_total()?;
         let budget = self
             .config
             .budget_bytes
-            .map_or("no budget".to_string(), |b| format!("budget {}", human_bytes(b)));
+            .map_or("no budget".to_string(), |b| {
+                format!("budget {}", human_bytes(b))
+            });
         Some(format!(
             "the device had {} free of {} after the failure, {budget}",
             human_bytes(free),
@@ -514,7 +512,8 @@ impl Executor {
         };
         let mut waits = Vec::new();
         let mut next = 0;
-        while (self.growth() + self.download_bytes).max(real) > budget && next < self.downloads.len()
+        while (self.growth() + self.download_bytes).max(real) > budget
+            && next < self.downloads.len()
         {
             let slot = self.downloads[next].1.upgrade();
             if slot
@@ -614,6 +613,9 @@ impl Executor {
     pub(crate) fn begin_op(&mut self) -> OpStart {
         let index = self.next_op;
         self.next_op += 1;
+        if index == 0 {
+            self.iteration_started = Some(Instant::now());
+        }
         if index == 0 && self.config.exact_allocations() {
             // What the last iteration freed has been released by now if the
             // training loop synchronised (read its loss) in between.
@@ -650,10 +652,9 @@ impl Executor {
         }
         due.sort_by_key(|&(needed, _, _)| needed);
         let measured = self.real_growth > 0;
-        let mut room = self
-            .device_budget()
-            .filter(|_| measured)
-            .map(|budget| budget.saturating_sub(self.real_growth.max(self.growth() + self.download_bytes)));
+        let mut room = self.device_budget().filter(|_| measured).map(|budget| {
+            budget.saturating_sub(self.real_growth.max(self.growth() + self.download_bytes))
+        });
         let mut prefetch = Vec::with_capacity(due.len());
         for (needed, bytes, weak) in due {
             let Some(slot) = weak.upgrade() else {
@@ -741,7 +742,12 @@ impl Executor {
             self.produced(info.id, key, info.bytes, slots.next());
         }
         self.absorb_events(index);
-        let mut end = OpEnd::default();
+        let mut end = OpEnd {
+            offload: Vec::new(),
+            evict: Vec::new(),
+            holds_budget: false,
+            transfer: self.transfer_options(),
+        };
         let evicting = self.evicts_while_profiling();
         if evicting {
             for id in &record.inputs {
@@ -766,6 +772,7 @@ impl Executor {
                     let key = self.live.get(&id).and_then(|l| l.key);
                     if key.and_then(|k| active.offload_after.get(&k)) == Some(&index) {
                         offload.push(id);
+                        self.tally.asked += 1;
                     }
                 }
             }
@@ -802,6 +809,7 @@ impl Executor {
 
     /// An offloaded slot that a later prefetch may bring back.
     pub(crate) fn offloaded(&mut self, id: TensorId, bytes: u64, slot: Weak<dyn ManagedSlot>) {
+        self.tally.moved += 1;
         self.downloading(bytes, slot.clone());
         self.offloaded.insert(id, slot);
     }
@@ -818,6 +826,10 @@ impl Executor {
     /// changed, and start numbering again. Returns an error for the caller to
     /// raise when the configuration says a budget failure is fatal.
     pub(crate) fn end_backward(&mut self) -> Result<(), SwapError> {
+        let wall = self
+            .iteration_started
+            .take()
+            .map_or(std::time::Duration::ZERO, |t| t.elapsed());
         let end = self.next_op;
         self.absorb_events(end.saturating_sub(1));
         // The next iteration's growth is counted from here.
@@ -850,6 +862,21 @@ impl Executor {
             }
         }
 
+        let mut tally = std::mem::take(&mut self.tally);
+        (tally.pool_refused, tally.pool_why) = crate::transfer::take_pool_refusals();
+        for warning in tally.warnings(self.iteration) {
+            self.warnings.raise(warning);
+        }
+        let mut report = IterationReport {
+            iteration: self.iteration,
+            wall,
+            followed_plan,
+            doing: crate::report::doing(followed_plan, self.iteration == 0, self.active.is_some()),
+            swapped_out_bytes: recorder.swapped_out_bytes(),
+            planning: None,
+            plan: None,
+            first: self.iteration == 0,
+        };
         let mut result = Ok(());
         if followed_plan {
             self.last_profile = LastProfile::Recorded {
@@ -865,9 +892,25 @@ impl Executor {
             // the fallback goes on quietly until either changes.
             let failed_before = self.failed_for.as_deref() == Some(&profile.op_signatures[..]);
             if profile.complete && !failed_before {
+                let started = Instant::now();
                 result = self.replan(&profile);
+                report.planning = Some(started.elapsed());
+                report.plan = Some(match (&self.status, self.plan()) {
+                    (Err(err), _) => format!("no plan fits: {err}"),
+                    (Ok(()), Some(plan)) => plan_line(&plan),
+                    (Ok(()), None) => "no plan".into(),
+                });
             }
         }
+        // The first iterations (profiling, planning, the first to follow
+        // the plan) say what they did; the steady state stays quiet.
+        if followed_plan && self.reported_following {
+            tracing::debug!("burn-swap: {report}");
+        } else {
+            tracing::info!("burn-swap: {report}");
+            self.reported_following |= followed_plan;
+        }
+        self.last_report = Some(report);
         self.iteration += 1;
         self.next_op = 0;
         self.driver_floor = u64::MAX;
@@ -887,7 +930,7 @@ impl Executor {
 
     fn replan(&mut self, profile: &Profile) -> Result<(), SwapError> {
         let _span = tracing::info_span!("plan", iteration = profile.iteration).entered();
-        match self.config.policy.plan(profile, &self.config) {
+        match self.config.policy.plan(profile, &self.config.plan_params()) {
             Ok(plan) => {
                 tracing::info!(
                     iteration = profile.iteration,
@@ -900,11 +943,14 @@ impl Executor {
                     self.config.policy.moves_tensors(),
                     &plan.moves_nothing_because,
                 ) {
-                    tracing::warn!(policy = %plan.policy, "the plan moves nothing: {why}");
+                    self.warnings.raise(SwapWarning::PlanMovesNothing {
+                        policy: plan.policy.clone(),
+                        why: why.clone(),
+                    });
                 }
                 let plan = Arc::new(plan);
                 if let Some(path) = &self.config.profile_path {
-                    if let Err(err) = crate::profiler::write_json(path, profile, Some(&plan)) {
+                    if let Err(err) = write_json(path, profile, Some(&plan)) {
                         tracing::warn!(path = %path.display(), %err, "could not write the profile");
                     }
                 }
@@ -914,12 +960,13 @@ impl Executor {
                 Ok(())
             }
             Err(err) => {
+                let err = SwapError::from(err);
                 tracing::error!(%err, "no plan fits");
                 self.active = None;
                 self.status = Err(err.clone());
                 self.failed_for = Some(profile.op_signatures.clone());
                 if let Some(path) = &self.config.profile_path {
-                    let _ = crate::profiler::write_json(path, profile, None);
+                    let _ = write_json(path, profile, None);
                 }
                 match self.config.on_budget_error {
                     OnBudgetError::Panic => Err(err),
@@ -935,6 +982,7 @@ mod tests {
     use super::*;
     use crate::policy::SwapAll;
     use crate::transfer::TransferError;
+    use std::sync::atomic::AtomicBool;
 
     /// A slot whose download finishes when the test says so.
     struct Downloading {
@@ -949,7 +997,7 @@ mod tests {
         fn id(&self) -> TensorId {
             self.id
         }
-        fn offload(&self) -> Result<u64, TransferError> {
+        fn offload(&self, _: &TransferOptions) -> Result<u64, TransferError> {
             Ok(0)
         }
         fn prefetch(&self) {}
@@ -1033,8 +1081,15 @@ mod tests {
         executor.on_plan = true;
         let key = TensorKey { op: 0, output: 0 };
         let slot = downloading(1);
-        executor.produced(1, key, 30, Some(Arc::downgrade(&slot) as Weak<dyn ManagedSlot>));
-        executor.offloaded.insert(1, Arc::downgrade(&slot) as Weak<dyn ManagedSlot>);
+        executor.produced(
+            1,
+            key,
+            30,
+            Some(Arc::downgrade(&slot) as Weak<dyn ManagedSlot>),
+        );
+        executor
+            .offloaded
+            .insert(1, Arc::downgrade(&slot) as Weak<dyn ManagedSlot>);
         let plan = Plan {
             policy: "test".into(),
             iteration: 0,
@@ -1157,6 +1212,58 @@ mod tests {
         assert!(!executor.evicts_while_profiling());
         executor.trains_here();
         assert!(executor.evicts_while_profiling());
+    }
+
+    #[test]
+    fn refused_offloads_are_summed_up_once_per_cause() {
+        let mut executor = Executor::new(SwapConfig::builder().build());
+        let iteration = |executor: &mut Executor, refusals: u64| {
+            executor.tally.asked += 2;
+            for _ in 0..2 {
+                executor.transfer_refused(&TransferError::Unsupported("not this one".into()));
+            }
+            // The pool's refusals reach the summary from where the pool refuses.
+            for _ in 0..refusals {
+                crate::transfer::pool_refused("no room in the pool");
+            }
+            executor.transfer_refused(&TransferError::Pool("counted elsewhere".into()));
+            executor.end_backward().unwrap();
+        };
+        iteration(&mut executor, 3);
+        let warnings = executor.warnings();
+        assert_eq!(warnings.len(), 2, "{warnings:?}");
+        assert_eq!(
+            warnings[0],
+            SwapWarning::SwappingOff {
+                iteration: 0,
+                asked: 2,
+                why: "unsupported tensor for the transfer engine: not this one".into()
+            }
+        );
+        assert_eq!(
+            warnings[1],
+            SwapWarning::PinnedPoolRefused {
+                iteration: 0,
+                blocks: 3,
+                why: "no room in the pool".into()
+            }
+        );
+        assert!(warnings[1]
+            .to_string()
+            .contains("raise BURN_SWAP_PINNED_POOL"));
+        // Not again the next iterations.
+        iteration(&mut executor, 1);
+        assert_eq!(executor.warnings(), warnings);
+        // An iteration whose offloads partly went is not "swapping off".
+        let mut executor = Executor::new(SwapConfig::builder().build());
+        executor.tally.asked = 2;
+        executor.tally.moved = 1;
+        executor.transfer_refused(&TransferError::Unsupported("one".into()));
+        executor.end_backward().unwrap();
+        assert!(executor
+            .warnings()
+            .iter()
+            .all(|w| !matches!(w, SwapWarning::SwappingOff { .. })));
     }
 
     #[test]

@@ -8,17 +8,62 @@
 //! The data is released exactly when the last handle drops.
 
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
 
 use burn_backend::{Backend, DType, Shape, TensorMetadata};
 use serde::{Deserialize, Serialize};
 
-use crate::executor::{SlotEvent, Tracker};
-use crate::transfer::{self, HostCopy, Incoming, TransferError};
+use crate::transfer::{self, HostCopy, Incoming, TransferError, TransferOptions};
 
-/// A tensor's identity for its whole life (unique in the process).
-pub type TensorId = u64;
+pub use burn_swap_plan::profile::TensorId;
+
+/// Something that happened to a slot outside the executor's own calls.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum SlotEvent {
+    Offloaded {
+        id: TensorId,
+        bytes: u64,
+    },
+    Loaded {
+        id: TensorId,
+        bytes: u64,
+    },
+    Released {
+        id: TensorId,
+    },
+    /// The compute thread waited `nanos` for a tensor to come back: its
+    /// prefetch had not landed, or (`on_demand`) none was issued.
+    Stalled {
+        id: TensorId,
+        nanos: u64,
+        on_demand: bool,
+    },
+}
+
+/// Inbox for slot events; slots may report from any thread.
+#[derive(Default)]
+pub(crate) struct Tracker {
+    events: Mutex<Vec<SlotEvent>>,
+    /// Set with every push, so the per-op path skips the lock when idle.
+    pending: AtomicBool,
+}
+
+impl Tracker {
+    pub(crate) fn push(&self, event: SlotEvent) {
+        self.events
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(event);
+        self.pending.store(true, Ordering::Release);
+    }
+    pub(crate) fn drain(&self, into: &mut Vec<SlotEvent>) {
+        if self.pending.swap(false, Ordering::Acquire) {
+            into.append(&mut self.events.lock().unwrap_or_else(|p| p.into_inner()));
+        }
+    }
+}
 
 /// Where a tensor's data is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -237,7 +282,7 @@ pub(crate) trait ManagedSlot: Send + Sync {
     /// The tensor's id.
     fn id(&self) -> TensorId;
     /// Moves the data to the host. Returns the bytes moved, or why not.
-    fn offload(&self) -> Result<u64, TransferError>;
+    fn offload(&self, options: &TransferOptions) -> Result<u64, TransferError>;
     /// Brings the data back to the device ahead of use.
     fn prefetch(&self);
     /// Its download is still running, holding its device memory.
@@ -256,7 +301,7 @@ impl<B: Backend> ManagedSlot for Slot<B> {
         self.id
     }
 
-    fn offload(&self) -> Result<u64, TransferError> {
+    fn offload(&self, options: &TransferOptions) -> Result<u64, TransferError> {
         let mut storage = self.lock();
         let Storage::Resident(_) = &*storage else {
             return Ok(0);
@@ -266,7 +311,7 @@ impl<B: Backend> ManagedSlot for Slot<B> {
             unreachable!()
         };
         let _span = tracing::trace_span!("swap_out", id = self.id, bytes = self.bytes).entered();
-        match transfer::offload::<B>(primitive) {
+        match transfer::offload::<B>(primitive, options) {
             Ok(host) => {
                 // An asynchronous copy may still hold the device buffer
                 // (`Residency::Offloading`); the plan counts it as gone.
@@ -351,6 +396,10 @@ mod tests {
         SwapTensor::new(7, primitive, tracker.clone())
     }
 
+    fn options() -> TransferOptions {
+        TransferOptions::of(&crate::SwapConfig::default())
+    }
+
     fn events(tracker: &Tracker) -> Vec<SlotEvent> {
         let mut out = Vec::new();
         tracker.drain(&mut out);
@@ -365,7 +414,7 @@ mod tests {
         let before = burn_backend::read_sync(before).unwrap();
         let layout_before = t.slot.resident_clone().layout().clone();
         let saved = t.clone();
-        assert_eq!(saved.slot.offload().unwrap(), 24);
+        assert_eq!(saved.slot.offload(&options()).unwrap(), 24);
         assert_eq!(t.residency(), Residency::OnHost);
         assert_eq!(t.shape().dims::<2>(), [3, 2], "metadata needs no data");
         let back = t.into_primitive();
@@ -398,7 +447,7 @@ mod tests {
         let a = tensor(&tracker);
         let b = a.clone();
         let c = b.clone();
-        a.slot.offload().unwrap();
+        a.slot.offload(&options()).unwrap();
         drop(a);
         drop(b);
         assert!(events(&tracker)

@@ -85,9 +85,10 @@ fn panic_text(payload: &dyn std::any::Any) -> String {
         .unwrap_or_else(|| "a panic with a non-text payload".into())
 }
 
-/// Panics on the calling (training) thread if the runtime failed.
-pub(crate) fn raise_if_failed() {
-    WATCH.raise_if_failed_with(|| crate::executor::with(|e| e.memory_when_failed()));
+/// Panics on the calling (training) thread if the runtime failed; `memory`
+/// says how much of the device was free, for an out-of-memory failure.
+pub(crate) fn raise_if_failed(memory: impl FnOnce() -> Option<String>) {
+    WATCH.raise_if_failed_with(memory);
 }
 
 #[cfg(test)]
@@ -116,6 +117,9 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("out of memory"), "{text}");
-        assert!(text.contains("1.5 GiB of 12.0 GiB free, budget 8.0 GiB"), "{text}");
+        assert!(
+            text.contains("1.5 GiB of 12.0 GiB free, budget 8.0 GiB"),
+            "{text}"
+        );
     }
 }

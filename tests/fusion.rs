@@ -89,7 +89,9 @@ fn relative_ids(blocks: Vec<String>) -> Vec<String> {
             while let Some(at) = rest.find(TAG) {
                 out.push_str(&rest[..at + TAG.len()]);
                 rest = &rest[at + TAG.len()..];
-                let end = rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len());
+                let end = rest
+                    .find(|c: char| !c.is_ascii_digit())
+                    .unwrap_or(rest.len());
                 let next = ids.len();
                 let id = *ids.entry(rest[..end].to_string()).or_insert(next);
                 out.push_str(&id.to_string());
@@ -112,7 +114,10 @@ fn assert_same(kind: &str, expected: &Run, actual: &Run) {
     for (step, (e, a)) in expected.steps.iter().zip(&actual.steps).enumerate() {
         assert_eq!(e.len(), a.len());
         for (n, (eb, ab)) in e.iter().zip(a).enumerate() {
-            assert!(eb == ab, "{kind}: step {step}, entry {n} (0 is the loss) differs");
+            assert!(
+                eb == ab,
+                "{kind}: step {step}, entry {n} (0 is the loss) differs"
+            );
         }
     }
     assert!(
@@ -205,8 +210,11 @@ fn a_fusion_tensor_two_handles_share_stays_on_the_device() {
         let device = Default::default();
         let x = Tensor::<B, 2>::from_floats([[0.5, -1.0, 2.0], [2.0, 0.25, -3.0]], &device)
             .require_grad();
-        let w = Tensor::<B, 2>::from_floats([[0.1, 0.2, 0.3], [0.4, 0.5, 0.6], [0.7, 0.8, 0.9]], &device)
-            .require_grad();
+        let w = Tensor::<B, 2>::from_floats(
+            [[0.1, 0.2, 0.3], [0.4, 0.5, 0.6], [0.7, 0.8, 0.9]],
+            &device,
+        )
+        .require_grad();
         let y = x.clone().exp();
         let alias = y.clone().reshape([2, 3]);
         let a = y * alias.clone();

@@ -6,7 +6,9 @@ mod common;
 use burn::backend::Flex;
 use burn::tensor::activation::relu;
 use burn::tensor::{Tensor, TensorData};
-use burn_swap::{Action, KeepAll, OnBudgetError, SwapAll, SwapAutodiff, SwapConfig, SwapError};
+use burn_swap::{
+    Action, KeepAll, OnBudgetError, PlanError, SwapAll, SwapAutodiff, SwapConfig, SwapError,
+};
 use burn_swap_models::ModelKind;
 use common::{gradients_per_iteration, serial};
 
@@ -322,13 +324,13 @@ fn a_budget_failure_can_fall_back_to_keeping_everything() {
     let _ = gradients_per_iteration::<Swap>(ModelKind::SmallCnn, 4, 6, 3);
     let steps = burn_swap::iterations();
     match burn_swap::status() {
-        Err(SwapError::BudgetTooSmall {
+        Err(SwapError::Plan(PlanError::BudgetTooSmall {
             budget,
             need,
             policy,
             iteration,
             ..
-        }) => {
+        })) => {
             assert_eq!(budget, 16);
             assert!(need > 16);
             assert_eq!(policy, "swap-all");

@@ -22,8 +22,11 @@
 //! - [`loss`]: the cross-entropy used by every model.
 //! - [`params`]: eager parameter initialisation (every `init` here uses it, so
 //!   seeding the backend before a forward pass makes dropout reproducible).
+//! - [`bytes`]: gradients and parameters as raw bytes, for bit-for-bit
+//!   comparisons between backends.
 
 pub mod alexnet;
+pub mod bytes;
 pub mod cifar10;
 pub mod gpt;
 pub mod image;

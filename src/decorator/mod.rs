@@ -15,9 +15,10 @@ use std::time::Instant;
 
 use burn_backend::{Backend, BackendTypes};
 
-use crate::executor::{self, next_tensor_id, Tracker};
-use crate::handle::{ManagedSlot, Slot, SwapTensor, TensorId};
-use crate::profiler::{OpRecord, OutputInfo};
+use crate::executor::{self, next_tensor_id};
+use crate::handle::{ManagedSlot, Slot, SwapTensor, TensorId, Tracker};
+use crate::profiler::{dtype_name, OpRecord, OutputInfo};
+use crate::transfer::TransferOptions;
 
 /// A backend that manages where `B`'s saved activations live.
 ///
@@ -59,7 +60,7 @@ fn mix(hash: u64, value: u64) -> u64 {
 
 impl<B: Backend> OpScope<B> {
     pub(crate) fn begin(name: &'static str) -> Self {
-        crate::runtime_failure::raise_if_failed();
+        crate::runtime_failure::raise_if_failed(|| executor::with(|e| e.memory_when_failed()));
         let (start, tracker) = executor::with(|e| (e.begin_op(), e.tracker()));
         for slot in &start.prefetch {
             slot.prefetch();
@@ -134,7 +135,7 @@ impl<B: Backend> OpScope<B> {
                     output: n as u16,
                     bytes: s.bytes,
                     shape: s.shape.to_vec(),
-                    dtype: s.dtype,
+                    dtype: dtype_name(s.dtype),
                 })
                 .collect(),
         };
@@ -157,7 +158,7 @@ impl<B: Backend> OpScope<B> {
         });
         let holds_budget = end.holds_budget;
         for slot in end.evict {
-            evict(&slot);
+            evict(&slot, &end.transfer);
         }
         for id in end.offload {
             let slot = self
@@ -166,17 +167,19 @@ impl<B: Backend> OpScope<B> {
                 .chain(self.outputs.iter())
                 .find(|s| s.id == id);
             let Some(slot) = slot else { continue };
-            match slot.offload() {
+            match slot.offload(&end.transfer) {
                 Ok(bytes) => {
                     let weak: Weak<dyn ManagedSlot> = Arc::downgrade(slot) as Weak<dyn ManagedSlot>;
                     executor::with(|e| e.offloaded(id, bytes, weak));
                 }
-                // A refusal by design was logged once where it was decided.
+                // A refusal by design is summed up once, at the end of the iteration.
                 Err(err @ crate::TransferError::Unsupported(_)) => {
-                    tracing::debug!(tensor = id, %err, "offload refused; the tensor stays on the device")
+                    tracing::debug!(tensor = id, %err, "offload refused; the tensor stays on the device");
+                    executor::with(|e| e.transfer_refused(&err));
                 }
                 Err(err) => {
-                    tracing::warn!(tensor = id, %err, "offload failed; the tensor stays on the device")
+                    tracing::warn!(tensor = id, %err, "offload failed; the tensor stays on the device");
+                    executor::with(|e| e.transfer_refused(&err));
                 }
             }
         }
@@ -205,9 +208,9 @@ fn wait_for_budget() {
 
 /// Moves a tensor off the device because the profiled iteration went over
 /// the budget; a refusal puts it back in the executor's count.
-fn evict(slot: &Arc<dyn ManagedSlot>) {
+fn evict(slot: &Arc<dyn ManagedSlot>, options: &TransferOptions) {
     let id = slot.id();
-    let refused_for_good = match slot.offload() {
+    let refused_for_good = match slot.offload(options) {
         Ok(0) => false, // not resident after all (a copy was already under way)
         Ok(bytes) => {
             executor::with(|e| e.downloading(bytes, Arc::downgrade(slot)));

@@ -16,7 +16,7 @@ use cubecl::client::ComputeClient;
 
 #[cfg(feature = "cuda")]
 use super::cast;
-use super::{DeviceCopy, DeviceLoad, TransferError};
+use super::{DeviceCopy, DeviceLoad, PinnedLimits, TransferError};
 
 /// A CubeCL buffer on the host.
 pub(crate) enum CubeCopy<R: CubeRuntime> {
@@ -46,13 +46,15 @@ pub(crate) enum CubeLoad<R: CubeRuntime> {
 /// Copies a CubeCL tensor to the host (CUDA: starts the copy). On failure
 /// the tensor comes back untouched.
 #[allow(clippy::result_large_err)] // the tensor itself comes back on failure
+#[cfg_attr(not(feature = "cuda"), allow(unused_variables))]
 pub(crate) fn offload<R: CubeRuntime>(
     tensor: CubeTensor<R>,
+    pinned: &PinnedLimits,
 ) -> Result<CubeCopy<R>, (TransferError, CubeTensor<R>)> {
     #[cfg(feature = "cuda")]
     let tensor = match as_cuda(tensor) {
         Ok(cuda) => {
-            return super::cuda::offload(cuda)
+            return super::cuda::offload(cuda, pinned)
                 .map(CubeCopy::Cuda)
                 .map_err(|(err, back)| (err, from_cuda(back)));
         }

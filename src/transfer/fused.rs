@@ -40,7 +40,7 @@ use burn_fusion::{FusionRuntime, FusionTensor};
 use burn_ir::{CustomOpIr, HandleContainer, OperationIr, TensorId, TensorIr, TensorStatus};
 
 use super::cube::{self, CubeCopy, CubeLoad};
-use super::{DeviceCopy, DeviceLoad, TransferError};
+use super::{DeviceCopy, DeviceLoad, PinnedLimits, TransferError};
 
 /// The backend that names fusion's handle conversions (they do not depend
 /// on the element types).
@@ -181,6 +181,8 @@ struct TakeCell<R: CubeRuntime> {
     dtype: burn_backend::DType,
     /// The stream of the thread that asked: its ops read the tensor.
     stream: StreamId,
+    /// The asking thread's pinned pool limits, for the copy.
+    pinned: PinnedLimits,
     /// Witnesses from this sequence number on were made after the request.
     after: u64,
     state: Mutex<Take<R>>,
@@ -247,7 +249,7 @@ impl<R: CubeRuntime> TakeCell<R> {
             unreachable!()
         };
         let bytes = tensor.handle.size_in_used();
-        *state = match cube::offload(tensor) {
+        *state = match cube::offload(tensor, &self.pinned) {
             Ok(copy) => {
                 MOVED.fetch_add(1, Ordering::Relaxed);
                 MOVED_BYTES.fetch_add(bytes, Ordering::Relaxed);
@@ -265,7 +267,6 @@ impl<R: CubeRuntime> TakeCell<R> {
 
 /// An offload in progress, seen without its runtime type.
 trait Pending: Send + Sync {
-
     /// Moves it on; `false` once nothing more is to be done for it.
     fn progress(&self, witnesses: &VecDeque<Witness>) -> bool;
 }
@@ -420,6 +421,7 @@ pub(crate) struct FusedLoad<R: CubeRuntime> {
 #[allow(clippy::result_large_err)] // the tensor itself comes back on failure
 pub(crate) fn offload<R: CubeRuntime>(
     tensor: FusedTensor<R>,
+    pinned: PinnedLimits,
 ) -> Result<FusedCopy<R>, (TransferError, FusedTensor<R>)> {
     let mut registry = registry();
     if registry.holders.get(&tensor.id).copied().unwrap_or(0) > 1 {
@@ -435,6 +437,7 @@ pub(crate) fn offload<R: CubeRuntime>(
         shape: tensor.shape(),
         dtype: tensor.dtype,
         stream: StreamId::current(),
+        pinned,
         after: registry.next_seq,
         state: Mutex::new(Take::Waiting),
         polling: AtomicBool::new(false),

@@ -32,7 +32,48 @@ use std::any::Any;
 
 use burn_backend::{read_sync, Backend, ExecutionError, TensorData};
 use burn_flex::FlexTensor;
-use serde::{Deserialize, Serialize};
+
+pub use burn_swap_plan::profile::{DeviceReport, DeviceUsage};
+
+use crate::config::SwapConfig;
+
+/// What the engines may do, from the configuration of the thread that
+/// moves the tensor.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct TransferOptions {
+    /// Move tensors of burn's fusion backend.
+    #[cfg_attr(not(any(feature = "cuda", feature = "wgpu")), allow(dead_code))]
+    pub swap_under_fusion: bool,
+    /// The CUDA engine's pinned pool, taken when a device's engine is made.
+    #[cfg_attr(not(any(feature = "cuda", feature = "wgpu")), allow(dead_code))]
+    pub pinned: PinnedLimits,
+}
+
+impl TransferOptions {
+    /// The options `config` sets.
+    pub(crate) fn of(config: &SwapConfig) -> Self {
+        Self {
+            swap_under_fusion: config.swap_under_fusion,
+            pinned: PinnedLimits {
+                pool_bytes: config.pinned_pool_bytes,
+                chunk_bytes: config.pinned_chunk_bytes,
+                host_reserve_bytes: config.host_ram_reserve_bytes,
+            },
+        }
+    }
+}
+
+/// Limits of the CUDA engine's pinned host pool.
+#[derive(Debug, Clone, Copy)]
+#[cfg_attr(not(feature = "cuda"), allow(dead_code))]
+pub(crate) struct PinnedLimits {
+    /// Most page-locked host memory the pool takes.
+    pub pool_bytes: u64,
+    /// Size of each chunk it takes from the driver.
+    pub chunk_bytes: u64,
+    /// Host RAM it always leaves available.
+    pub host_reserve_bytes: u64,
+}
 
 /// A tensor's data while it is off the device.
 pub(crate) enum HostCopy {
@@ -108,6 +149,25 @@ impl<P> Incoming<P> {
     }
 }
 
+/// Pinned-pool refusals since the executor last took them, and the first
+/// reason: the pool refuses on whichever path copies (an offload, or a
+/// fusion buffer's copy once fusion hands it over), the executor sums them
+/// up at the end of the iteration.
+static POOL_REFUSALS: std::sync::Mutex<(u64, Option<String>)> = std::sync::Mutex::new((0, None));
+
+/// Counts a refusal of the pinned pool.
+#[cfg_attr(not(feature = "cuda"), allow(dead_code))]
+pub(crate) fn pool_refused(why: &str) {
+    let mut refusals = POOL_REFUSALS.lock().unwrap_or_else(|p| p.into_inner());
+    refusals.0 += 1;
+    refusals.1.get_or_insert_with(|| why.to_string());
+}
+
+/// The pinned-pool refusals since the last call, and the first reason.
+pub(crate) fn take_pool_refusals() -> (u64, Option<String>) {
+    std::mem::take(&mut *POOL_REFUSALS.lock().unwrap_or_else(|p| p.into_inner()))
+}
+
 /// Why a transfer did not happen. In every case the tensor stays on the device.
 #[derive(Debug, thiserror::Error)]
 pub enum TransferError {
@@ -123,17 +183,6 @@ pub enum TransferError {
     /// The engine does not move this kind of tensor.
     #[error("unsupported tensor for the transfer engine: {0}")]
     Unsupported(String),
-}
-
-/// Device memory in use, as the backend's runtime reports it.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DeviceUsage {
-    /// Bytes in live allocations, over every stream burn-swap uses.
-    pub in_use: u64,
-    /// Bytes the runtime's pools hold from the driver, same streams.
-    pub reserved: u64,
-    /// Device memory used as the driver sees it (all processes), if known.
-    pub driver_used: Option<u64>,
 }
 
 /// The device memory a backend really uses, and where burn-swap can manage
@@ -225,40 +274,34 @@ fn cast<T: 'static, U: 'static>(value: T) -> Option<U> {
         .and_then(Option::take)
 }
 
-/// The engine limits from the configuration in force on this thread.
-#[cfg(feature = "cuda")]
-fn engine_limits() -> cuda::EngineLimits {
-    let config = crate::config();
-    cuda::EngineLimits {
-        pinned_pool_bytes: config.pinned_pool_bytes,
-        pinned_chunk_bytes: config.pinned_chunk_bytes,
-        host_reserve_bytes: config.host_ram_reserve_bytes,
-    }
-}
-
 /// Offloads `primitive` if it is runtime `R`'s fusion or CubeCL tensor
 /// (`Err` hands it on untouched otherwise).
 #[cfg(any(feature = "cuda", feature = "wgpu"))]
 #[allow(clippy::type_complexity, clippy::result_large_err)]
 fn offload_cube<P: Send + 'static, R: burn_cubecl::CubeRuntime>(
     primitive: P,
+    options: &TransferOptions,
 ) -> Result<Result<HostCopy, (TransferError, P)>, P> {
     let any = &primitive as &dyn Any;
     if any.is::<fused::FusedTensor<R>>() {
         let tensor: fused::FusedTensor<R> = cast(primitive).expect("type checked");
-        if !crate::executor::with(|e| e.config().swap_under_fusion) {
+        if !options.swap_under_fusion {
             return Ok(Err((
-                TransferError::Unsupported("swapping under fusion is turned off".into()),
+                TransferError::Unsupported(
+                    "swapping under fusion is turned off (BURN_SWAP_UNDER_FUSION=0, \
+                     SwapConfig::swap_under_fusion)"
+                        .into(),
+                ),
                 cast(tensor).expect("type checked"),
             )));
         }
-        return Ok(fused::offload(tensor)
+        return Ok(fused::offload(tensor, options.pinned)
             .map(|copy| HostCopy::Device(Box::new(copy)))
             .map_err(|(err, back)| (err, cast(back).expect("type checked"))));
     }
     if any.is::<burn_cubecl::tensor::CubeTensor<R>>() {
         let tensor: burn_cubecl::tensor::CubeTensor<R> = cast(primitive).expect("type checked");
-        return Ok(cube::offload(tensor)
+        return Ok(cube::offload(tensor, &options.pinned)
             .map(|copy| HostCopy::Device(Box::new(copy)))
             .map_err(|(err, back)| (err, cast(back).expect("type checked"))));
     }
@@ -271,11 +314,15 @@ pub(crate) fn note_new<P: 'static>(primitive: &P) -> Option<Holder> {
     let any = primitive as &dyn Any;
     #[cfg(feature = "cuda")]
     if let Some(t) = any.downcast_ref::<fused::FusedTensor<cubecl::cuda::CudaRuntime>>() {
-        return Some(Holder { _count: fused::note_new(t) });
+        return Some(Holder {
+            _count: fused::note_new(t),
+        });
     }
     #[cfg(feature = "wgpu")]
     if let Some(t) = any.downcast_ref::<fused::FusedTensor<cubecl::wgpu::WgpuRuntime>>() {
-        return Some(Holder { _count: fused::note_new(t) });
+        return Some(Holder {
+            _count: fused::note_new(t),
+        });
     }
     let _ = any;
     None
@@ -341,19 +388,21 @@ impl HostCopy {
 
 /// Copies a primitive to the host (for asynchronous engines: starts the
 /// copy). On failure the primitive comes back untouched.
+#[cfg_attr(not(any(feature = "cuda", feature = "wgpu")), allow(unused_variables))]
 pub(crate) fn offload<B: Backend>(
     primitive: B::FloatTensorPrimitive,
+    options: &TransferOptions,
 ) -> Result<HostCopy, (TransferError, B::FloatTensorPrimitive)> {
     if let Some(flex) = (&primitive as &dyn Any).downcast_ref::<FlexTensor>() {
         return Ok(HostCopy::Flex(flex::offload(flex)));
     }
     #[cfg(feature = "cuda")]
-    let primitive = match offload_cube::<_, cubecl::cuda::CudaRuntime>(primitive) {
+    let primitive = match offload_cube::<_, cubecl::cuda::CudaRuntime>(primitive, options) {
         Ok(result) => return result,
         Err(primitive) => primitive,
     };
     #[cfg(feature = "wgpu")]
-    let primitive = match offload_cube::<_, cubecl::wgpu::WgpuRuntime>(primitive) {
+    let primitive = match offload_cube::<_, cubecl::wgpu::WgpuRuntime>(primitive, options) {
         Ok(result) => return result,
         Err(primitive) => primitive,
     };
@@ -414,20 +463,23 @@ pub struct HostTensor<B: Backend> {
 }
 
 impl<B: Backend> HostTensor<B> {
-    /// Starts moving `tensor` to the host. On failure (no pinned memory left,
-    /// an unsupported tensor) the tensor comes back with the reason.
+    /// Starts moving `tensor` to the host, within `config`'s pinned pool
+    /// limits (a device's engine takes them at its first offload). On
+    /// failure (no pinned memory left, an unsupported tensor) the tensor
+    /// comes back with the reason.
     /// Tensors of burn's fusion backend are refused: their buffers leave
     /// only once fusion ran the ops that read them, which a training step
     /// under [`SwapAutodiff`](crate::SwapAutodiff) drives.
     pub fn offload(
         tensor: B::FloatTensorPrimitive,
+        config: &SwapConfig,
     ) -> Result<Self, (TransferError, B::FloatTensorPrimitive)> {
         if is_fused_type::<B::FloatTensorPrimitive>() {
             let why = "a fusion tensor moves only inside a training step".to_string();
             return Err((TransferError::Unsupported(why), tensor));
         }
         let device = B::float_device(&tensor);
-        offload::<B>(tensor).map(|host| Self {
+        offload::<B>(tensor, &TransferOptions::of(config)).map(|host| Self {
             state: HostState::Host(host),
             device,
         })
@@ -478,47 +530,4 @@ pub fn pinned_pool_stats(device: &cubecl::cuda::CudaDevice) -> Option<cuda::Pool
 /// Device memory the runtime reports for `B`'s `device` (`None` where it does not say).
 pub fn device_usage<B: Backend>(device: &B::Device) -> Option<DeviceUsage> {
     memory_probe::<B>(device).usage()
-}
-
-/// The device memory an iteration really used, sampled from the runtime.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct DeviceReport {
-    /// `(op, usage)` samples, in op order (every `device_sample_ops` ops and
-    /// at the phase boundaries).
-    pub samples: Vec<(u32, DeviceUsage)>,
-    /// Bytes in use at the first sample of the iteration.
-    pub start_in_use: u64,
-    /// Highest bytes in use sampled.
-    pub peak_in_use: u64,
-    /// Op of that sample.
-    pub peak_op: u32,
-    /// Highest bytes the runtime's pools held.
-    pub peak_reserved: u64,
-    /// Highest device memory used as the driver sees it, if known.
-    pub peak_driver_used: Option<u64>,
-}
-
-impl DeviceReport {
-    /// A report from samples; `None` when there are none.
-    pub(crate) fn from_samples(samples: Vec<(u32, DeviceUsage)>) -> Option<Self> {
-        let (first, _) = samples.split_first()?;
-        let (peak_op, peak) = samples
-            .iter()
-            .max_by_key(|(_, u)| u.in_use)
-            .map(|(op, u)| (*op, *u))?;
-        Some(Self {
-            start_in_use: first.1.in_use,
-            peak_in_use: peak.in_use,
-            peak_op,
-            peak_reserved: samples.iter().map(|(_, u)| u.reserved).max().unwrap_or(0),
-            peak_driver_used: samples.iter().filter_map(|(_, u)| u.driver_used).max(),
-            samples,
-        })
-    }
-
-    /// Peak growth over the start of the iteration: what the iteration's
-    /// activations (and workspaces) really took.
-    pub fn peak_growth(&self) -> u64 {
-        self.peak_in_use.saturating_sub(self.start_in_use)
-    }
 }

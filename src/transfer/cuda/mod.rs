@@ -37,7 +37,7 @@ pub use pinned::PoolStats;
 use pinned::{PinnedBlock, PinnedPool};
 use worker::{Download, DownloadResult, Ticket, Upload, Worker};
 
-use super::{DeviceUsage, TransferError};
+use super::{DeviceUsage, PinnedLimits, TransferError};
 
 /// The float primitive of `CubeBackend<CudaRuntime, ..>`.
 pub(crate) type CubePrimitive = CubeTensor<CudaRuntime>;
@@ -59,14 +59,6 @@ impl fmt::Display for CudaError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{:?}", self.0)
     }
-}
-
-/// Limits of the engine, read from the configuration when it is made.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct EngineLimits {
-    pub pinned_pool_bytes: u64,
-    pub pinned_chunk_bytes: u64,
-    pub host_reserve_bytes: u64,
 }
 
 struct Engine {
@@ -97,12 +89,13 @@ fn existing(device: &CudaDevice) -> Option<Arc<Engine>> {
         .cloned()
 }
 
-fn engine(device: &CudaDevice) -> Result<Arc<Engine>, TransferError> {
+/// The device's engine, made with `limits` if there is none yet.
+fn engine(device: &CudaDevice, limits: &PinnedLimits) -> Result<Arc<Engine>, TransferError> {
     let mut map = engines().lock().unwrap_or_else(|p| p.into_inner());
     if let Some(engine) = map.get(&device.index) {
         return engine.clone().map_err(TransferError::Engine);
     }
-    let made = make_engine(device);
+    let made = make_engine(device, limits);
     if let Err(err) = &made {
         tracing::error!(%err, device = device.index, "CUDA transfer engine unavailable; tensors stay on the device");
     }
@@ -110,15 +103,14 @@ fn engine(device: &CudaDevice) -> Result<Arc<Engine>, TransferError> {
     made.map_err(TransferError::Engine)
 }
 
-fn make_engine(device: &CudaDevice) -> Result<Arc<Engine>, String> {
-    let limits = super::engine_limits();
+fn make_engine(device: &CudaDevice, limits: &PinnedLimits) -> Result<Arc<Engine>, String> {
     let fail = |e: CudaError| e.to_string();
     make_current(device).map_err(fail)?;
     let engine = Arc::new(Engine {
         compute: CudaRuntime::client(device),
         pool: PinnedPool::new(
-            limits.pinned_pool_bytes,
-            limits.pinned_chunk_bytes,
+            limits.pool_bytes,
+            limits.chunk_bytes,
             limits.host_reserve_bytes,
         ),
         down: worker::spawn_download(device).map_err(fail)?,
@@ -127,7 +119,7 @@ fn make_engine(device: &CudaDevice) -> Result<Arc<Engine>, String> {
     });
     tracing::info!(
         device = device.index,
-        pinned_limit = limits.pinned_pool_bytes,
+        pinned_limit = limits.pool_bytes,
         "CUDA transfer engine ready"
     );
     Ok(engine)
@@ -199,12 +191,15 @@ impl CudaCopy {
 // The tensor itself is what a failure hands back: boxing it would cost an
 // allocation on every offload.
 #[allow(clippy::result_large_err)]
-pub(crate) fn offload(cube: CubePrimitive) -> Result<CudaCopy, (TransferError, CubePrimitive)> {
+pub(crate) fn offload(
+    cube: CubePrimitive,
+    limits: &PinnedLimits,
+) -> Result<CudaCopy, (TransferError, CubePrimitive)> {
     if cube.qparams.is_some() || !is_float(cube.dtype) {
         let err = TransferError::Unsupported(format!("{:?}", cube.dtype));
         return Err((err, cube));
     }
-    let engine = match engine(&cube.device) {
+    let engine = match engine(&cube.device, limits) {
         Ok(e) => e,
         Err(err) => return Err((err, cube)),
     };
@@ -212,10 +207,12 @@ pub(crate) fn offload(cube: CubePrimitive) -> Result<CudaCopy, (TransferError, C
     let block = match engine.pool.alloc(bytes) {
         Ok(b) => Arc::new(b),
         Err(err) => {
+            // Summed up once at the end of the iteration (see `crate::report`).
             let n = engine.refusals_logged.fetch_add(1, Ordering::Relaxed);
             if n < 8 || n.is_power_of_two() {
-                tracing::warn!(%err, refusals = n + 1, "pinned pool refused a block; the tensor stays on the device");
+                tracing::debug!(%err, refusals = n + 1, "pinned pool refused a block; the tensor stays on the device");
             }
+            super::pool_refused(&err.to_string());
             return Err((TransferError::Pool(err.to_string()), cube));
         }
     };

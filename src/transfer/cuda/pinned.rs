@@ -257,5 +257,5 @@ impl Drop for PinnedBlock {
 
 /// `MemAvailable` from `/proc/meminfo`, in bytes (Linux only).
 pub(crate) fn mem_available() -> Option<u64> {
-    crate::config::meminfo("MemAvailable")
+    crate::host::meminfo("MemAvailable")
 }

@@ -1,0 +1,310 @@
+//! What a case is, how a policy name is run, and what a child reports back.
+
+use burn_swap::config::policy_by_name;
+use burn_swap::transfer::DeviceUsage;
+use burn_swap_models::{GptConfig, ImageShape, ModelKind, ModelSpec};
+use serde::{Deserialize, Serialize};
+
+use crate::measure::FusionSwaps;
+
+/// Marks the child's result line on its stdout.
+pub const RESULT_TAG: &str = "@@train-bench-result ";
+/// Marks a panic message the child reports on its stdout.
+pub const PANIC_TAG: &str = "@@train-bench-panic ";
+/// Lines of the child's stderr kept to explain a crash that was not a panic.
+pub const STDERR_TAIL: usize = 40;
+
+/// The decoder size, carried to the child (GptConfig itself is not serde).
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+pub struct GptSize {
+    pub layers: usize,
+    pub width: usize,
+    pub heads: usize,
+    pub seq: usize,
+    pub vocab: usize,
+}
+
+impl GptSize {
+    pub fn from_config(c: GptConfig) -> Self {
+        Self {
+            layers: c.layers,
+            width: c.width,
+            heads: c.heads,
+            seq: c.seq,
+            vocab: c.vocab,
+        }
+    }
+
+    pub fn config(&self) -> GptConfig {
+        GptConfig {
+            layers: self.layers,
+            width: self.width,
+            heads: self.heads,
+            seq: self.seq,
+            vocab: self.vocab,
+            ..GptConfig::small()
+        }
+    }
+}
+
+/// One benchmark case: everything the child needs to run it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Case {
+    pub model: String,
+    pub image: String,
+    pub policy: String,
+    pub batch: usize,
+    pub steps: usize,
+    pub warmup: usize,
+    pub max_warmup: usize,
+    /// Device budget (bytes one iteration may add), for burn-swap policies that plan
+    /// against one (all but keep-all).
+    pub budget: Option<u64>,
+    pub min_swap: u64,
+    pub gpt: GptSize,
+    /// On CUDA: CubeCL's backend without fusion instead of `Cuda`.
+    pub unfused: bool,
+    /// Sample device and pinned memory every this many timed steps (0: never).
+    #[serde(default)]
+    pub memory_every: usize,
+    /// On CUDA: hold all but this many bytes of the device before the model
+    /// is built, so the driver runs out of memory where a smaller card would.
+    #[serde(default)]
+    pub device_memory: Option<u64>,
+}
+
+impl Case {
+    pub fn kind(&self) -> ModelKind {
+        self.model
+            .parse()
+            .expect("the parent checked the model name")
+    }
+
+    pub fn spec(&self) -> ModelSpec {
+        let image: ImageShape = self
+            .image
+            .parse()
+            .expect("the parent checked the image shape");
+        ModelSpec::new(self.kind())
+            .with_image(image)
+            .with_gpt(self.gpt.config())
+    }
+
+    /// What the model's input looks like, for the table.
+    pub fn input_label(&self) -> String {
+        match self.kind() {
+            ModelKind::GptSmall => {
+                format!("{}x{} seq{}", self.gpt.layers, self.gpt.width, self.gpt.seq)
+            }
+            kind if kind.takes_image_shape() => self.image.clone(),
+            _ => "-".into(),
+        }
+    }
+
+    pub fn label(&self) -> String {
+        format!(
+            "{} ({}) {} b{}",
+            self.model,
+            self.input_label(),
+            self.policy,
+            self.batch
+        )
+    }
+}
+
+/// Peak device memory over the steps, from the runtime.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct MemoryPeak {
+    /// Usage sampled before the model was built (runtime already started).
+    pub start: DeviceUsage,
+    /// Bytes held by `--device-memory` (counted in the driver's figures).
+    #[serde(default)]
+    pub held: u64,
+    pub peak_in_use: u64,
+    pub peak_reserved: u64,
+    pub peak_driver_used: Option<u64>,
+    /// The figure a batch must keep within a search budget: growth of the
+    /// driver's used memory since `start` (less the bytes held by
+    /// `--device-memory`) when the driver says, else the runtime pools' peak
+    /// reservation.
+    pub peak_device_bytes: u64,
+    pub peak_device_basis: String,
+}
+
+/// The plan burn-swap applied in the timed steps.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct PlanSummary {
+    pub policy: String,
+    pub from_iteration: u64,
+    pub saved_tensors: usize,
+    pub swapped_count: usize,
+    pub swapped_bytes: u64,
+    /// The iteration's device bytes the plan expects at its peak.
+    #[serde(default)]
+    pub expected_peak_bytes: u64,
+    pub expected_peak_saved_bytes: u64,
+    pub keep_all_peak_saved_bytes: u64,
+    pub budget_bytes: Option<u64>,
+}
+
+/// burn-swap's own account of the last timed iteration.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SwapStats {
+    pub swapped_out_bytes: u64,
+    pub swapped_in_bytes: u64,
+    pub saved_bytes: u64,
+    pub saved_count: usize,
+    pub peak_resident_saved_bytes: u64,
+    pub peak_live_bytes: u64,
+    /// Where the compute thread waited for tensors to come back.
+    #[serde(default)]
+    pub swap_in_stalls: burn_swap::SwapInStalls,
+    /// Device memory sampled inside the iteration by burn-swap (catches the
+    /// peak between two steps, which the per-step samples cannot).
+    pub iteration_peak_in_use: Option<u64>,
+    /// Peak growth of device memory in use over the iteration's first
+    /// sample, from the runtime: the figure the budget is held against.
+    #[serde(default)]
+    pub iteration_growth_in_use: Option<u64>,
+    pub iteration_peak_reserved: Option<u64>,
+    pub iteration_peak_driver_used: Option<u64>,
+    pub plan: Option<PlanSummary>,
+    /// The tensors the compute thread waited for, longest wait first.
+    #[serde(default)]
+    pub waited_for: Vec<WaitedTensor>,
+    /// Ops in the iteration, and where backward began (to place the waits).
+    #[serde(default)]
+    pub op_count: u32,
+    #[serde(default)]
+    pub backward_start: Option<u32>,
+    /// Set when planning failed and burn-swap went on keeping everything.
+    pub status_error: Option<String>,
+}
+
+/// A saved tensor whose return held up the compute thread.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct WaitedTensor {
+    /// The op that made it, and its size.
+    pub produced_at: u32,
+    pub bytes: u64,
+    /// The op before which its copy back was started (none: loaded on demand).
+    pub prefetched_at: Option<u32>,
+    /// Its first backward use.
+    pub needed_at: Option<u32>,
+    pub wait_ms: f64,
+}
+
+/// What a child measured.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Measured {
+    /// `Backend::name` of the device backend (`Device`).
+    pub device_name: String,
+    /// `Backend::name` of the benchmarked (autodiff) backend.
+    pub backend_name: String,
+    pub warmup_secs: Vec<f64>,
+    pub step_secs: Vec<f64>,
+    /// Per timed step: seconds until the host had enqueued it (including
+    /// any wait for swapped tensors); the rest of the step is the device
+    /// draining its queue.
+    #[serde(default)]
+    pub enqueue_secs: Vec<f64>,
+    pub median_samples_per_s: f64,
+    /// Samples over the total time of the timed steps.
+    pub mean_samples_per_s: f64,
+    pub final_loss: f32,
+    /// Whether warm-up reached the steady state before the timed steps
+    /// (for burn-swap: the last warm-up step followed a plan); false when
+    /// `--max-warmup` ended it first.
+    pub steady_before_timing: bool,
+    /// `None` where the runtime does not report memory (Flex).
+    pub memory: Option<MemoryPeak>,
+    /// `None` for the baseline backends.
+    pub swap: Option<SwapStats>,
+    /// Under burn's fusion: what was really moved.
+    #[serde(default)]
+    pub fusion_swaps: Option<FusionSwaps>,
+    /// Memory every `--memory-every` timed steps: flat when nothing leaks.
+    #[serde(default)]
+    pub memory_series: Vec<MemorySample>,
+}
+
+/// Device and pinned host memory after a timed step.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct MemorySample {
+    pub step: usize,
+    pub device_in_use: u64,
+    pub device_reserved: u64,
+    pub driver_used: Option<u64>,
+    /// burn-swap's pinned pool (CUDA engine), once it was made.
+    pub pinned_reserved: Option<u64>,
+    pub pinned_in_use: Option<u64>,
+}
+
+/// One row of the report: a case and its outcome.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Row {
+    pub case: Case,
+    pub input: String,
+    /// Whether this case was a probe of the largest-batch search.
+    pub search_probe: bool,
+    pub result: Option<Measured>,
+    /// Why there is no result: "out of memory", "timed out after 300 s", ...
+    pub why: Option<String>,
+    /// The panic message or stderr lines behind `why`.
+    pub detail: Option<String>,
+    /// For search probes: whether the batch fits the search budget.
+    pub fits: Option<bool>,
+    pub wall_secs: f64,
+}
+
+/// The outcome of one largest-batch search.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Search {
+    pub model: String,
+    pub input: String,
+    pub policy: String,
+    /// The search budget, if any.
+    pub budget: Option<u64>,
+    /// `--device-memory`, if set: the memory the run had.
+    #[serde(default)]
+    pub device_memory: Option<u64>,
+    /// (batch, fits) in the order probed.
+    pub probes: Vec<(usize, bool)>,
+    pub largest_fitting_batch: Option<usize>,
+    pub smallest_failing_batch: Option<usize>,
+    /// Median samples/s and peak device MiB of the largest fitting batch.
+    #[serde(default)]
+    pub samples_per_s_at_largest: Option<f64>,
+    #[serde(default)]
+    pub peak_device_bytes_at_largest: Option<u64>,
+}
+
+/// How a policy name is run.
+pub enum PolicyRun {
+    /// `Autodiff<Device>`.
+    Plain,
+    /// `Autodiff<Device, BalancedCheckpointing>`.
+    Balanced,
+    /// `SwapAutodiff<Device>` with this burn-swap policy name.
+    BurnSwap(String),
+}
+
+impl PolicyRun {
+    pub fn from_name(name: &str) -> Result<Self, String> {
+        match name {
+            "plain" => Ok(PolicyRun::Plain),
+            "balanced" => Ok(PolicyRun::Balanced),
+            other => policy_by_name(other)
+                .map(|_| PolicyRun::BurnSwap(other.to_string()))
+                .map_err(|e| e.to_string()),
+        }
+    }
+}
+
+/// Whether a burn-swap policy plans against a budget. keep-all is the
+/// unmanaged reference: given a budget it could only fail, never act on it.
+pub fn policy_takes_budget(name: &str) -> bool {
+    policy_by_name(name)
+        .map(|p| p.name() != "keep-all")
+        .unwrap_or(false)
+}

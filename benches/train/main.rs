@@ -1,0 +1,123 @@
+//! End-to-end training benchmark: model x policy x batch size, each case in
+//! its own child process.
+//!
+//! ```text
+//! cargo bench --bench train -- --models plain20 --batches 8,32            # Flex (CPU)
+//! cargo bench --features cuda --bench train -- --models vgg16,resnet50@imagenet \
+//!     --batches 512,2048 --policies plain,balanced,keep-all,swap-all --json train.json
+//! cargo bench --features cuda --bench train -- --models vgg16 --search-budget 8GiB
+//! ```
+//!
+//! A policy is either a baseline backend (`plain` = `Autodiff<B>`, `balanced`
+//! = `Autodiff<B, BalancedCheckpointing>`) or any name
+//! `burn_swap::config::policy_by_name` knows, run under `SwapAutodiff<B>`: a
+//! new burn-swap policy is benchmarked by naming it, nothing here changes.
+//!
+//! Every case runs in a child process (this binary re-executed with a hidden
+//! `--case JSON` argument) so that one policy's memory (pools, pinned host
+//! buffers) cannot help or hurt the next, and so that an out-of-memory error,
+//! a panic or a hang becomes a row with a reason instead of ending the run.
+//! The child prints one result line; the parent kills it after
+//! `--case-timeout` seconds. CubeCL's autotune cache on disk is shared by the
+//! children, so each shape is tuned once per machine.
+//!
+//! Options (run with `--help` for the list): `--models`, `--image`,
+//! `--batches`, `--policies`, `--steps`, `--warmup`, `--max-warmup`,
+//! `--budget`, `--min-swap`, `--case-timeout`, `--search-budget`,
+//! `--search-start`, `--search-max`, `--gpt`, `--gpt-layers`, `--gpt-seq`,
+//! `--json`; on CUDA `--unfused` (every policy on CubeCL's backend without
+//! burn's fusion). `BURN_SWAP_UNDER_FUSION=0` leaves fusion tensors on the
+//! device.
+
+mod args;
+mod case;
+mod child;
+#[path = "../common/mod.rs"]
+mod common;
+mod measure;
+mod report;
+
+use crate::args::{parse_options, USAGE};
+use crate::child::{run_row, search};
+use crate::measure::run_child;
+use crate::report::{
+    print_host_and_device, print_memory_series, print_searches, print_table, print_waits,
+    write_json,
+};
+
+#[cfg(feature = "cuda")]
+pub(crate) type Device = burn::backend::Cuda;
+#[cfg(all(feature = "wgpu", not(feature = "cuda")))]
+pub(crate) type Device = burn::backend::Wgpu;
+#[cfg(not(any(feature = "cuda", feature = "wgpu")))]
+pub(crate) type Device = burn::backend::Flex;
+
+/// The device type of `Device` (what every benchmarked backend runs on).
+pub(crate) type DeviceOf = <Device as burn::tensor::backend::BackendTypes>::Device;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if let Some(i) = args.iter().position(|a| a == "--case") {
+        let case_json = args.get(i + 1).expect("--case takes the case as JSON");
+        run_child(case_json);
+        return;
+    }
+    let options = match parse_options(&args) {
+        Ok(o) => o,
+        Err(msg) => {
+            if msg.is_empty() {
+                println!("{USAGE}");
+                return;
+            }
+            eprintln!("error: {msg}\n\n{USAGE}");
+            std::process::exit(2);
+        }
+    };
+
+    let mut rows = Vec::new();
+    let mut searches = Vec::new();
+    match options.search || options.search_budget.is_some() {
+        // A search replaces the batch matrix: it picks its own batches.
+        true => {
+            for &(model, image) in &options.models {
+                for policy in &options.policies {
+                    searches.push(search(&options, model, image, policy, &mut rows));
+                }
+            }
+        }
+        false => {
+            for &(model, image) in &options.models {
+                for &batch in &options.batches {
+                    for policy in &options.policies {
+                        let case = options.case(model, image, policy, batch, options.budget);
+                        rows.push(run_row(case, &options, false));
+                    }
+                }
+            }
+        }
+    }
+
+    println!();
+    if let Some(device) = rows
+        .iter()
+        .find_map(|r| r.result.as_ref().map(|m| m.device_name.clone()))
+    {
+        println!("device: {device}");
+    }
+    print_table(&rows);
+    print_host_and_device(&rows);
+    print_waits(&rows);
+    print_memory_series(&rows);
+    if !searches.is_empty() {
+        print_searches(&searches);
+    }
+    if let Some(path) = &options.json {
+        match write_json(path, &args, &options, &rows, &searches) {
+            Ok(()) => println!("wrote {}", path.display()),
+            Err(err) => {
+                eprintln!("could not write {}: {err}", path.display());
+                std::process::exit(1);
+            }
+        }
+    }
+}

@@ -1,0 +1,29 @@
+//! Why planning failed, with the numbers that explain it.
+
+use serde::Serialize;
+
+use crate::human_bytes;
+
+/// Why no plan was made.
+#[derive(Debug, Clone, PartialEq, thiserror::Error, Serialize)]
+pub enum PlanError {
+    /// No plan keeps the iteration's device memory under the budget.
+    #[error(
+        "burn-swap: no plan keeps the iteration's device memory under the budget of {}: policy {policy} needs {} (at op {op} of iteration {iteration}); tried: {tried}",
+        human_bytes(*.budget), human_bytes(*.need)
+    )]
+    BudgetTooSmall {
+        /// The configured budget in bytes.
+        budget: u64,
+        /// The smallest device peak the policy could reach, in bytes.
+        need: u64,
+        /// The op at which that peak occurs.
+        op: u32,
+        /// The profiled iteration the plan was made from.
+        iteration: u64,
+        /// The policy's name.
+        policy: String,
+        /// What the policy tried, in words.
+        tried: String,
+    },
+}

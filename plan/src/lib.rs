@@ -1,0 +1,37 @@
+#![warn(missing_docs)]
+//! # burn-swap-plan
+//!
+//! The planning core of burn-swap, with no Burn dependency: what one training
+//! iteration did, and what to do with its saved activations next time.
+//!
+//! - [`profile`]: an iteration op by op and tensor by tensor ([`Profile`]),
+//!   and the [`Recorder`](profile::Recorder) that collects it.
+//! - [`plan`]: a decision per saved tensor ([`Plan`], [`Decision`], [`Action`]).
+//! - [`memory`]: the bytes resident at each op, as recorded or as a plan
+//!   would make them (one interval sweep for both), and the working bytes
+//!   no plan moves ([`Footprint`]).
+//! - [`policy`]: from a profile to a plan ([`KeepAll`], [`SwapAll`]).
+//! - [`svg`]: a picture of an iteration's memory.
+//!
+//! Element types, tensor ids and device memory are plain data here: the
+//! crate that runs the model converts its own types at the boundary.
+
+mod bytes;
+pub mod error;
+mod json;
+pub mod memory;
+pub mod plan;
+pub mod policy;
+pub mod profile;
+pub mod svg;
+#[cfg(test)]
+mod testing;
+
+pub use bytes::human_bytes;
+pub use error::PlanError;
+pub use json::write_json;
+pub use memory::{simulate, Footprint};
+pub use plan::{Action, Decision, Plan};
+pub use policy::{KeepAll, PlanParams, Policy, SwapAll};
+pub use profile::{Profile, TensorKey};
+pub use svg::{timeline_svg, timeline_svg_with, SvgOptions};

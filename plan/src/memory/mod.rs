@@ -1,0 +1,167 @@
+//! The bytes on the device at each op of an iteration.
+//!
+//! Everything here is one interval sweep ([`sweep`]) over one of two
+//! sources: what the iteration really did (each saved tensor from its
+//! production to its offload, and from its load to its release, as
+//! recorded), or what it would do under a plan's decisions (a simulation on
+//! the profile). Policies check plans with the simulation; the profile's
+//! timeline and its picture use the record.
+
+mod footprint;
+
+pub use footprint::Footprint;
+
+use rustc_hash::FxHashMap;
+
+use crate::plan::{Action, Decision};
+use crate::profile::{Profile, TensorKey, TensorProfile};
+
+/// Bytes resident during each of `op_count` ops, given inclusive intervals
+/// `(first op, last op, bytes)`.
+pub fn sweep(op_count: u32, intervals: impl IntoIterator<Item = (u32, u32, u64)>) -> Vec<u64> {
+    let n = op_count as usize;
+    let mut delta = vec![0i64; n + 1];
+    for (from, to, bytes) in intervals {
+        let (from, to) = (from as usize, (to as usize).min(n.saturating_sub(1)));
+        if from <= to && from < n {
+            delta[from] += bytes as i64;
+            delta[to + 1] -= bytes as i64;
+        }
+    }
+    let mut running = 0i64;
+    delta[..n]
+        .iter()
+        .map(|d| {
+            running += d;
+            running.max(0) as u64
+        })
+        .collect()
+}
+
+/// The highest bytes of a timeline and the first op where they occur.
+pub fn peak_of(timeline: &[u64]) -> (u64, u32) {
+    timeline
+        .iter()
+        .enumerate()
+        .map(|(op, &bytes)| (bytes, op as u32))
+        .max_by_key(|&(bytes, op)| (bytes, std::cmp::Reverse(op)))
+        .unwrap_or((0, 0))
+}
+
+/// Where a tensor was on the device, as recorded: `(first op, last op,
+/// bytes)` from its production or a load to the next offload or its release.
+pub fn recorded_intervals(t: &TensorProfile, op_count: u32) -> Vec<(u32, u32, u64)> {
+    let end = t.released_at.unwrap_or(op_count);
+    let mut out = Vec::new();
+    let mut from = Some(t.key.op);
+    let mut moves: Vec<(u32, bool)> = t.offloaded_at.iter().map(|&o| (o, false)).collect();
+    moves.extend(t.loaded_at.iter().map(|&l| (l, true)));
+    moves.sort();
+    for (at, is_load) in moves {
+        match (is_load, from) {
+            (false, Some(f)) => {
+                out.push((f, at, t.bytes));
+                from = None;
+            }
+            (true, None) => from = Some(at),
+            _ => {}
+        }
+    }
+    if let Some(f) = from {
+        out.push((f, end, t.bytes));
+    }
+    out
+}
+
+/// The bytes of `tensors` on the device during each of `op_count` ops, as recorded.
+pub fn recorded<'a>(
+    tensors: impl IntoIterator<Item = &'a TensorProfile>,
+    op_count: u32,
+) -> Vec<u64> {
+    sweep(
+        op_count,
+        tensors
+            .into_iter()
+            .flat_map(|t| recorded_intervals(t, op_count)),
+    )
+}
+
+/// Saved bytes on the device during each of `op_count` ops, as recorded.
+pub fn recorded_saved(tensors: &[TensorProfile], op_count: u32) -> Vec<u64> {
+    recorded(tensors.iter().filter(|t| t.saved), op_count)
+}
+
+/// Where a tensor was in host memory, as recorded: `(first op, last op,
+/// bytes)` from the op after an offload to the op before the next load (or
+/// to its release, if it never came back). The op of the offload and the
+/// op of the load count on the device, as in [`recorded_intervals`].
+pub fn recorded_host_intervals(t: &TensorProfile, op_count: u32) -> Vec<(u32, u32, u64)> {
+    let end = t.released_at.unwrap_or(op_count);
+    let mut moves: Vec<(u32, bool)> = t.offloaded_at.iter().map(|&o| (o, false)).collect();
+    moves.extend(t.loaded_at.iter().map(|&l| (l, true)));
+    moves.sort();
+    let mut out = Vec::new();
+    let mut since = None;
+    for (at, is_load) in moves {
+        match (is_load, since) {
+            (false, None) => since = Some(at + 1),
+            (true, Some(from)) => {
+                if at > from {
+                    out.push((from, at - 1, t.bytes));
+                }
+                since = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(from) = since {
+        out.push((from, end, t.bytes));
+    }
+    out
+}
+
+/// Saved bytes in host memory (offloaded and not yet brought back) during
+/// each of `op_count` ops, as recorded.
+pub fn recorded_saved_on_host(tensors: &[TensorProfile], op_count: u32) -> Vec<u64> {
+    sweep(
+        op_count,
+        tensors
+            .iter()
+            .filter(|t| t.saved)
+            .flat_map(|t| recorded_host_intervals(t, op_count)),
+    )
+}
+
+/// Saved bytes resident at each op of `profile` under `decisions`. A
+/// download holds its device memory until its copy is done, so a swapped
+/// tensor is counted on the device through the op after its offload; a link
+/// slower than that is met by the executor, which waits for downloads
+/// rather than go over the budget.
+pub fn resident_timeline(profile: &Profile, decisions: &[Decision]) -> Vec<u64> {
+    let releases: FxHashMap<TensorKey, u32> = profile
+        .saved_tensors()
+        .map(|t| (t.key, t.released_at.unwrap_or(profile.op_count)))
+        .collect();
+    let mut intervals = Vec::with_capacity(decisions.len() * 2);
+    for d in decisions {
+        let release = releases.get(&d.key).copied().unwrap_or(profile.op_count);
+        match d.action {
+            Action::Keep => intervals.push((d.key.op, release, d.bytes)),
+            Action::Swap => {
+                let held = (d.offload_after + 1).min(release);
+                intervals.push((d.key.op, held, d.bytes));
+                intervals.push((d.prefetch_at, release, d.bytes));
+            }
+        }
+    }
+    sweep(profile.op_count, intervals)
+}
+
+/// Peak saved bytes on the device, and the op where it occurs, if the
+/// iteration in `profile` ran under `decisions`.
+pub fn simulate(profile: &Profile, decisions: &[Decision]) -> (u64, u32) {
+    peak_of(&resident_timeline(profile, decisions))
+}
+
+#[cfg(test)]
+mod tests;

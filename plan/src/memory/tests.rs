@@ -1,0 +1,136 @@
+use super::*;
+use crate::profile::{Phase, Recorder};
+use crate::testing::{chain, record};
+
+#[test]
+fn the_sweep_adds_inclusive_intervals_within_the_iteration() {
+    let bytes = sweep(
+        5,
+        [(0, 2, 10), (1, 4, 5), (3, 9, 1), (4, 2, 100), (7, 8, 100)],
+    );
+    // The interval past the end is cut at the last op; empty and late ones add nothing.
+    assert_eq!(bytes, [10, 15, 15, 6, 6]);
+    assert!(sweep(0, [(0, 0, 1)]).is_empty());
+}
+
+#[test]
+fn the_peak_is_the_first_op_with_the_most_bytes() {
+    assert_eq!(peak_of(&[1, 5, 3, 5]), (5, 1));
+    assert_eq!(peak_of(&[]), (0, 0));
+}
+
+#[test]
+fn keeping_everything_simulates_what_was_recorded_without_moves() {
+    let profile = chain(&[100, 200, 300]);
+    let simulated = resident_timeline(&profile, &Decision::keep_all(&profile));
+    assert_eq!(
+        simulated,
+        recorded_saved(&profile.tensors, profile.op_count)
+    );
+    // All three are on the device when backward starts, and leave one by one.
+    assert_eq!(simulated, [100, 300, 600, 600, 600, 600, 300, 100]);
+    assert_eq!(simulate(&profile, &Decision::keep_all(&profile)), (600, 2));
+}
+
+#[test]
+fn a_swapped_tensor_holds_its_memory_through_the_op_after_its_offload() {
+    let profile = chain(&[100, 200, 300]);
+    let mut decisions = Decision::keep_all(&profile);
+    // The first tensor leaves after op 1 (its last forward use) and comes
+    // back before op 7, its only backward use.
+    decisions[0] = Decision {
+        action: Action::Swap,
+        offload_after: 1,
+        prefetch_at: 7,
+        needed_at: 7,
+        ..decisions[0]
+    };
+    let timeline = resident_timeline(&profile, &decisions);
+    assert_eq!(timeline, [100, 300, 600, 500, 500, 500, 200, 100]);
+}
+
+#[test]
+fn the_recorded_timeline_follows_offloads_and_loads() {
+    let mut recorder = Recorder::new(8, 0);
+    recorder.op(record(0, &[], &[(1, 400)]), Phase::Forward, None, 400, 0);
+    recorder.op(record(1, &[1], &[]), Phase::Forward, None, 400, 0);
+    recorder.offloaded(1, 400, 1);
+    recorder.backward_starts(2);
+    recorder.op(record(2, &[], &[]), Phase::Backward, None, 0, 0);
+    recorder.loaded(1, 400, 3);
+    recorder.op(record(3, &[1], &[]), Phase::Backward, None, 400, 0);
+    recorder.released(1, 3);
+    let profile = recorder.finish(0, 4, None);
+    assert_eq!(
+        recorded_saved(&profile.tensors, profile.op_count),
+        [400, 400, 0, 400]
+    );
+    let resident: Vec<u64> = profile
+        .timeline
+        .iter()
+        .map(|p| p.resident_saved_bytes)
+        .collect();
+    assert_eq!(resident, [400, 400, 0, 400]);
+}
+
+#[test]
+fn an_ops_workspace_counts_at_that_op_only() {
+    let mut recorder = Recorder::new(16, 0);
+    recorder.op(record(0, &[], &[(1, 100)]), Phase::Forward, None, 100, 0);
+    recorder.op(record(1, &[1], &[(2, 10)]), Phase::Forward, None, 110, 1000);
+    recorder.op(record(2, &[1, 2], &[]), Phase::Forward, None, 110, 0);
+    recorder.released(1, 2);
+    recorder.released(2, 2);
+    let profile = recorder.finish(0, 3, None);
+    assert_eq!(profile.ops[1].workspace_bytes, 1000);
+    let footprint = Footprint::of(&profile);
+    assert_eq!(footprint.other_at(0), 100);
+    assert_eq!(footprint.other_at(1), 100 + 10 + 1000);
+    assert_eq!(footprint.other_at(2), 110);
+    assert_eq!(footprint.peak_other(), 1110);
+}
+
+#[test]
+fn the_host_series_counts_a_tensor_between_its_offload_and_its_load() {
+    // Tensor 1 (400 B) leaves after op 1 and is back for op 5; tensor 2
+    // (100 B) leaves after op 2 and never comes back before its release at
+    // op 6; tensor 3 (50 B) is offloaded after op 3 and loaded for op 4 at
+    // once: it is on the host during no op.
+    let mut recorder = Recorder::new(16, 0);
+    recorder.op(record(0, &[], &[(1, 400)]), Phase::Forward, None, 400, 0);
+    recorder.op(record(1, &[1], &[(2, 100)]), Phase::Forward, None, 500, 0);
+    recorder.offloaded(1, 400, 1);
+    recorder.op(record(2, &[2], &[(3, 50)]), Phase::Forward, None, 550, 0);
+    recorder.offloaded(2, 100, 2);
+    recorder.backward_starts(3);
+    recorder.op(record(3, &[3], &[]), Phase::Backward, None, 550, 0);
+    recorder.offloaded(3, 50, 3);
+    recorder.loaded(3, 50, 4);
+    recorder.op(record(4, &[3], &[]), Phase::Backward, None, 550, 0);
+    recorder.released(3, 4);
+    recorder.loaded(1, 400, 5);
+    recorder.op(record(5, &[1], &[]), Phase::Backward, None, 500, 0);
+    recorder.released(1, 5);
+    recorder.op(record(6, &[2], &[]), Phase::Backward, None, 0, 0);
+    recorder.released(2, 6);
+    let profile = recorder.finish(0, 7, None);
+    assert!(profile.tensors.iter().all(|t| t.saved));
+    let host = recorded_saved_on_host(&profile.tensors, profile.op_count);
+    assert_eq!(host, [0, 0, 400, 500, 500, 100, 100]);
+    assert_eq!(recorded_host_intervals(&profile.tensors[2], 7), []);
+    // The profile's timeline carries the same series.
+    let series: Vec<u64> = profile
+        .timeline
+        .iter()
+        .map(|p| p.host_saved_bytes)
+        .collect();
+    assert_eq!(series, host);
+    // What is on the host and what is on the device never overlap, and
+    // together they are every saved tensor from its making to its release,
+    // but for the ops of the moves themselves.
+    let device = recorded_saved(&profile.tensors, profile.op_count);
+    let keep_all = resident_timeline(&profile, &Decision::keep_all(&profile));
+    for op in 0..7 {
+        assert!(host[op] + device[op] <= keep_all[op], "op {op}");
+    }
+}

@@ -1,0 +1,140 @@
+//! Plans: one decision per saved tensor.
+//!
+//! A [`Plan`] names, for each saved activation of the profiled iteration (by
+//! [`TensorKey`]), an [`Action`] and its triggers: the op after which it is
+//! offloaded and the op before which it is brought back. The executor applies
+//! it as long as the op sequence matches the profiled one.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::human_bytes;
+use crate::profile::{Profile, TensorKey};
+
+/// What happens to one saved activation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Action {
+    /// Stays on the device.
+    Keep,
+    /// Copied to host memory after its last forward use, brought back before
+    /// its first backward use.
+    Swap,
+}
+
+/// The plan for one saved activation.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+pub struct Decision {
+    /// The tensor, by producing op.
+    pub key: TensorKey,
+    /// Its size.
+    pub bytes: u64,
+    /// What to do.
+    pub action: Action,
+    /// For `Swap`: offload once this op has run.
+    pub offload_after: u32,
+    /// For `Swap`: bring it back before this op runs.
+    pub prefetch_at: u32,
+    /// For `Swap`: its first backward use (the op its copy must beat).
+    #[serde(default)]
+    pub needed_at: u32,
+}
+
+impl Decision {
+    /// Keeps tensor `key` of `bytes` on the device.
+    pub fn keep(key: TensorKey, bytes: u64) -> Self {
+        Self {
+            key,
+            bytes,
+            action: Action::Keep,
+            offload_after: 0,
+            prefetch_at: 0,
+            needed_at: 0,
+        }
+    }
+
+    /// Keeps every saved tensor of `profile` on the device.
+    pub fn keep_all(profile: &Profile) -> Vec<Self> {
+        profile
+            .saved_tensors()
+            .map(|t| Self::keep(t.key, t.bytes))
+            .collect()
+    }
+}
+
+/// A per-tensor plan for an iteration whose op sequence matches `op_signatures`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Plan {
+    /// The policy that made it.
+    pub policy: String,
+    /// The profiled iteration it was made from.
+    pub iteration: u64,
+    /// One decision per saved activation.
+    pub decisions: Vec<Decision>,
+    /// The op sequence the plan is valid for.
+    pub op_signatures: Vec<u64>,
+    /// The device budget, if any: bytes the iteration may add to what the
+    /// device held when it began (saved activations, working tensors and
+    /// copies still in flight).
+    pub budget_bytes: Option<u64>,
+    /// Peak of the iteration's device bytes under this plan (simulated on
+    /// the profile): what the budget is held against.
+    #[serde(default)]
+    pub expected_peak_bytes: u64,
+    /// Op of that peak.
+    #[serde(default)]
+    pub expected_peak_op: u32,
+    /// Peak resident saved bytes under this plan (simulated on the profile).
+    pub expected_peak_saved_bytes: u64,
+    /// Peak resident saved bytes if everything were kept.
+    pub keep_all_peak_saved_bytes: u64,
+    /// Why the plan moves no tensor, when it moves none.
+    #[serde(default)]
+    pub moves_nothing_because: Option<String>,
+}
+
+impl Plan {
+    /// How many tensors are swapped.
+    pub fn swapped_count(&self) -> usize {
+        self.decisions
+            .iter()
+            .filter(|d| d.action == Action::Swap)
+            .count()
+    }
+    /// Bytes swapped out (and back) per iteration.
+    pub fn swapped_bytes(&self) -> u64 {
+        self.decisions
+            .iter()
+            .filter(|d| d.action == Action::Swap)
+            .map(|d| d.bytes)
+            .sum()
+    }
+}
+
+impl fmt::Display for Plan {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "burn-swap plan ({}, from iteration {}): {} saved tensors, {} swapped ({} per iteration each way)",
+            self.policy,
+            self.iteration,
+            self.decisions.len(),
+            self.swapped_count(),
+            human_bytes(self.swapped_bytes())
+        )?;
+        write!(
+            f,
+            "  peak device bytes of the iteration: {} at op {}, budget: {}; peak resident saved: {} (keep-all: {})",
+            human_bytes(self.expected_peak_bytes),
+            self.expected_peak_op,
+            self.budget_bytes.map_or("none".to_string(), human_bytes),
+            human_bytes(self.expected_peak_saved_bytes),
+            human_bytes(self.keep_all_peak_saved_bytes),
+        )?;
+        match &self.moves_nothing_because {
+            Some(why) => write!(f, "\n  moves nothing: {why}"),
+            None => Ok(()),
+        }
+    }
+}

@@ -1,0 +1,138 @@
+//! Policies: from a profile to a plan, one decision per saved tensor.
+
+mod keep_all;
+mod swap_all;
+
+pub use keep_all::KeepAll;
+pub use swap_all::SwapAll;
+
+use std::fmt;
+use std::sync::Arc;
+
+use crate::error::PlanError;
+use crate::human_bytes;
+use crate::memory::{simulate, Footprint};
+use crate::plan::{Action, Decision, Plan};
+use crate::profile::Profile;
+
+/// What a policy plans for, besides the profile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PlanParams {
+    /// The device budget, if any: bytes the iteration may add to what the
+    /// device held when it began (saved activations, working tensors and
+    /// copies still in flight).
+    pub budget_bytes: Option<u64>,
+    /// Tensors smaller than this are not worth a transfer.
+    pub min_swap_bytes: u64,
+    /// How many ops before its first backward use a swapped tensor is
+    /// brought back; `None`: as early as the budget allows.
+    pub prefetch_lookahead_ops: Option<u32>,
+}
+
+/// Turns a profile into a plan.
+pub trait Policy: Send + Sync + fmt::Debug {
+    /// Short name, as used in `BURN_SWAP_POLICY`.
+    fn name(&self) -> &str;
+    /// The plan for iterations like `profile`, or why none fits the budget.
+    fn plan(&self, profile: &Profile, params: &PlanParams) -> Result<Plan, PlanError>;
+    /// Whether the policy moves tensors off the device. While an iteration
+    /// is profiled under a budget, such a policy's tensors are moved off
+    /// least recently used first whenever they go over it, so that a model
+    /// that does not fit can still be profiled.
+    fn moves_tensors(&self) -> bool {
+        true
+    }
+}
+
+/// A built-in policy by its name (`keep-all`, `swap-all` or their aliases).
+pub fn by_name(name: &str) -> Option<Arc<dyn Policy>> {
+    match name.trim() {
+        "keep-all" | "keep" => Some(Arc::new(KeepAll)),
+        "swap-all" | "swap" | "vdnn" => Some(Arc::new(SwapAll)),
+        _ => None,
+    }
+}
+
+/// The plan of `decisions` with its simulated peaks, or why it does not fit
+/// the budget. `tried` says what the policy did, for the error.
+fn finish_plan(
+    policy: &dyn Policy,
+    profile: &Profile,
+    footprint: &Footprint,
+    params: &PlanParams,
+    decisions: Vec<Decision>,
+    tried: &str,
+) -> Result<Plan, PlanError> {
+    let name = policy.name();
+    let (peak, at) = footprint.peak(profile, &decisions);
+    let (peak_saved, _) = simulate(profile, &decisions);
+    let (keep_all_peak, _) = simulate(profile, &Decision::keep_all(profile));
+    let moves_nothing_because = decisions
+        .iter()
+        .all(|d| d.action == Action::Keep)
+        .then(|| why_nothing_moves(policy, profile, params, footprint));
+    if let Some(budget) = params.budget_bytes {
+        if peak > budget {
+            return Err(PlanError::BudgetTooSmall {
+                budget,
+                need: peak,
+                op: at,
+                iteration: profile.iteration,
+                policy: name.to_string(),
+                tried: format!(
+                    "{tried}; of the {} needed at that op, {} are working tensors that no plan moves",
+                    human_bytes(peak),
+                    human_bytes(footprint.other_at(at as usize))
+                ),
+            });
+        }
+    }
+    Ok(Plan {
+        policy: name.to_string(),
+        iteration: profile.iteration,
+        decisions,
+        op_signatures: profile.op_signatures.clone(),
+        budget_bytes: params.budget_bytes,
+        expected_peak_bytes: peak,
+        expected_peak_op: at,
+        expected_peak_saved_bytes: peak_saved,
+        keep_all_peak_saved_bytes: keep_all_peak,
+        moves_nothing_because,
+    })
+}
+
+/// Why a plan that keeps every saved tensor does so, in a user's terms.
+fn why_nothing_moves(
+    policy: &dyn Policy,
+    profile: &Profile,
+    params: &PlanParams,
+    footprint: &Footprint,
+) -> String {
+    if !policy.moves_tensors() {
+        return format!("policy {} keeps every tensor on the device", policy.name());
+    }
+    if profile.saved_tensors().next().is_none() {
+        return "the iteration saved no activations for backward".into();
+    }
+    if profile
+        .saved_tensors()
+        .all(|t| t.bytes < params.min_swap_bytes)
+    {
+        return format!(
+            "every saved tensor is under the minimum swap size of {} (min_swap_bytes, BURN_SWAP_MIN_SWAP_BYTES)",
+            human_bytes(params.min_swap_bytes)
+        );
+    }
+    let (need, _) = footprint.peak(profile, &Decision::keep_all(profile));
+    match params.budget_bytes {
+        Some(budget) => format!(
+            "the budget of {} holds every saved tensor (keeping them all needs {}): lower it to move tensors",
+            human_bytes(budget),
+            human_bytes(need)
+        ),
+        None => "no saved tensor is worth a round trip".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,191 @@
+use super::{finish_plan, PlanParams, Policy};
+use crate::error::PlanError;
+use crate::human_bytes;
+use crate::memory::{peak_of, simulate, Footprint};
+use crate::plan::{Action, Decision, Plan};
+use crate::profile::Profile;
+
+/// vDNN: every saved activation of at least `min_swap_bytes` is offloaded
+/// after its last forward use and brought back before its first backward
+/// use, except those that would come back the moment backward starts and
+/// fit under the budget through the end of forward (their round trip would
+/// free nothing where it matters and stall the first backward ops).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SwapAll;
+
+impl Policy for SwapAll {
+    fn name(&self) -> &str {
+        "swap-all"
+    }
+
+    fn plan(&self, profile: &Profile, params: &PlanParams) -> Result<Plan, PlanError> {
+        let backward_start = profile.backward_start.unwrap_or(profile.op_count);
+        let mut decisions: Vec<Decision> = profile
+            .saved_tensors()
+            .map(|t| match t.first_backward_use {
+                Some(first_use)
+                    if t.bytes >= params.min_swap_bytes && t.last_forward_use < first_use =>
+                {
+                    Decision {
+                        key: t.key,
+                        bytes: t.bytes,
+                        action: Action::Swap,
+                        offload_after: t.last_forward_use,
+                        prefetch_at: first_use,
+                        needed_at: first_use,
+                    }
+                }
+                _ => Decision::keep(t.key, t.bytes),
+            })
+            .collect();
+        let footprint = Footprint::of(profile);
+        // Without a budget, early copies may use the room the plan has
+        // anyway (its device peak with just-in-time prefetches), and only
+        // tensors that do not raise its saved-bytes peak stay on the device:
+        // swap-all then moves all it can and still brings tensors back early.
+        let cap = params
+            .budget_bytes
+            .unwrap_or_else(|| footprint.peak(profile, &decisions).0);
+        let just_in_time_saved_peak = simulate(profile, &decisions).0;
+        match params.prefetch_lookahead_ops {
+            Some(ops) => prefetch_by_lookahead(
+                profile,
+                &footprint,
+                cap,
+                &mut decisions,
+                ops,
+                backward_start,
+            ),
+            None => prefetch_early(profile, &footprint, cap, &mut decisions, backward_start),
+        }
+        let (keep_footprint, keep_cap) = match params.budget_bytes {
+            Some(budget) => (footprint.clone(), budget),
+            None => (Footprint::default(), just_in_time_saved_peak),
+        };
+        keep_what_returns_at_the_turn(
+            profile,
+            &keep_footprint,
+            keep_cap,
+            &mut decisions,
+            backward_start,
+        );
+        let swapped = decisions
+            .iter()
+            .filter(|d| d.action == Action::Swap)
+            .count();
+        let tried = format!(
+            "offloading all {swapped} saved tensors of at least {} after their last forward use, each brought back just before its first backward use",
+            human_bytes(params.min_swap_bytes)
+        );
+        finish_plan(self, profile, &footprint, params, decisions, &tried)
+    }
+}
+
+/// The earliest op a swapped tensor can come back at: once backward started
+/// and after its offload.
+fn earliest_prefetch(d: &Decision, backward_start: u32) -> u32 {
+    backward_start.max(d.offload_after + 1).min(d.needed_at)
+}
+
+/// A fixed lookahead: each swapped tensor comes back `ops` ops before its
+/// first backward use. Where that goes over `cap`, the ones resident at the
+/// peak are moved back to just in time until it fits.
+fn prefetch_by_lookahead(
+    profile: &Profile,
+    footprint: &Footprint,
+    cap: u64,
+    decisions: &mut [Decision],
+    ops: u32,
+    backward_start: u32,
+) {
+    for d in decisions.iter_mut().filter(|d| d.action == Action::Swap) {
+        d.prefetch_at = d
+            .needed_at
+            .saturating_sub(ops)
+            .max(earliest_prefetch(d, backward_start));
+    }
+    loop {
+        let (peak, at) = footprint.peak(profile, decisions);
+        if peak <= cap {
+            return;
+        }
+        let early = decisions
+            .iter_mut()
+            .find(|d| d.action == Action::Swap && d.prefetch_at <= at && d.needed_at > at);
+        match early {
+            Some(d) => d.prefetch_at = d.needed_at,
+            None => return,
+        }
+    }
+}
+
+/// Brings each swapped tensor back as early as memory allows, so that its
+/// copy has the most compute to hide behind: tensors needed first get the
+/// memory nearest their use first, and each one's prefetch moves earlier op
+/// by op while the iteration's device bytes stay under `cap`. If even just
+/// in time goes over it, nothing moves and the plan reports the overflow.
+fn prefetch_early(
+    profile: &Profile,
+    footprint: &Footprint,
+    cap: u64,
+    decisions: &mut [Decision],
+    backward_start: u32,
+) {
+    let mut device = footprint.timeline(profile, decisions);
+    if peak_of(&device).0 > cap {
+        return;
+    }
+    let mut order: Vec<usize> = (0..decisions.len())
+        .filter(|&i| decisions[i].action == Action::Swap)
+        .collect();
+    order.sort_by_key(|&i| (decisions[i].needed_at, decisions[i].key.op));
+    for i in order {
+        let d = &mut decisions[i];
+        // The timeline ends with the profiled ops; a use past it is kept in range.
+        let needed = (d.needed_at as usize).min(device.len());
+        let earliest = (earliest_prefetch(d, backward_start) as usize).min(needed);
+        let mut at = needed;
+        while at > earliest && device[at - 1] + d.bytes <= cap {
+            at -= 1;
+        }
+        for bytes in &mut device[at..needed] {
+            *bytes += d.bytes;
+        }
+        if at < needed {
+            d.prefetch_at = at as u32;
+        }
+    }
+}
+
+/// A swapped tensor that comes back the moment backward starts frees its
+/// memory only through the end of forward, and pays for it with a round
+/// trip at the link's busiest moment: its upload waits behind every
+/// download still queued from the end of forward, and the first backward
+/// ops need it at once (measured on an H100, Plain20 b256: a handful of such
+/// waits cost 24 ms a step). Such tensors stay on the device wherever the
+/// iteration's device bytes still fit under `cap`, latest offloaded first.
+fn keep_what_returns_at_the_turn(
+    profile: &Profile,
+    footprint: &Footprint,
+    cap: u64,
+    decisions: &mut [Decision],
+    backward_start: u32,
+) {
+    if footprint.peak(profile, decisions).0 > cap {
+        return;
+    }
+    let mut at_the_turn: Vec<usize> = (0..decisions.len())
+        .filter(|&i| {
+            decisions[i].action == Action::Swap && decisions[i].prefetch_at <= backward_start
+        })
+        .collect();
+    at_the_turn
+        .sort_by_key(|&i| std::cmp::Reverse((decisions[i].offload_after, decisions[i].key.op)));
+    for i in at_the_turn {
+        let swapped = decisions[i];
+        decisions[i] = Decision::keep(swapped.key, swapped.bytes);
+        if footprint.peak(profile, decisions).0 > cap {
+            decisions[i] = swapped;
+        }
+    }
+}

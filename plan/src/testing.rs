@@ -1,0 +1,53 @@
+//! Hand-built profiles for the unit tests.
+
+use crate::profile::{OpRecord, OutputInfo, Phase, Profile, Recorder};
+
+/// Op `index` reads `inputs` and makes one f32 tensor per `(id, bytes)`.
+pub(crate) fn record(index: u32, inputs: &[u64], outputs: &[(u64, u64)]) -> OpRecord {
+    OpRecord {
+        index,
+        name: "op",
+        signature: index as u64,
+        inputs: inputs.to_vec(),
+        outputs: outputs.iter().map(|&(id, _)| id).collect(),
+        output_info: outputs
+            .iter()
+            .map(|&(id, bytes)| OutputInfo {
+                id,
+                output: 0,
+                bytes,
+                shape: vec![bytes as usize / 4],
+                dtype: "F32".into(),
+            })
+            .collect(),
+    }
+}
+
+/// A chain of `sizes.len()` forward ops, each making one tensor (id `i + 1`,
+/// `sizes[i]` bytes) from the previous one, two more forward ops that make
+/// no tensor (the loss), then a backward op per tensor in reverse order that
+/// reads it and releases it: every tensor is saved.
+pub(crate) fn chain(sizes: &[u64]) -> Profile {
+    let k = sizes.len() as u32;
+    let backward = k + 2;
+    let mut recorder = Recorder::new(1024, 0);
+    let mut live = 0;
+    for (i, &bytes) in sizes.iter().enumerate() {
+        let i = i as u32;
+        let inputs: Vec<u64> = (i > 0).then_some(i as u64).into_iter().collect();
+        live += bytes;
+        let op = record(i, &inputs, &[(i as u64 + 1, bytes)]);
+        recorder.op(op, Phase::Forward, None, live, 0);
+    }
+    for i in k..backward {
+        recorder.op(record(i, &[], &[]), Phase::Forward, None, live, 0);
+    }
+    recorder.backward_starts(backward);
+    for j in 0..k {
+        let (at, id) = (backward + j, (k - j) as u64);
+        live -= sizes[(k - j - 1) as usize];
+        recorder.op(record(at, &[id], &[]), Phase::Backward, None, live, 0);
+        recorder.released(id, at);
+    }
+    recorder.finish(0, backward + k, None)
+}

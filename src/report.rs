@@ -1,0 +1,236 @@
+//! What burn-swap tells the user about a run: what each of the first
+//! iterations did and how long it took ([`IterationReport`], logged with
+//! `tracing::info!`), and why it moved nothing or less than its plan asks
+//! ([`SwapWarning`], logged with `tracing::warn!` once per cause).
+
+use std::fmt;
+use std::time::Duration;
+
+use crate::policy::Plan;
+use crate::profiler::human_bytes;
+
+/// A first iteration longer than this is mostly kernel compilation and
+/// autotune on a GPU backend: its report says so and how to keep them.
+pub const SLOW_FIRST_ITERATION: Duration = Duration::from_secs(20);
+
+/// Why a run moves nothing, or less than its plan asks. Each cause is
+/// logged once per configuration and kept for [`warnings`](crate::warnings).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SwapWarning {
+    /// The plan keeps every saved tensor on the device: the budget holds
+    /// them all, every one is under the minimum swap size, or the iteration
+    /// saved none.
+    PlanMovesNothing {
+        /// The policy that made the plan.
+        policy: String,
+        /// Why, in the plan's words ([`Plan::moves_nothing_because`]).
+        why: String,
+    },
+    /// The plan swaps tensors, but the backend refused every offload of an
+    /// iteration: swapping is off for its tensors.
+    SwappingOff {
+        /// The iteration.
+        iteration: u64,
+        /// Offloads the plan asked for in it.
+        asked: u64,
+        /// The transfer layer's reason.
+        why: String,
+    },
+    /// The CUDA engine's pinned host pool refused blocks: those tensors
+    /// stayed on the device.
+    PinnedPoolRefused {
+        /// The first iteration it happened in.
+        iteration: u64,
+        /// Blocks refused in that iteration.
+        blocks: u64,
+        /// The pool's reason.
+        why: String,
+    },
+}
+
+impl SwapWarning {
+    /// Two warnings of one cause are logged once.
+    fn same_cause(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Self::PlanMovesNothing { why: a, .. }, Self::PlanMovesNothing { why: b, .. }) => {
+                a == b
+            }
+            (Self::SwappingOff { .. }, Self::SwappingOff { .. }) => true,
+            (Self::PinnedPoolRefused { .. }, Self::PinnedPoolRefused { .. }) => true,
+            _ => false,
+        }
+    }
+}
+
+impl fmt::Display for SwapWarning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::PlanMovesNothing { policy, why } => {
+                write!(f, "the plan ({policy}) moves nothing: {why}")
+            }
+            Self::SwappingOff {
+                iteration,
+                asked,
+                why,
+            } => write!(
+                f,
+                "the plan asked for {asked} offloads in iteration {iteration} and none happened: \
+                 swapping is off on this backend ({why})"
+            ),
+            Self::PinnedPoolRefused {
+                iteration,
+                blocks,
+                why,
+            } => write!(
+                f,
+                "the pinned pool refused {blocks} blocks in iteration {iteration} and those \
+                 tensors stayed on the device ({why}): raise BURN_SWAP_PINNED_POOL or \
+                 lower BURN_SWAP_HOST_RESERVE"
+            ),
+        }
+    }
+}
+
+/// The warnings raised so far, each cause once.
+#[derive(Debug, Default)]
+pub(crate) struct Warnings(Vec<SwapWarning>);
+
+impl Warnings {
+    /// Logs `warning` unless its cause was logged before.
+    pub(crate) fn raise(&mut self, warning: SwapWarning) {
+        if self.0.iter().any(|w| w.same_cause(&warning)) {
+            return;
+        }
+        tracing::warn!("burn-swap: {warning}");
+        self.0.push(warning);
+    }
+
+    pub(crate) fn all(&self) -> Vec<SwapWarning> {
+        self.0.clone()
+    }
+}
+
+/// What one iteration did: profiled (and, at its end, planned) or followed
+/// the plan, and how long it took.
+#[derive(Debug, Clone)]
+pub struct IterationReport {
+    /// The iteration (0 is the first backward).
+    pub iteration: u64,
+    /// Wall time from its first op to the end of its backward (before planning).
+    pub wall: Duration,
+    /// It followed a plan made from an earlier iteration.
+    pub followed_plan: bool,
+    /// What it did, in a few words (profiled, profiled again, followed the plan).
+    pub doing: &'static str,
+    /// Bytes it moved to the host.
+    pub swapped_out_bytes: u64,
+    /// A plan was made from it: how long the planner took.
+    pub planning: Option<Duration>,
+    /// That plan in one line, or why none fits.
+    pub plan: Option<String>,
+    /// The first iteration of this thread: kernels are compiled and tuned in it.
+    pub first: bool,
+}
+
+impl fmt::Display for IterationReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "iteration {} took {:.2} s: {}",
+            self.iteration,
+            self.wall.as_secs_f64(),
+            self.doing
+        )?;
+        if self.followed_plan {
+            write!(
+                f,
+                ", moved {} to the host",
+                human_bytes(self.swapped_out_bytes)
+            )?;
+        }
+        if self.first && self.wall > SLOW_FIRST_ITERATION {
+            write!(
+                f,
+                " (a long first iteration is mostly kernel compilation and autotune on a GPU: \
+                 a cubecl.toml in the working directory keeps kernels and autotune results for \
+                 the next run, CUBECL_AUTOTUNE_LEVEL=minimal tunes less)"
+            )?;
+        }
+        if let (Some(took), Some(plan)) = (self.planning, &self.plan) {
+            write!(f, "; planned in {:.1} ms: {plan}", took.as_secs_f64() * 1e3)?;
+        }
+        Ok(())
+    }
+}
+
+/// What an iteration did, from whether it followed the plan, was the
+/// thread's first, and had a plan in force when it began.
+pub(crate) fn doing(followed_plan: bool, first: bool, had_plan: bool) -> &'static str {
+    match (followed_plan, first, had_plan) {
+        (true, _, _) => "followed the plan",
+        (false, true, _) => {
+            "profiled (the first iteration: on a GPU, kernels are compiled and autotuned in it)"
+        }
+        (false, false, true) => "profiled again: its op sequence differs from the plan's",
+        (false, false, false) => "profiled (no plan in force)",
+    }
+}
+
+/// A plan in one line.
+pub(crate) fn plan_line(plan: &Plan) -> String {
+    let budget = plan
+        .budget_bytes
+        .map_or(String::new(), |b| format!(" (budget {})", human_bytes(b)));
+    match &plan.moves_nothing_because {
+        Some(why) => format!("{} moves nothing: {why}", plan.policy),
+        None => format!(
+            "{} swaps {} of {} saved tensors ({} each way), device peak {}{budget}",
+            plan.policy,
+            plan.swapped_count(),
+            plan.decisions.len(),
+            human_bytes(plan.swapped_bytes()),
+            human_bytes(plan.expected_peak_bytes),
+        ),
+    }
+}
+
+/// What the transfer layer did with this iteration's offloads.
+#[derive(Debug, Default)]
+pub(crate) struct OffloadTally {
+    /// Offloads the plan asked for.
+    pub asked: u64,
+    /// Offloads that started.
+    pub moved: u64,
+    /// Refused by the transfer layer (`TransferError::Unsupported` or a
+    /// failure other than the pool's)...
+    pub refused: u64,
+    /// ...and the first reason.
+    pub refused_why: Option<String>,
+    /// Refused by the pinned pool (plan offloads, evictions, fusion copies)...
+    pub pool_refused: u64,
+    /// ...and the first reason.
+    pub pool_why: Option<String>,
+}
+
+impl OffloadTally {
+    /// The warnings the iteration `iteration` calls for.
+    pub(crate) fn warnings(&self, iteration: u64) -> Vec<SwapWarning> {
+        let mut out = Vec::new();
+        if self.asked > 0 && self.moved == 0 && self.refused > 0 {
+            out.push(SwapWarning::SwappingOff {
+                iteration,
+                asked: self.asked,
+                why: self.refused_why.clone().unwrap_or_default(),
+            });
+        }
+        if self.pool_refused > 0 {
+            out.push(SwapWarning::PinnedPoolRefused {
+                iteration,
+                blocks: self.pool_refused,
+                why: self.pool_why.clone().unwrap_or_default(),
+            });
+        }
+        out
+    }
+}
