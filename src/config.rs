@@ -15,6 +15,7 @@
 //! | `BURN_SWAP_DEVICE_SAMPLE_PLANNED` | `1`: sample it in iterations that follow the plan too (a blocking round trip each: for measurements) | off |
 //! | `BURN_SWAP_UNDER_FUSION` | `0`: leave tensors of burn's fusion backend (`Cuda`, `Wgpu`) on the device | on |
 //! | `BURN_SWAP_ALLOCATOR` | `auto`, `exact` or `pooled`: how device buffers are allocated (see [`DeviceAllocator`]) | `auto` |
+//! | `BURN_SWAP_QUIET` | `1`: no notices on standard error (they are also `tracing` events) | off |
 
 use std::path::PathBuf;
 use std::sync::Arc;

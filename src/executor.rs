@@ -962,6 +962,12 @@ impl Executor {
             Err(err) => {
                 let err = SwapError::from(err);
                 tracing::error!(%err, "no plan fits");
+                crate::notice::once("no plan fits", || match self.config.on_budget_error {
+                    OnBudgetError::Panic => format!("no plan fits: {err}"),
+                    OnBudgetError::KeepAll => format!(
+                        "no plan fits: {err}; every tensor stays on the device (keep-all fallback) until the op sequence or the budget changes; burn_swap::status() has the reason"
+                    ),
+                });
                 self.active = None;
                 self.status = Err(err.clone());
                 self.failed_for = Some(profile.op_signatures.clone());

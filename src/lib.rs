@@ -32,6 +32,7 @@ mod executor;
 mod forwarding;
 pub mod handle;
 mod host;
+mod notice;
 pub mod policy;
 pub mod profiler;
 pub mod report;

@@ -103,6 +103,7 @@ impl Warnings {
             return;
         }
         tracing::warn!("burn-swap: {warning}");
+        crate::notice::say(|| warning.to_string());
         self.0.push(warning);
     }
 

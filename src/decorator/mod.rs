@@ -218,6 +218,7 @@ fn evict(slot: &Arc<dyn ManagedSlot>, options: &TransferOptions) {
         }
         Err(err @ crate::TransferError::Unsupported(_)) => {
             tracing::debug!(tensor = id, %err, "eviction refused; the tensor stays on the device");
+            crate::notice::once("offload refused", || format!("tensors stay on the device: {err}"));
             true
         }
         Err(err) => {

@@ -1,0 +1,166 @@
+//! A training loop shaped like burn-train's `Learner`: batches made on
+//! data-loader threads, an optimizer step after each backward, and a
+//! validation pass on the inner backend (and one under autodiff, without
+//! backward) at the end of each epoch, on the training thread.
+
+mod common;
+
+use std::sync::mpsc;
+
+use burn::backend::Flex;
+use burn::module::{AutodiffModule, Module};
+use burn::nn::{Linear, LinearConfig};
+use burn::optim::{AdamConfig, GradientsParams, Optimizer};
+use burn::tensor::activation::relu;
+use burn::tensor::backend::{AutodiffBackend, Backend};
+use burn::tensor::{Tensor, TensorData, TensorPrimitive};
+use burn_swap::{Residency, SwapAll, SwapAutodiff, SwapConfig};
+use common::serial;
+
+type Swap = SwapAutodiff<Flex>;
+type Plain = burn::backend::Autodiff<Flex>;
+
+const BATCH: usize = 8;
+const STEPS_PER_EPOCH: usize = 4;
+const EPOCHS: usize = 3;
+
+#[derive(Module, Debug)]
+struct Mlp<B: Backend> {
+    a: Linear<B>,
+    b: Linear<B>,
+}
+
+impl<B: Backend> Mlp<B> {
+    fn new(device: &B::Device) -> Self {
+        Self {
+            a: LinearConfig::new(16, 64).init(device),
+            b: LinearConfig::new(64, 4).init(device),
+        }
+    }
+
+    fn forward(&self, x: Tensor<B, 2>) -> Tensor<B, 2> {
+        self.b.forward(relu(self.a.forward(x)))
+    }
+}
+
+/// Every parameter, as bytes.
+fn param_bytes<B: Backend>(model: &Mlp<B>) -> Vec<Vec<u8>> {
+    let mut out = Vec::new();
+    for linear in [&model.a, &model.b] {
+        out.push(linear.weight.val().into_data().as_bytes().to_vec());
+        if let Some(bias) = &linear.bias {
+            out.push(bias.val().into_data().as_bytes().to_vec());
+        }
+    }
+    out
+}
+
+fn batch_data(n: usize) -> TensorData {
+    let values = (0..BATCH * 16)
+        .map(|v| ((v * 7 + n * 13) % 23) as f32 / 23.0 - 0.5)
+        .collect();
+    TensorData::new(values, [BATCH, 16])
+}
+
+/// What the loader threads saw of their own batches.
+struct Loaded<B: Backend> {
+    batch: Tensor<B, 2>,
+    moved_on_loader: bool,
+}
+
+/// Whether a `Swap` tensor is on the device now (other backends: always).
+fn on_device<B: Backend>(t: &Tensor<B, 2>) -> bool {
+    let any = &t.clone().into_primitive() as &dyn std::any::Any;
+    match any.downcast_ref::<TensorPrimitive<Swap>>() {
+        Some(TensorPrimitive::Float(p)) => p.primitive.residency() == Residency::Resident,
+        _ => true,
+    }
+}
+
+/// Trains with `workers` loader threads (batch `n` made by worker
+/// `n % workers`, taken in order), validating after each epoch; returns
+/// the parameters' bytes, whether any batch was moved before the training
+/// thread used it, and the bytes the training thread moved.
+fn train<B: AutodiffBackend>(
+    workers: usize,
+    config: Option<SwapConfig>,
+) -> (Vec<Vec<u8>>, bool, u64)
+where
+    Mlp<B>: AutodiffModule<B, InnerModule = Mlp<B::InnerBackend>>,
+{
+    B::seed(&Default::default(), 7);
+    if let Some(config) = &config {
+        burn_swap::configure(config.clone());
+    }
+    let device = B::Device::default();
+    let total = STEPS_PER_EPOCH * EPOCHS;
+    let receivers: Vec<mpsc::Receiver<Loaded<B>>> = (0..workers)
+        .map(|w| {
+            let (tx, rx) = mpsc::sync_channel(2);
+            let config = config.clone();
+            std::thread::spawn(move || {
+                // The same configuration as the training thread, as
+                // `BURN_SWAP_*` variables would give it.
+                if let Some(config) = config {
+                    burn_swap::configure(config);
+                }
+                let device = B::Device::default();
+                for n in (w..total).step_by(workers) {
+                    let batch = Tensor::<B, 2>::from_data(batch_data(n), &device);
+                    let extra = batch.clone() * 1.0;
+                    drop(extra);
+                    let moved_on_loader = !on_device(&batch);
+                    if tx.send(Loaded { batch, moved_on_loader }).is_err() {
+                        return;
+                    }
+                }
+            });
+            rx
+        })
+        .collect();
+
+    let mut model = Mlp::<B>::new(&device);
+    let mut optim = AdamConfig::new().init();
+    let mut moved_on_loader = false;
+    let mut moved_here = 0;
+    for n in 0..total {
+        let loaded = receivers[n % workers].recv().expect("a batch");
+        moved_on_loader |= loaded.moved_on_loader || !on_device(&loaded.batch);
+        let loss = model.forward(loaded.batch).powi_scalar(2).mean();
+        let grads = GradientsParams::from_grads(loss.backward(), &model);
+        model = optim.step(1e-2, model, grads);
+        if let Some(p) = burn_swap::last_profile() {
+            moved_here += p.swapped_out_bytes;
+        }
+        if (n + 1) % STEPS_PER_EPOCH == 0 {
+            let valid = model.valid();
+            let x = Tensor::from_data(batch_data(1000 + n), &device);
+            let _ = valid.forward(x).into_data();
+            // Inference under autodiff, with no backward.
+            let x = Tensor::<B, 2>::from_data(batch_data(2000 + n), &device);
+            let _ = model.forward(x).into_data();
+        }
+    }
+    (param_bytes(&model), moved_on_loader, moved_here)
+}
+
+fn swap_all_with_budget() -> SwapConfig {
+    SwapConfig::builder()
+        .policy(SwapAll)
+        .min_swap_bytes(0)
+        .budget_bytes(1 << 20)
+        .build()
+}
+
+#[test]
+fn swap_all_trains_as_autodiff_and_moves_only_training_tensors() {
+    let _guard = serial();
+    let (plain, _, _) = train::<Plain>(1, None);
+    for workers in [1, 4] {
+        let (swapped, moved_on_loader, moved_here) =
+            train::<Swap>(workers, Some(swap_all_with_budget()));
+        assert!(plain == swapped, "weights differ with {workers} workers");
+        assert!(!moved_on_loader, "a loader thread's batch was moved");
+        assert!(moved_here > 0, "nothing moved on the training thread");
+    }
+}
