@@ -1045,17 +1045,23 @@ mod tests {
         }
     }
 
-    #[test]
-    fn memory_the_plan_cannot_see_is_waited_for_too() {
+    /// An executor of a training thread that follows a plan under a budget
+    /// of 100 bytes, on `driver`.
+    fn following_a_plan_on(driver: Driver) -> (Executor, Driver) {
         let config = SwapConfig::builder()
             .policy(SwapAll)
             .budget_bytes(100)
             .build();
         let mut executor = Executor::new(config);
-        let driver = Driver::default();
         executor.install_probe(Box::new(driver.clone()));
         executor.trains_here();
         executor.on_plan = true;
+        (executor, driver)
+    }
+
+    #[test]
+    fn memory_the_plan_cannot_see_is_waited_for_too() {
+        let (mut executor, driver) = following_a_plan_on(Driver::default());
         driver.used.store(200, Ordering::Relaxed);
         assert!(executor.downloads_to_wait_for().is_empty());
         // The plan's count (40 + 2 x 20) is under the budget, but the driver
@@ -1076,15 +1082,7 @@ mod tests {
 
     #[test]
     fn a_prefetch_waits_while_the_device_is_over_the_budget() {
-        let config = SwapConfig::builder()
-            .policy(SwapAll)
-            .budget_bytes(100)
-            .build();
-        let mut executor = Executor::new(config);
-        let driver = Driver::default();
-        executor.install_probe(Box::new(driver.clone()));
-        executor.trains_here();
-        executor.on_plan = true;
+        let (mut executor, driver) = following_a_plan_on(Driver::default());
         let key = TensorKey { op: 0, output: 0 };
         let slot = downloading(1);
         executor.produced(
