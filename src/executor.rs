@@ -932,7 +932,8 @@ impl Executor {
         let _span = tracing::info_span!("plan", iteration = profile.iteration).entered();
         match self.config.policy.plan(profile, &self.config.plan_params()) {
             Ok(plan) => {
-                tracing::info!(
+                // The iteration's report says it in words at `info`.
+                tracing::debug!(
                     iteration = profile.iteration,
                     policy = %plan.policy,
                     swapped = plan.swapped_count(),
