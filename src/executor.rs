@@ -182,8 +182,10 @@ pub(crate) struct Executor {
     loaded_in_op: u64,
     /// See [`Self::trains_here`].
     trains: bool,
-    /// The op sequence no plan fitted (the budget unchanged since).
-    failed_for: Option<Vec<u64>>,
+    /// The op sequences no plan fitted (the budget unchanged since): a
+    /// training loop that alternates sequences (a validation pass between
+    /// epochs changes one iteration's) is told once for each.
+    failed_for: Vec<Vec<u64>>,
     /// Exact allocations are in force on this thread's stream.
     exact_applied: bool,
     /// The least device memory the driver reported used this iteration
@@ -244,7 +246,7 @@ impl Executor {
             in_use_mark: None,
             loaded_in_op: 0,
             trains: false,
-            failed_for: None,
+            failed_for: Vec::new(),
             exact_applied: false,
             driver_floor: u64::MAX,
             real_growth: 0,
@@ -266,7 +268,7 @@ impl Executor {
         self.on_plan = false;
         self.status = Ok(());
         self.last_profile = LastProfile::None;
-        self.failed_for = None;
+        self.failed_for.clear();
         self.tally = OffloadTally::default();
         self.warnings = Warnings::default();
         self.reported_following = false;
@@ -890,7 +892,7 @@ impl Executor {
             self.last_profile = LastProfile::Built(profile.clone());
             // A plan that failed for this op sequence and budget fails again:
             // the fallback goes on quietly until either changes.
-            let failed_before = self.failed_for.as_deref() == Some(&profile.op_signatures[..]);
+            let failed_before = self.failed_for.contains(&profile.op_signatures);
             if profile.complete && !failed_before {
                 let started = Instant::now();
                 result = self.replan(&profile);
@@ -957,7 +959,6 @@ impl Executor {
                 }
                 self.active = Some(ActivePlan::new(plan));
                 self.status = Ok(());
-                self.failed_for = None;
                 Ok(())
             }
             Err(err) => {
@@ -971,7 +972,11 @@ impl Executor {
                 });
                 self.active = None;
                 self.status = Err(err.clone());
-                self.failed_for = Some(profile.op_signatures.clone());
+                // A few sequences: those of a training loop's own passes.
+                if self.failed_for.len() == 8 {
+                    self.failed_for.remove(0);
+                }
+                self.failed_for.push(profile.op_signatures.clone());
                 if let Some(path) = &self.config.profile_path {
                     let _ = write_json(path, profile, None);
                 }

@@ -14,7 +14,7 @@ use burn::optim::{AdamConfig, GradientsParams, Optimizer};
 use burn::tensor::activation::relu;
 use burn::tensor::backend::{AutodiffBackend, Backend};
 use burn::tensor::{Tensor, TensorData, TensorPrimitive};
-use burn_swap::{Residency, SwapAll, SwapAutodiff, SwapConfig};
+use burn_swap::{OnBudgetError, Residency, SwapAll, SwapAutodiff, SwapConfig};
 use common::serial;
 
 type Swap = SwapAutodiff<Flex>;
@@ -77,14 +77,24 @@ fn on_device<B: Backend>(t: &Tensor<B, 2>) -> bool {
     }
 }
 
+/// What a training run left and did.
+struct Trained {
+    /// Every parameter, as bytes.
+    params: Vec<Vec<u8>>,
+    /// A batch arrived already moved off the device.
+    moved_on_loader: bool,
+    /// Bytes the training thread moved.
+    moved_here: u64,
+    /// Iterations at whose end a plan was made, or failed.
+    planned: usize,
+}
+
 /// Trains with `workers` loader threads (batch `n` made by worker
-/// `n % workers`, taken in order), validating after each epoch; returns
-/// the parameters' bytes, whether any batch was moved before the training
-/// thread used it, and the bytes the training thread moved.
+/// `n % workers`, taken in order), validating after each epoch.
 fn train<B: AutodiffBackend>(
     workers: usize,
     config: Option<SwapConfig>,
-) -> (Vec<Vec<u8>>, bool, u64)
+) -> Trained
 where
     Mlp<B>: AutodiffModule<B, InnerModule = Mlp<B::InnerBackend>>,
 {
@@ -123,6 +133,7 @@ where
     let mut optim = AdamConfig::new().init();
     let mut moved_on_loader = false;
     let mut moved_here = 0;
+    let mut planned = 0;
     for n in 0..total {
         let loaded = receivers[n % workers].recv().expect("a batch");
         moved_on_loader |= loaded.moved_on_loader || !on_device(&loaded.batch);
@@ -131,6 +142,9 @@ where
         model = optim.step(1e-2, model, grads);
         if let Some(p) = burn_swap::last_profile() {
             moved_here += p.swapped_out_bytes;
+        }
+        if burn_swap::last_iteration().is_some_and(|r| r.planning.is_some()) {
+            planned += 1;
         }
         if (n + 1) % STEPS_PER_EPOCH == 0 {
             let valid = model.valid();
@@ -141,7 +155,12 @@ where
             let _ = model.forward(x).into_data();
         }
     }
-    (param_bytes(&model), moved_on_loader, moved_here)
+    Trained {
+        params: param_bytes(&model),
+        moved_on_loader,
+        moved_here,
+        planned,
+    }
 }
 
 fn swap_all_with_budget() -> SwapConfig {
@@ -155,12 +174,30 @@ fn swap_all_with_budget() -> SwapConfig {
 #[test]
 fn swap_all_trains_as_autodiff_and_moves_only_training_tensors() {
     let _guard = serial();
-    let (plain, _, _) = train::<Plain>(1, None);
+    let plain = train::<Plain>(1, None);
     for workers in [1, 4] {
-        let (swapped, moved_on_loader, moved_here) =
-            train::<Swap>(workers, Some(swap_all_with_budget()));
-        assert!(plain == swapped, "weights differ with {workers} workers");
-        assert!(!moved_on_loader, "a loader thread's batch was moved");
-        assert!(moved_here > 0, "nothing moved on the training thread");
+        let swapped = train::<Swap>(workers, Some(swap_all_with_budget()));
+        assert!(plain.params == swapped.params, "weights differ with {workers} workers");
+        assert!(!swapped.moved_on_loader, "a loader thread's batch was moved");
+        assert!(swapped.moved_here > 0, "nothing moved on the training thread");
     }
+}
+
+#[test]
+fn a_failed_plan_is_not_tried_again_after_each_validation_pass() {
+    let _guard = serial();
+    let config = SwapConfig::builder()
+        .policy(SwapAll)
+        .min_swap_bytes(0)
+        .budget_bytes(16)
+        .on_budget_error(OnBudgetError::KeepAll)
+        .build();
+    let plain = train::<Plain>(1, None);
+    let kept = train::<Swap>(1, Some(config));
+    assert!(plain.params == kept.params);
+    // One try for each op sequence the loop has: the first two iterations
+    // (parameters, then the optimizer's state made), the steady step, and
+    // the step after a validation pass; none again in later epochs.
+    assert!(kept.planned <= 4, "planned {} times in {EPOCHS} epochs", kept.planned);
+    assert!(burn_swap::status().is_err());
 }
