@@ -6,7 +6,7 @@ mod common;
 use burn::backend::{Autodiff, Flex};
 use burn_swap::{KeepAll, SwapAll, SwapAutodiff, SwapConfig};
 use burn_swap_models::ModelKind;
-use common::{gradients_per_iteration, params_after_training, serial};
+use common::{gradients_per_iteration, params_after_training, serial, swap_every_tensor};
 
 type Plain = Autodiff<Flex>;
 type Swap = SwapAutodiff<Flex>;
@@ -117,10 +117,7 @@ fn assert_same_gradients_under_half_budget(kind: ModelKind, batch: usize) {
         let working_peak = burn_swap::Footprint::of(&profile).peak_other();
         (keep_peak - profile.peak_resident_saved_bytes / 2).max(working_peak)
     };
-    let config = SwapConfig::builder()
-        .policy(SwapAll)
-        .min_swap_bytes(0)
-        .budget_bytes(budget)
+    let config = swap_every_tensor(budget)
         .build();
     assert_same_gradients(kind, config, batch);
     assert_swapped_last_iteration();

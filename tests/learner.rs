@@ -14,8 +14,8 @@ use burn::optim::{AdamConfig, GradientsParams, Optimizer};
 use burn::tensor::activation::relu;
 use burn::tensor::backend::{AutodiffBackend, Backend};
 use burn::tensor::{Tensor, TensorData, TensorPrimitive};
-use burn_swap::{OnBudgetError, Residency, SwapAll, SwapAutodiff, SwapConfig};
-use common::serial;
+use burn_swap::{OnBudgetError, Residency, SwapAutodiff, SwapConfig};
+use common::{serial, swap_every_tensor};
 
 type Swap = SwapAutodiff<Flex>;
 type Plain = burn::backend::Autodiff<Flex>;
@@ -164,10 +164,7 @@ where
 }
 
 fn swap_all_with_budget() -> SwapConfig {
-    SwapConfig::builder()
-        .policy(SwapAll)
-        .min_swap_bytes(0)
-        .budget_bytes(1 << 20)
+    swap_every_tensor(1 << 20)
         .build()
 }
 
@@ -186,10 +183,7 @@ fn swap_all_trains_as_autodiff_and_moves_only_training_tensors() {
 #[test]
 fn a_failed_plan_is_not_tried_again_after_each_validation_pass() {
     let _guard = serial();
-    let config = SwapConfig::builder()
-        .policy(SwapAll)
-        .min_swap_bytes(0)
-        .budget_bytes(16)
+    let config = swap_every_tensor(16)
         .on_budget_error(OnBudgetError::KeepAll)
         .build();
     let plain = train::<Plain>(1, None);

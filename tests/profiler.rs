@@ -10,7 +10,7 @@ use burn_swap::{
     Action, KeepAll, OnBudgetError, PlanError, SwapAll, SwapAutodiff, SwapConfig, SwapError,
 };
 use burn_swap_models::ModelKind;
-use common::{gradients_per_iteration, serial};
+use common::{gradients_per_iteration, serial, swap_every_tensor};
 
 type Swap = SwapAutodiff<Flex>;
 type Plain = burn::backend::Autodiff<Flex>;
@@ -258,10 +258,7 @@ fn swap_all_holds_the_budget_it_was_given() {
     // tensors: above the two 64 KiB tensors a batch-norm op needs at once,
     // far below keeping everything.
     let (budget, _) = third_of_keep_all_cnn();
-    let base = SwapConfig::builder()
-        .policy(SwapAll)
-        .min_swap_bytes(0)
-        .budget_bytes(budget);
+    let base = swap_every_tensor(budget);
     // A fixed lookahead, and the default: as early as the budget allows.
     for config in [
         base.clone().prefetch_lookahead_ops(50).build(),
@@ -295,10 +292,7 @@ fn swap_all_holds_the_budget_it_was_given() {
 fn a_budget_too_small_for_any_plan_is_a_clear_error() {
     let _guard = serial();
     burn_swap::configure(
-        SwapConfig::builder()
-            .policy(SwapAll)
-            .min_swap_bytes(0)
-            .budget_bytes(16)
+        swap_every_tensor(16)
             .build(),
     );
     gradients_per_iteration::<Swap>(ModelKind::SmallCnn, 4, 2, 3);
@@ -307,10 +301,7 @@ fn a_budget_too_small_for_any_plan_is_a_clear_error() {
 #[test]
 fn a_budget_failure_can_fall_back_to_keeping_everything() {
     let _guard = serial();
-    let config = SwapConfig::builder()
-        .policy(SwapAll)
-        .min_swap_bytes(0)
-        .budget_bytes(16)
+    let config = swap_every_tensor(16)
         .on_budget_error(OnBudgetError::KeepAll)
         .build();
     let expected =
@@ -398,10 +389,7 @@ fn an_iteration_over_the_budget_is_profiled_under_it() {
     gradients_per_iteration::<Swap>(ModelKind::SmallCnn, 8, 1, 3);
     let kept = burn_swap::last_profile().unwrap();
     assert_eq!(kept.swapped_out_bytes, 0, "keep-all never moves a tensor");
-    let config = SwapConfig::builder()
-        .policy(SwapAll)
-        .min_swap_bytes(0)
-        .budget_bytes(budget)
+    let config = swap_every_tensor(budget)
         .build();
 
     // The first iteration has no plan yet: it is profiled with the least

@@ -8,7 +8,7 @@ use burn::backend::Flex;
 use burn::tensor::activation::relu;
 use burn::tensor::{Tensor, TensorData};
 use burn_swap::{SwapAll, SwapAutodiff, SwapConfig, SwapWarning};
-use common::serial;
+use common::{serial, swap_every_tensor};
 
 type Swap = SwapAutodiff<Flex>;
 
@@ -40,10 +40,7 @@ fn only_warning() -> SwapWarning {
 #[test]
 fn a_budget_that_holds_every_saved_tensor_is_the_reason() {
     let _guard = serial();
-    let config = SwapConfig::builder()
-        .policy(SwapAll)
-        .min_swap_bytes(0)
-        .budget_bytes(1 << 30)
+    let config = swap_every_tensor(1 << 30)
         .build();
     steps(config, 4);
     let warning = only_warning();

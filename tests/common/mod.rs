@@ -14,3 +14,12 @@ static SERIAL: Mutex<()> = Mutex::new(());
 pub fn serial() -> MutexGuard<'static, ()> {
     SERIAL.lock().unwrap_or_else(|p| p.into_inner())
 }
+
+/// `SwapAll` over every saved tensor (no minimum size) under `budget` bytes:
+/// the configuration most tests start from.
+pub fn swap_every_tensor(budget: u64) -> burn_swap::SwapConfigBuilder {
+    burn_swap::SwapConfig::builder()
+        .policy(burn_swap::SwapAll)
+        .min_swap_bytes(0)
+        .budget_bytes(budget)
+}
