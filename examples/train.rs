@@ -7,9 +7,15 @@
 //! ```
 //!
 //! Options: `--model NAME` (plain20; any of burn_swap_models::ModelKind),
-//! `--image cifar|imagenet`, `--batch N`, `--steps N`, `--policy keep-all|swap-all`,
+//! `--image cifar|imagenet`, `--batch N`, `--steps N`,
+//! `--policy keep-all|swap-all|plain` (`plain`: `Autodiff<B>` itself),
 //! `--budget BYTES` (e.g. 64MiB), `--min-swap BYTES`, `--out DIR`, `--compare`
 //! (also time plain `Autodiff<B>` on the same steps);
+//! `--max-batch` (find the largest batch that trains instead: each batch
+//! tried in a child process, from `--search-start N` (64) doubling up to
+//! `--search-max N` (65536), then bisected to within 1/`--search-resolution N`
+//! (16) of the batch; with `--compare`, for plain
+//! `Autodiff<B>` too; `--probe-timeout SECS` (900) per batch);
 //! CUDA builds: `--unfused` (CubeCL's CUDA backend without burn's fusion) and
 //! `--device-memory BYTES` (hold all but BYTES of the device before the
 //! model is built: train as on a smaller GPU).
@@ -51,6 +57,14 @@ struct Args {
     compare: bool,
     unfused: bool,
     device_memory: Option<u64>,
+    max_batch: bool,
+    search_start: usize,
+    search_max: usize,
+    search_resolution: usize,
+    probe_timeout: u64,
+    /// This process tries one batch for a parent's search: it reports on
+    /// stderr and ends with its verdict.
+    probe_child: bool,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -66,6 +80,12 @@ fn parse_args() -> Result<Args, String> {
         compare: false,
         unfused: false,
         device_memory: None,
+        max_batch: false,
+        search_start: 64,
+        search_max: 65536,
+        search_resolution: 16,
+        probe_timeout: 900,
+        probe_child: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -84,12 +104,43 @@ fn parse_args() -> Result<Args, String> {
             "--device-memory" if cfg!(feature = "cuda") => {
                 args.device_memory = Some(parse_bytes(&value()?).map_err(|e| e.to_string())?)
             }
+            "--max-batch" => args.max_batch = true,
+            "--search-start" => {
+                args.search_start = value()?
+                    .parse()
+                    .map_err(|_| "--search-start takes a number")?
+            }
+            "--search-max" => {
+                args.search_max = value()?
+                    .parse()
+                    .map_err(|_| "--search-max takes a number")?
+            }
+            "--search-resolution" => {
+                args.search_resolution = value()?
+                    .parse()
+                    .map_err(|_| "--search-resolution takes a number")?
+            }
+            "--probe-timeout" => {
+                args.probe_timeout = value()?
+                    .parse()
+                    .map_err(|_| "--probe-timeout takes seconds")?
+            }
             "--help" | "-h" => return Err(String::new()),
             other => return Err(format!("unknown option {other}")),
         }
     }
     if args.steps < 3 {
         return Err("--steps must be at least 3 (profile, plan, then planned steps)".into());
+    }
+    if args.policy != "plain" {
+        policy_by_name(&args.policy).map_err(|e| e.to_string())?;
+    }
+    // In a child of a `--max-batch` search: one batch, one policy.
+    if let Some(batch) = burn_swap::fit::probe_batch() {
+        args.batch = batch;
+        args.max_batch = false;
+        args.compare = false;
+        args.probe_child = true;
     }
     Ok(args)
 }
@@ -104,12 +155,15 @@ fn train<B: AutodiffBackend>(args: &Args, label: &str) -> Vec<f64> {
     for step in 0..args.steps {
         let swap = label == "swap";
         if step == 0 {
-            println!(
+            say(
+                args,
+                format!(
                 "  [{label}] step 1/{}: compiling and autotuning kernels{}: on a GPU backend this \
                  can take minutes at every new shape (a cubecl.toml kernel cache keeps them for \
                  the next run)",
-                args.steps,
-                if swap { ", profiling" } else { "" }
+                    args.steps,
+                    if swap { ", profiling" } else { "" }
+                ),
             );
         }
         let batch = spec.synthetic_batch::<B>(args.batch, step as u64, &device);
@@ -122,15 +176,37 @@ fn train<B: AutodiffBackend>(args: &Args, label: &str) -> Vec<f64> {
             Some(report) => step_status(&report),
             None => String::new(),
         };
-        println!(
-            "  [{label}] step {}/{}  loss {loss:.4}  {:.1} samples/s  {:.2} s{doing}",
-            step + 1,
-            args.steps,
-            args.batch as f64 / secs,
-            secs
+        say(
+            args,
+            format!(
+                "  [{label}] batch {} step {}/{}  loss {loss:.4}  {:.1} samples/s  {:.2} s{doing}",
+                args.batch,
+                step + 1,
+                args.steps,
+                args.batch as f64 / secs,
+                secs
+            ),
         );
     }
     times
+}
+
+/// The model, with its input shape where it takes images.
+fn model_label(args: &Args) -> String {
+    match args.model.takes_image_shape() {
+        true => format!("{} ({})", args.model, args.image),
+        false => args.model.to_string(),
+    }
+}
+
+/// A progress line: on stdout, or on stderr in a probe child (whose stderr
+/// its parent shows).
+fn say(args: &Args, line: String) {
+    if args.probe_child {
+        eprintln!("{line}");
+    } else {
+        println!("{line}");
+    }
 }
 
 use burn::tensor::ElementConversion;
@@ -176,10 +252,15 @@ fn main() {
             if !msg.is_empty() {
                 eprintln!("error: {msg}\n");
             }
-            eprintln!("usage: train [--model NAME] [--image cifar|imagenet] [--batch N] [--steps N] [--policy keep-all|swap-all] [--budget BYTES] [--min-swap BYTES] [--out DIR] [--compare] [--unfused] [--device-memory BYTES]");
+            eprintln!("usage: train [--model NAME] [--image cifar|imagenet] [--batch N] [--steps N] [--policy keep-all|swap-all|plain] [--budget BYTES] [--min-swap BYTES] [--out DIR] [--compare] [--unfused] [--device-memory BYTES] [--max-batch [--search-start N] [--search-max N] [--search-resolution N] [--probe-timeout SECS]]");
             std::process::exit(2);
         }
     };
+    // The parent of a search only starts children: it must not take the
+    // device (or hold its memory) itself.
+    if args.max_batch {
+        return max_batch(&args);
+    }
     #[cfg(feature = "cuda")]
     let _hold = args.device_memory.map(|leave| {
         let device = Default::default();
@@ -203,6 +284,15 @@ fn main() {
 }
 
 fn run<D: Backend>(args: &Args) {
+    if args.policy == "plain" {
+        let times = train::<Autodiff<D>>(args, "plain autodiff");
+        let tput = throughput(&times, args.batch);
+        match args.probe_child {
+            true => burn_swap::fit::report_fits(tput),
+            false => println!("plain Autodiff: {tput:.1} samples/s"),
+        }
+        return;
+    }
     let policy = policy_by_name(&args.policy).unwrap_or_else(|e| {
         eprintln!("{e}");
         std::process::exit(2)
@@ -214,15 +304,18 @@ fn run<D: Backend>(args: &Args) {
 
     let backend = <D as Backend>::name(&Default::default());
     println!(
-        "burn-swap: {} ({}) batch {} on {backend}, policy {}, budget {}",
-        args.model,
-        args.image,
+        "burn-swap: {} batch {} on {backend}, policy {}, budget {}",
+        model_label(args),
         args.batch,
         args.policy,
         args.budget.map_or("none".into(), human_bytes)
     );
     let times = train::<SwapAutodiff<D>>(args, "swap");
     let swap_tput = throughput(&times, args.batch);
+    if args.probe_child {
+        burn_swap::fit::report_fits(swap_tput);
+        return;
+    }
 
     let profile = burn_swap::last_profile().expect("at least one backward ran");
     let plan = burn_swap::current_plan();
@@ -266,4 +359,117 @@ fn run<D: Backend>(args: &Args) {
     };
     std::fs::write(&svg, timeline_svg_with(&profile, &options)).expect("write the SVG");
     println!("wrote {} and {}", json.display(), svg.display());
+}
+
+/// `--max-batch`: the largest batch that trains, for the policy (and with
+/// `--compare` for plain `Autodiff`), each batch tried in a child process.
+fn max_batch(args: &Args) {
+    use burn_swap::fit::{BatchSearch, ChildProbe, SearchResult, Verdict};
+
+    let mut policies = vec![args.policy.clone()];
+    if args.compare && args.policy != "plain" {
+        policies.push("plain".into());
+    }
+    let program = std::env::current_exe().expect("the path of this program");
+    let base: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--compare")
+        .collect();
+    let search =
+        BatchSearch::new(args.search_start, args.search_max).resolution(args.search_resolution);
+    let backend = if cfg!(feature = "cuda") {
+        if args.unfused {
+            "cubecl<cuda>"
+        } else {
+            "fusion<cubecl<cuda>>"
+        }
+    } else if cfg!(feature = "wgpu") {
+        "fusion<cubecl<wgpu>>"
+    } else {
+        "flex"
+    };
+    println!(
+        "largest batch of {} that trains on {backend}{}: from batch {} doubling up to {}, then \
+         bisected; each batch is {} steps in a child process (`--probe-timeout` {} s)",
+        model_label(args),
+        args.device_memory.map_or(String::new(), |m| format!(
+            " with {} of device memory",
+            human_bytes(m)
+        )),
+        search.start,
+        search.max,
+        args.steps,
+        args.probe_timeout,
+    );
+    let mut results: Vec<(String, SearchResult)> = Vec::new();
+    for policy in &policies {
+        let mut child_args = base.clone();
+        child_args.extend(["--policy".into(), policy.clone()]);
+        let child = ChildProbe::new(&program, child_args)
+            .timeout(std::time::Duration::from_secs(args.probe_timeout));
+        let result = search.run(|batch| {
+            println!("[{policy}] batch {batch}: training...");
+            let verdict = child.run(batch);
+            match &verdict {
+                Verdict::Fits { samples_per_s } => println!(
+                    "[{policy}] batch {batch}: fits ({})",
+                    samples_per_s.map_or("no throughput".into(), |t| format!("{t:.1} samples/s"))
+                ),
+                Verdict::DoesNotFit { why } => {
+                    println!("[{policy}] batch {batch}: does not fit: {why}")
+                }
+            }
+            verdict
+        });
+        results.push((policy.clone(), result));
+    }
+    println!();
+    println!("| policy | budget | largest batch that trains | samples/s there | smallest that does not | why |");
+    println!("|---|---|---|---|---|---|");
+    for (policy, result) in &results {
+        let tput = result.at_largest().and_then(|p| match p.verdict {
+            Verdict::Fits { samples_per_s } => samples_per_s,
+            _ => None,
+        });
+        let why = result
+            .probes
+            .iter()
+            .find(|p| Some(p.batch) == result.smallest_failing)
+            .and_then(|p| match &p.verdict {
+                Verdict::DoesNotFit { why } => Some(why.clone()),
+                _ => None,
+            })
+            .unwrap_or_default();
+        println!(
+            "| {policy} | {} | {} | {} | {} | {why} |",
+            match (policy.as_str(), args.budget) {
+                ("plain", _) | (_, None) => "-".to_string(),
+                (_, Some(b)) => human_bytes(b),
+            },
+            result
+                .largest_fitting
+                .map_or("none".into(), |b| b.to_string()),
+            tput.map_or("-".into(), |t| format!("{t:.1}")),
+            result
+                .smallest_failing
+                .map_or("-".into(), |b| b.to_string()),
+        );
+    }
+    std::fs::create_dir_all(&args.out).expect("create the output directory");
+    let path = args.out.join("max-batch.json");
+    let json = serde_json::json!({
+        "model": args.model.to_string(),
+        "image": args.model.takes_image_shape().then(|| args.image.to_string()),
+        "backend": backend,
+        "device_memory": args.device_memory,
+        "budget": args.budget,
+        "steps": args.steps,
+        "searches": results.iter().map(|(policy, r)| serde_json::json!({
+            "policy": policy,
+            "result": r,
+        })).collect::<Vec<_>>(),
+    });
+    std::fs::write(&path, serde_json::to_string_pretty(&json).expect("JSON"))
+        .expect("write max-batch.json");
+    println!("wrote {}", path.display());
 }

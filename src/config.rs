@@ -11,7 +11,7 @@
 //! | `BURN_SWAP_ON_BUDGET_ERROR` | `panic` or `keep-all` | `panic` |
 //! | `BURN_SWAP_PINNED_POOL` | most pinned host memory the CUDA engine takes | half the host RAM |
 //! | `BURN_SWAP_HOST_RESERVE` | host RAM the pinned pool always leaves available | `4GiB` |
-//! | `BURN_SWAP_DEVICE_SAMPLE_OPS` | read the device's real memory use every this many ops while profiling (0: only at phase boundaries) | `64` |
+//! | `BURN_SWAP_DEVICE_SAMPLE_OPS` | read the device's real memory use every this many ops while profiling (0: only at phase boundaries) | `1` |
 //! | `BURN_SWAP_DEVICE_SAMPLE_PLANNED` | `1`: sample it in iterations that follow the plan too (a blocking round trip each: for measurements) | off |
 //! | `BURN_SWAP_UNDER_FUSION` | `0`: leave tensors of burn's fusion backend (`Cuda`, `Wgpu`) on the device | on |
 //! | `BURN_SWAP_ALLOCATOR` | `auto`, `exact` or `pooled`: how device buffers are allocated (see [`DeviceAllocator`]) | `auto` |
@@ -89,6 +89,10 @@ pub struct SwapConfig {
     /// Read the device's real memory use every this many ops (each read is
     /// a round trip to the runtime); 0 reads only at phase boundaries.
     /// Iterations that follow a plan are read at phase boundaries only.
+    /// Default 1: in an iteration without a plan, each read also holds the
+    /// training thread to the device's pace, so that under fusion (where
+    /// the host runs ahead) the tensors moved off after each op have left
+    /// before the next ones pile up.
     pub device_sample_ops: u32,
     /// Sample the device's memory in iterations that follow the plan too
     /// (each sample is a blocking round trip to the runtime: for
@@ -118,7 +122,7 @@ impl Default for SwapConfig {
             pinned_pool_bytes: default_pinned_pool_bytes(),
             pinned_chunk_bytes: 256 << 20,
             host_ram_reserve_bytes: 4 << 30,
-            device_sample_ops: 64,
+            device_sample_ops: 1,
             device_sample_planned: false,
             swap_under_fusion: true,
             allocator: DeviceAllocator::Auto,

@@ -3,9 +3,14 @@
 //! carries the plan out (offload after a tensor's last forward use, prefetch
 //! before its first backward use).
 //!
-//! Iterations are delimited by `SwapAutodiff::backward`: the ops since the
-//! previous backward are the forward phase (including the optimizer step and
-//! the data upload), the ops inside backward are the backward phase. A tensor
+//! Iterations are delimited by `SwapAutodiff::backward`: the ops of
+//! `SwapAutodiff` since the previous backward are the forward phase
+//! (including the data upload), the ops inside backward are the backward
+//! phase. Ops called on the inner backend directly (the optimizer step, a
+//! validation pass on `model.valid()`) are not the iteration's: they are
+//! counted on the device but never numbered, recorded or moved. A pass under
+//! autodiff that ends without backward is dropped from the iteration when
+//! the plan's first op comes again ([`Executor::starts_over`]). A tensor
 //! is identified across iterations by the op that produced it, counted from
 //! the start of the iteration ([`TensorKey`]). Each op's signature (name and
 //! float input shapes) is checked against the profiled iteration; at the
@@ -118,6 +123,8 @@ struct ActivePlan {
     prefetch_at: BTreeMap<u32, Vec<TensorKey>>,
     /// Swapped tensors: key -> (first backward use, bytes).
     needed: HashMap<TensorKey, (u32, u64)>,
+    /// See [`Executor::starts_over`].
+    restart_signature: Option<u64>,
 }
 
 impl ActivePlan {
@@ -137,11 +144,17 @@ impl ActivePlan {
             needed.insert(d.key, (d.needed_at, d.bytes));
             prefetch_at.entry(d.prefetch_at).or_default().push(d.key);
         }
+        // The plan's first op marks where an iteration starts over after a
+        // pass without backward, where no other op of the plan looks like it.
+        let first = plan.op_signatures.first().copied();
+        let restart_signature =
+            first.filter(|&f| plan.op_signatures.iter().filter(|&&s| s == f).count() == 1);
         Self {
             plan,
             offload_after,
             prefetch_at,
             needed,
+            restart_signature,
         }
     }
 }
@@ -271,6 +284,7 @@ impl Executor {
         self.failed_for.clear();
         self.tally = OffloadTally::default();
         self.warnings = Warnings::default();
+        self.last_report = None;
         self.reported_following = false;
         self.apply_allocator();
     }
@@ -626,6 +640,12 @@ impl Executor {
             }
         }
         self.absorb_events(index.saturating_sub(1));
+        if index == 0 {
+            // The iteration's growth is counted from here: what the
+            // optimizer step made since the last backward is not its own.
+            self.start_live = self.live_bytes;
+            self.recorder.starts_with(self.live_bytes);
+        }
         let prefetch = if self.on_plan {
             self.prefetches_due(index)
         } else {
@@ -725,15 +745,98 @@ impl Executor {
         self.live_bytes += bytes;
     }
 
+    /// A tensor another thread made is used here (a batch from a data
+    /// loader): it is counted on this thread's device while it lives, never
+    /// moved (its key is another thread's op).
+    pub(crate) fn adopt(&mut self, id: TensorId, bytes: u64, resident: bool) {
+        self.count_unplanned(id, bytes, resident);
+    }
+
+    /// Counts a tensor no plan moves on the device while it lives.
+    fn count_unplanned(&mut self, id: TensorId, bytes: u64, resident: bool) {
+        let last_use = self.next_op.saturating_sub(1);
+        let live = Live {
+            bytes,
+            resident,
+            key: None,
+            last_use,
+            slot: None,
+            unmovable: true,
+        };
+        self.live.insert(id, live);
+        if resident {
+            self.live_bytes += bytes;
+        }
+    }
+
+    /// An op called on the inner backend directly, outside any op of
+    /// `SwapAutodiff` (the optimizer step, a validation pass on
+    /// `model.valid()`, a metric): not part of the training iteration, so it
+    /// is neither numbered nor recorded, and its outputs are never moved.
+    /// They are counted on the device while they live.
+    pub(crate) fn outside_op(&mut self, outputs: &[(TensorId, u64)]) {
+        for &(id, bytes) in outputs {
+            self.count_unplanned(id, bytes, true);
+        }
+        self.absorb_events(self.next_op.saturating_sub(1));
+        self.release_free_memory();
+    }
+
+    /// Whether op `index` with `signature` starts the planned iteration over:
+    /// in the forward phase, the iteration has strayed from the plan (or
+    /// strays here), and the op is the plan's first, one the plan has nowhere
+    /// else. The ops before it were a pass under autodiff that ended without
+    /// backward (an inference or validation pass on the autodiff model; Burn
+    /// frees its graph at the next backward): they are not the iteration's,
+    /// and the plan is followed from here.
+    fn starts_over(&self, index: u32, signature: u64) -> bool {
+        let Some(active) = &self.active else {
+            return false;
+        };
+        index > 0
+            && self.phase == Phase::Forward
+            && active.restart_signature == Some(signature)
+            && (!self.on_plan || active.plan.op_signatures.get(index as usize) != Some(&signature))
+    }
+
+    /// Forgets what the iteration recorded so far and makes the current op
+    /// its first (see [`Self::starts_over`]). The tensors the dropped ops
+    /// made stay counted on the device, outside the plan.
+    fn start_over(&mut self) {
+        tracing::debug!(
+            dropped_ops = self.next_op - 1,
+            "a pass without backward ended; the plan is followed from its first op"
+        );
+        for (_, id) in self.by_key.drain() {
+            if let Some(live) = self.live.get_mut(&id) {
+                live.key = None;
+                live.slot = None;
+            }
+        }
+        self.next_op = 1;
+        self.start_live = self.live_bytes;
+        self.recorder = Recorder::new(self.config.max_recorded_ops, self.live_bytes);
+        self.device_samples.clear();
+        self.deferred.clear();
+        self.driver_floor = u64::MAX;
+        self.real_growth = 0;
+        self.iteration_started = Some(Instant::now());
+        self.on_plan = true;
+    }
+
     /// An op finished: registers its outputs (with their slots, in output
     /// order, when [`Self::evicts_while_profiling`]) and says which tensors
     /// to move off now.
     pub(crate) fn finish_op(
         &mut self,
-        record: OpRecord,
+        mut record: OpRecord,
         started: Option<Instant>,
         slots: Vec<Weak<dyn ManagedSlot>>,
     ) -> OpEnd {
+        if self.starts_over(record.index, record.signature) {
+            self.start_over();
+            record.index = 0;
+        }
         let index = record.index;
         let mut slots = slots.into_iter();
         for info in &record.output_info {
@@ -964,11 +1067,13 @@ impl Executor {
             Err(err) => {
                 let err = SwapError::from(err);
                 tracing::error!(%err, "no plan fits");
-                crate::notice::once("no plan fits", || match self.config.on_budget_error {
+                crate::notice::once("no plan fits", || {
+                    match self.config.on_budget_error {
                     OnBudgetError::Panic => format!("no plan fits: {err}"),
                     OnBudgetError::KeepAll => format!(
                         "no plan fits: {err}; every tensor stays on the device (keep-all fallback) until the op sequence or the budget changes; burn_swap::status() has the reason"
                     ),
+                }
                 });
                 self.active = None;
                 self.status = Err(err.clone());

@@ -4529,6 +4529,7 @@ impl<B: Backend> Backend for SwapAutodiff<B> {
 }
 impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
     fn float_from_data(data: TensorData, device: &Device<Self>) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_from_data(data, device)
     }
     fn float_random(
@@ -4537,6 +4538,7 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
         device: &Device<Self>,
         dtype: FloatDType,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<
             B,
         > as FloatTensorOps<Inner<B>>>::float_random(shape, distribution, device, dtype)
@@ -4546,6 +4548,7 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
         device: &Device<Self>,
         dtype: FloatDType,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_zeros(shape, device, dtype)
     }
     fn float_ones(
@@ -4553,6 +4556,7 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
         device: &Device<Self>,
         dtype: FloatDType,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_ones(shape, device, dtype)
     }
     fn float_full(
@@ -4561,6 +4565,7 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
         device: &Device<Self>,
         dtype: FloatDType,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<
             B,
         > as FloatTensorOps<Inner<B>>>::float_full(shape, fill_value, device, dtype)
@@ -4568,21 +4573,25 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
     fn float_into_data(
         tensor: FloatTensor<Self>,
     ) -> impl Future<Output = Result<TensorData, ExecutionError>> + Send {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_into_data(tensor)
     }
     fn float_device(tensor: &FloatTensor<Self>) -> Device<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_device(tensor)
     }
     fn float_to_device(
         tensor: FloatTensor<Self>,
         device: &Device<Self>,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_to_device(tensor, device)
     }
     fn float_into_int(
         tensor: FloatTensor<Self>,
         out_dtype: IntDType,
     ) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_into_int(tensor, out_dtype)
     }
     fn float_empty(
@@ -4590,6 +4599,7 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
         device: &Device<Self>,
         dtype: FloatDType,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_empty(shape, device, dtype)
     }
     fn float_repeat_dim(
@@ -4597,18 +4607,23 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
         dim: usize,
         times: usize,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_repeat_dim(tensor, dim, times)
     }
     fn float_add(lhs: FloatTensor<Self>, rhs: FloatTensor<Self>) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_add(lhs, rhs)
     }
     fn float_add_scalar(lhs: FloatTensor<Self>, rhs: Scalar) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_add_scalar(lhs, rhs)
     }
     fn float_clamp_min(tensor: FloatTensor<Self>, min: Scalar) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_clamp_min(tensor, min)
     }
     fn float_clamp_max(tensor: FloatTensor<Self>, max: Scalar) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_clamp_max(tensor, max)
     }
     fn float_clamp(
@@ -4616,39 +4631,49 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
         min: Scalar,
         max: Scalar,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_clamp(tensor, min, max)
     }
     fn float_sub(lhs: FloatTensor<Self>, rhs: FloatTensor<Self>) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_sub(lhs, rhs)
     }
     fn float_sub_scalar(lhs: FloatTensor<Self>, rhs: Scalar) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_sub_scalar(lhs, rhs)
     }
     fn float_mul(lhs: FloatTensor<Self>, rhs: FloatTensor<Self>) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_mul(lhs, rhs)
     }
     fn float_mul_scalar(lhs: FloatTensor<Self>, rhs: Scalar) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_mul_scalar(lhs, rhs)
     }
     fn float_div(lhs: FloatTensor<Self>, rhs: FloatTensor<Self>) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_div(lhs, rhs)
     }
     fn float_div_scalar(lhs: FloatTensor<Self>, rhs: Scalar) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_div_scalar(lhs, rhs)
     }
     fn float_remainder(
         lhs: FloatTensor<Self>,
         rhs: FloatTensor<Self>,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_remainder(lhs, rhs)
     }
     fn float_remainder_scalar(lhs: FloatTensor<Self>, rhs: Scalar) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_remainder_scalar(lhs, rhs)
     }
     fn float_matmul(
         lhs: FloatTensor<Self>,
         rhs: FloatTensor<Self>,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_matmul(lhs, rhs)
     }
     fn float_cross(
@@ -4656,15 +4681,19 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
         rhs: FloatTensor<Self>,
         dim: usize,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_cross(lhs, rhs, dim)
     }
     fn float_neg(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_neg(tensor)
     }
     fn float_recip(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_recip(tensor)
     }
     fn float_transpose(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_transpose(tensor)
     }
     fn float_swap_dims(
@@ -4672,15 +4701,19 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
         dim1: usize,
         dim2: usize,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_swap_dims(tensor, dim1, dim2)
     }
     fn float_permute(tensor: FloatTensor<Self>, axes: &[usize]) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_permute(tensor, axes)
     }
     fn float_flip(tensor: FloatTensor<Self>, axes: &[usize]) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_flip(tensor, axes)
     }
     fn float_reshape(tensor: FloatTensor<Self>, shape: Shape) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_reshape(tensor, shape)
     }
     fn float_gather(
@@ -4688,6 +4721,7 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
         tensor: FloatTensor<Self>,
         indices: IntTensor<Self>,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_gather(dim, tensor, indices)
     }
     fn float_scatter_add(
@@ -4696,6 +4730,7 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
         indices: IntTensor<Self>,
         value: FloatTensor<Self>,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<
             B,
         > as FloatTensorOps<Inner<B>>>::float_scatter_add(dim, tensor, indices, value)
@@ -4706,6 +4741,7 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
         _values: FloatTensor<Self>,
         _reduction: burn_backend::tensor::IndexingUpdateOp,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<
             B,
         > as FloatTensorOps<
@@ -4716,6 +4752,7 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
         _data: FloatTensor<Self>,
         _indices: IntTensor<Self>,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_gather_nd(_data, _indices)
     }
     fn float_select(
@@ -4723,6 +4760,7 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
         dim: usize,
         indices: IntTensor<Self>,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_select(tensor, dim, indices)
     }
     fn float_select_add(
@@ -4731,11 +4769,13 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
         indices: IntTensor<Self>,
         value: FloatTensor<Self>,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<
             B,
         > as FloatTensorOps<Inner<B>>>::float_select_add(tensor, dim, indices, value)
     }
     fn float_slice(tensor: FloatTensor<Self>, slices: &[Slice]) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_slice(tensor, slices)
     }
     fn float_slice_assign(
@@ -4743,6 +4783,7 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
         slices: &[Slice],
         value: FloatTensor<Self>,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_slice_assign(tensor, slices, value)
     }
     fn float_mask_where(
@@ -4750,6 +4791,7 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
         mask: BoolTensor<Self>,
         value: FloatTensor<Self>,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_mask_where(tensor, mask, value)
     }
     fn float_mask_fill(
@@ -4757,6 +4799,7 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
         mask: BoolTensor<Self>,
         value: Scalar,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_mask_fill(tensor, mask, value)
     }
     fn float_equal(
@@ -4764,6 +4807,7 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
         rhs: FloatTensor<Self>,
         out_dtype: BoolDType,
     ) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_equal(lhs, rhs, out_dtype)
     }
     fn float_not_equal(
@@ -4771,6 +4815,7 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
         rhs: FloatTensor<Self>,
         out_dtype: BoolDType,
     ) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_not_equal(lhs, rhs, out_dtype)
     }
     fn float_equal_elem(
@@ -4778,6 +4823,7 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
         rhs: Scalar,
         out_dtype: BoolDType,
     ) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_equal_elem(lhs, rhs, out_dtype)
     }
     fn float_not_equal_elem(
@@ -4785,6 +4831,7 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
         rhs: Scalar,
         out_dtype: BoolDType,
     ) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_not_equal_elem(lhs, rhs, out_dtype)
     }
     fn float_greater(
@@ -4792,6 +4839,7 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
         rhs: FloatTensor<Self>,
         out_dtype: BoolDType,
     ) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_greater(lhs, rhs, out_dtype)
     }
     fn float_greater_elem(
@@ -4799,6 +4847,7 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
         rhs: Scalar,
         out_dtype: BoolDType,
     ) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_greater_elem(lhs, rhs, out_dtype)
     }
     fn float_greater_equal(
@@ -4806,6 +4855,7 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
         rhs: FloatTensor<Self>,
         out_dtype: BoolDType,
     ) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_greater_equal(lhs, rhs, out_dtype)
     }
     fn float_greater_equal_elem(
@@ -4813,6 +4863,7 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
         rhs: Scalar,
         out_dtype: BoolDType,
     ) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<
             B,
         > as FloatTensorOps<Inner<B>>>::float_greater_equal_elem(lhs, rhs, out_dtype)
@@ -4822,6 +4873,7 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
         rhs: FloatTensor<Self>,
         out_dtype: BoolDType,
     ) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_lower(lhs, rhs, out_dtype)
     }
     fn float_lower_elem(
@@ -4829,6 +4881,7 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
         rhs: Scalar,
         out_dtype: BoolDType,
     ) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_lower_elem(lhs, rhs, out_dtype)
     }
     fn float_lower_equal(
@@ -4836,6 +4889,7 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
         rhs: FloatTensor<Self>,
         out_dtype: BoolDType,
     ) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_lower_equal(lhs, rhs, out_dtype)
     }
     fn float_lower_equal_elem(
@@ -4843,148 +4897,193 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
         rhs: Scalar,
         out_dtype: BoolDType,
     ) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<
             B,
         > as FloatTensorOps<Inner<B>>>::float_lower_equal_elem(lhs, rhs, out_dtype)
     }
     fn float_detach(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_detach(tensor)
     }
     fn float_set_require_grad(
         tensor: FloatTensor<Self>,
         _require_grad: bool,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<
             B,
         > as FloatTensorOps<Inner<B>>>::float_set_require_grad(tensor, _require_grad)
     }
     fn float_is_require_grad(_tensor: &FloatTensor<Self>) -> bool {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_is_require_grad(_tensor)
     }
     fn float_sum(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_sum(tensor)
     }
     fn float_sum_dim(tensor: FloatTensor<Self>, dim: usize) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_sum_dim(tensor, dim)
     }
     fn float_prod(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_prod(tensor)
     }
     fn float_prod_dim(tensor: FloatTensor<Self>, dim: usize) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_prod_dim(tensor, dim)
     }
     fn float_mean(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_mean(tensor)
     }
     fn float_mean_dim(tensor: FloatTensor<Self>, dim: usize) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_mean_dim(tensor, dim)
     }
     fn float_cumsum(tensor: FloatTensor<Self>, dim: usize) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_cumsum(tensor, dim)
     }
     fn float_cumprod(tensor: FloatTensor<Self>, dim: usize) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_cumprod(tensor, dim)
     }
     fn float_cummin(tensor: FloatTensor<Self>, dim: usize) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_cummin(tensor, dim)
     }
     fn float_cummax(tensor: FloatTensor<Self>, dim: usize) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_cummax(tensor, dim)
     }
     fn float_cast(tensor: FloatTensor<Self>, dtype: FloatDType) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_cast(tensor, dtype)
     }
     fn float_exp(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_exp(tensor)
     }
     fn float_log(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_log(tensor)
     }
     fn float_log1p(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_log1p(tensor)
     }
     fn float_powf(lhs: FloatTensor<Self>, rhs: FloatTensor<Self>) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_powf(lhs, rhs)
     }
     fn float_powi(lhs: FloatTensor<Self>, rhs: IntTensor<Self>) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_powi(lhs, rhs)
     }
     fn float_powi_scalar(lhs: FloatTensor<Self>, rhs: Scalar) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_powi_scalar(lhs, rhs)
     }
     fn float_powi_scalar_impl(lhs: FloatTensor<Self>, rhs: Scalar) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_powi_scalar_impl(lhs, rhs)
     }
     fn float_powf_scalar(tensor: FloatTensor<Self>, value: Scalar) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_powf_scalar(tensor, value)
     }
     fn float_powf_scalar_impl(
         tensor: FloatTensor<Self>,
         value: Scalar,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_powf_scalar_impl(tensor, value)
     }
     fn float_sqrt(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_sqrt(tensor)
     }
     fn float_abs(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_abs(tensor)
     }
     fn float_cos(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_cos(tensor)
     }
     fn float_sin(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_sin(tensor)
     }
     fn float_tan(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_tan(tensor)
     }
     fn float_cosh(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_cosh(tensor)
     }
     fn float_sinh(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_sinh(tensor)
     }
     fn float_tanh(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_tanh(tensor)
     }
     fn float_acos(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_acos(tensor)
     }
     fn float_acosh(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_acosh(tensor)
     }
     fn float_asin(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_asin(tensor)
     }
     fn float_asinh(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_asinh(tensor)
     }
     fn float_atan(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_atan(tensor)
     }
     fn float_atanh(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_atanh(tensor)
     }
     fn float_atan2(lhs: FloatTensor<Self>, rhs: FloatTensor<Self>) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_atan2(lhs, rhs)
     }
     fn float_round(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_round(tensor)
     }
     fn float_floor(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_floor(tensor)
     }
     fn float_ceil(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_ceil(tensor)
     }
     fn float_trunc(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_trunc(tensor)
     }
     fn float_erf(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_erf(tensor)
     }
     fn float_cat(tensors: Vec<FloatTensor<Self>>, dim: usize) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_cat(tensors, dim)
     }
     fn float_argmax(
@@ -4992,6 +5091,7 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
         dim: usize,
         out_dtype: IntDType,
     ) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_argmax(tensor, dim, out_dtype)
     }
     fn float_argtopk(
@@ -5000,9 +5100,11 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
         k: usize,
         out_dtype: IntDType,
     ) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_argtopk(tensor, dim, k, out_dtype)
     }
     fn float_topk(tensor: FloatTensor<Self>, dim: usize, k: usize) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_topk(tensor, dim, k)
     }
     fn float_argmin(
@@ -5010,12 +5112,15 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
         dim: usize,
         out_dtype: IntDType,
     ) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_argmin(tensor, dim, out_dtype)
     }
     fn float_max(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_max(tensor)
     }
     fn float_max_dim(tensor: FloatTensor<Self>, dim: usize) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_max_dim(tensor, dim)
     }
     fn float_max_dim_with_indices(
@@ -5023,6 +5128,7 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
         dim: usize,
         indices_dtype: IntDType,
     ) -> (FloatTensor<Self>, IntTensor<Self>) {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<
             B,
         > as FloatTensorOps<
@@ -5030,9 +5136,11 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
         >>::float_max_dim_with_indices(tensor, dim, indices_dtype)
     }
     fn float_min(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_min(tensor)
     }
     fn float_min_dim(tensor: FloatTensor<Self>, dim: usize) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_min_dim(tensor, dim)
     }
     fn float_min_dim_with_indices(
@@ -5040,6 +5148,7 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
         dim: usize,
         indices_dtype: IntDType,
     ) -> (FloatTensor<Self>, IntTensor<Self>) {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<
             B,
         > as FloatTensorOps<
@@ -5047,12 +5156,15 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
         >>::float_min_dim_with_indices(tensor, dim, indices_dtype)
     }
     fn float_max_abs(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_max_abs(tensor)
     }
     fn float_max_abs_dim(tensor: FloatTensor<Self>, dim: usize) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_max_abs_dim(tensor, dim)
     }
     fn float_any(tensor: FloatTensor<Self>, out_dtype: BoolDType) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_any(tensor, out_dtype)
     }
     fn float_any_dim(
@@ -5060,9 +5172,11 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
         dim: usize,
         out_dtype: BoolDType,
     ) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_any_dim(tensor, dim, out_dtype)
     }
     fn float_all(tensor: FloatTensor<Self>, out_dtype: BoolDType) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_all(tensor, out_dtype)
     }
     fn float_all_dim(
@@ -5070,12 +5184,15 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
         dim: usize,
         out_dtype: BoolDType,
     ) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_all_dim(tensor, dim, out_dtype)
     }
     fn float_sign(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_sign(tensor)
     }
     fn float_expand(tensor: FloatTensor<Self>, shape: Shape) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_expand(tensor, shape)
     }
     fn float_sort(
@@ -5083,6 +5200,7 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
         dim: usize,
         descending: bool,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_sort(tensor, dim, descending)
     }
     fn float_sort_with_indices(
@@ -5091,6 +5209,7 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
         descending: bool,
         indices_dtype: IntDType,
     ) -> (FloatTensor<Self>, IntTensor<Self>) {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<
             B,
         > as FloatTensorOps<
@@ -5103,6 +5222,7 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
         descending: bool,
         out_dtype: IntDType,
     ) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<
             B,
         > as FloatTensorOps<Inner<B>>>::float_argsort(tensor, dim, descending, out_dtype)
@@ -5112,6 +5232,7 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
         grid: FloatTensor<Self>,
         options: GridSampleOptions,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<
             B,
         > as FloatTensorOps<Inner<B>>>::float_grid_sample_2d(tensor, grid, options)
@@ -5122,18 +5243,21 @@ impl<B: Backend> FloatTensorOps<Self> for SwapAutodiff<B> {
         size: usize,
         step: usize,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_unfold(tensor, dim, size, step)
     }
     fn float_is_nan(
         tensor: FloatTensor<Self>,
         out_dtype: BoolDType,
     ) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_is_nan(tensor, out_dtype)
     }
     fn float_is_inf(
         tensor: FloatTensor<Self>,
         out_dtype: BoolDType,
     ) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as FloatTensorOps<Inner<B>>>::float_is_inf(tensor, out_dtype)
     }
 }
@@ -5143,26 +5267,33 @@ impl<B: Backend> IntTensorOps<Self> for SwapAutodiff<B> {
         device: &Device<Self>,
         dtype: IntDType,
     ) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_empty(shape, device, dtype)
     }
     fn int_into_data(
         tensor: IntTensor<Self>,
     ) -> impl Future<Output = Result<TensorData, ExecutionError>> + Send {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_into_data(tensor)
     }
     fn int_from_data(data: TensorData, device: &Device<Self>) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_from_data(data, device)
     }
     fn int_device(tensor: &IntTensor<Self>) -> Device<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_device(tensor)
     }
     fn int_to_device(tensor: IntTensor<Self>, device: &Device<Self>) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_to_device(tensor, device)
     }
     fn int_reshape(tensor: IntTensor<Self>, shape: Shape) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_reshape(tensor, shape)
     }
     fn int_slice(tensor: IntTensor<Self>, slices: &[Slice]) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_slice(tensor, slices)
     }
     fn int_slice_assign(
@@ -5170,12 +5301,14 @@ impl<B: Backend> IntTensorOps<Self> for SwapAutodiff<B> {
         slices: &[Slice],
         value: IntTensor<Self>,
     ) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_slice_assign(tensor, slices, value)
     }
     fn int_into_float(
         tensor: IntTensor<Self>,
         out_dtype: FloatDType,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_into_float(tensor, out_dtype)
     }
     fn int_mask_where(
@@ -5183,6 +5316,7 @@ impl<B: Backend> IntTensorOps<Self> for SwapAutodiff<B> {
         mask: BoolTensor<Self>,
         value: IntTensor<Self>,
     ) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_mask_where(tensor, mask, value)
     }
     fn int_mask_fill(
@@ -5190,6 +5324,7 @@ impl<B: Backend> IntTensorOps<Self> for SwapAutodiff<B> {
         mask: BoolTensor<Self>,
         value: Scalar,
     ) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_mask_fill(tensor, mask, value)
     }
     fn int_gather(
@@ -5197,6 +5332,7 @@ impl<B: Backend> IntTensorOps<Self> for SwapAutodiff<B> {
         tensor: IntTensor<Self>,
         indices: IntTensor<Self>,
     ) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_gather(dim, tensor, indices)
     }
     fn int_scatter_add(
@@ -5205,6 +5341,7 @@ impl<B: Backend> IntTensorOps<Self> for SwapAutodiff<B> {
         indices: IntTensor<Self>,
         value: IntTensor<Self>,
     ) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<
             B,
         > as IntTensorOps<Inner<B>>>::int_scatter_add(dim, tensor, indices, value)
@@ -5215,6 +5352,7 @@ impl<B: Backend> IntTensorOps<Self> for SwapAutodiff<B> {
         _values: IntTensor<Self>,
         _reduction: burn_backend::tensor::IndexingUpdateOp,
     ) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<
             B,
         > as IntTensorOps<
@@ -5225,6 +5363,7 @@ impl<B: Backend> IntTensorOps<Self> for SwapAutodiff<B> {
         _data: IntTensor<Self>,
         _indices: IntTensor<Self>,
     ) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_gather_nd(_data, _indices)
     }
     fn int_select(
@@ -5232,6 +5371,7 @@ impl<B: Backend> IntTensorOps<Self> for SwapAutodiff<B> {
         dim: usize,
         indices: IntTensor<Self>,
     ) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_select(tensor, dim, indices)
     }
     fn int_select_add(
@@ -5240,6 +5380,7 @@ impl<B: Backend> IntTensorOps<Self> for SwapAutodiff<B> {
         indices: IntTensor<Self>,
         value: IntTensor<Self>,
     ) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_select_add(tensor, dim, indices, value)
     }
     fn int_repeat_dim(
@@ -5247,9 +5388,11 @@ impl<B: Backend> IntTensorOps<Self> for SwapAutodiff<B> {
         dim: usize,
         times: usize,
     ) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_repeat_dim(tensor, dim, times)
     }
     fn int_cat(tensors: Vec<IntTensor<Self>>, dim: usize) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_cat(tensors, dim)
     }
     fn int_equal(
@@ -5257,6 +5400,7 @@ impl<B: Backend> IntTensorOps<Self> for SwapAutodiff<B> {
         rhs: IntTensor<Self>,
         out_dtype: BoolDType,
     ) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_equal(lhs, rhs, out_dtype)
     }
     fn int_not_equal(
@@ -5264,6 +5408,7 @@ impl<B: Backend> IntTensorOps<Self> for SwapAutodiff<B> {
         rhs: IntTensor<Self>,
         out_dtype: BoolDType,
     ) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_not_equal(lhs, rhs, out_dtype)
     }
     fn int_equal_elem(
@@ -5271,6 +5416,7 @@ impl<B: Backend> IntTensorOps<Self> for SwapAutodiff<B> {
         rhs: Scalar,
         out_dtype: BoolDType,
     ) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_equal_elem(lhs, rhs, out_dtype)
     }
     fn int_not_equal_elem(
@@ -5278,6 +5424,7 @@ impl<B: Backend> IntTensorOps<Self> for SwapAutodiff<B> {
         rhs: Scalar,
         out_dtype: BoolDType,
     ) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_not_equal_elem(lhs, rhs, out_dtype)
     }
     fn int_greater(
@@ -5285,6 +5432,7 @@ impl<B: Backend> IntTensorOps<Self> for SwapAutodiff<B> {
         rhs: IntTensor<Self>,
         out_dtype: BoolDType,
     ) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_greater(lhs, rhs, out_dtype)
     }
     fn int_greater_elem(
@@ -5292,6 +5440,7 @@ impl<B: Backend> IntTensorOps<Self> for SwapAutodiff<B> {
         rhs: Scalar,
         out_dtype: BoolDType,
     ) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_greater_elem(lhs, rhs, out_dtype)
     }
     fn int_greater_equal(
@@ -5299,6 +5448,7 @@ impl<B: Backend> IntTensorOps<Self> for SwapAutodiff<B> {
         rhs: IntTensor<Self>,
         out_dtype: BoolDType,
     ) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_greater_equal(lhs, rhs, out_dtype)
     }
     fn int_greater_equal_elem(
@@ -5306,6 +5456,7 @@ impl<B: Backend> IntTensorOps<Self> for SwapAutodiff<B> {
         rhs: Scalar,
         out_dtype: BoolDType,
     ) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_greater_equal_elem(lhs, rhs, out_dtype)
     }
     fn int_lower(
@@ -5313,6 +5464,7 @@ impl<B: Backend> IntTensorOps<Self> for SwapAutodiff<B> {
         rhs: IntTensor<Self>,
         out_dtype: BoolDType,
     ) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_lower(lhs, rhs, out_dtype)
     }
     fn int_lower_elem(
@@ -5320,6 +5472,7 @@ impl<B: Backend> IntTensorOps<Self> for SwapAutodiff<B> {
         rhs: Scalar,
         out_dtype: BoolDType,
     ) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_lower_elem(lhs, rhs, out_dtype)
     }
     fn int_lower_equal(
@@ -5327,6 +5480,7 @@ impl<B: Backend> IntTensorOps<Self> for SwapAutodiff<B> {
         rhs: IntTensor<Self>,
         out_dtype: BoolDType,
     ) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_lower_equal(lhs, rhs, out_dtype)
     }
     fn int_lower_equal_elem(
@@ -5334,60 +5488,79 @@ impl<B: Backend> IntTensorOps<Self> for SwapAutodiff<B> {
         rhs: Scalar,
         out_dtype: BoolDType,
     ) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_lower_equal_elem(lhs, rhs, out_dtype)
     }
     fn int_add(lhs: IntTensor<Self>, rhs: IntTensor<Self>) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_add(lhs, rhs)
     }
     fn int_add_scalar(lhs: IntTensor<Self>, rhs: Scalar) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_add_scalar(lhs, rhs)
     }
     fn int_powi(lhs: IntTensor<Self>, rhs: IntTensor<Self>) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_powi(lhs, rhs)
     }
     fn int_powi_scalar(lhs: IntTensor<Self>, rhs: Scalar) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_powi_scalar(lhs, rhs)
     }
     fn int_powi_scalar_impl(lhs: IntTensor<Self>, rhs: Scalar) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_powi_scalar_impl(lhs, rhs)
     }
     fn int_clamp_min(tensor: IntTensor<Self>, min: Scalar) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_clamp_min(tensor, min)
     }
     fn int_clamp_max(tensor: IntTensor<Self>, max: Scalar) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_clamp_max(tensor, max)
     }
     fn int_clamp(tensor: IntTensor<Self>, min: Scalar, max: Scalar) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_clamp(tensor, min, max)
     }
     fn int_sub(lhs: IntTensor<Self>, rhs: IntTensor<Self>) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_sub(lhs, rhs)
     }
     fn int_sub_scalar(lhs: IntTensor<Self>, rhs: Scalar) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_sub_scalar(lhs, rhs)
     }
     fn int_mul(lhs: IntTensor<Self>, rhs: IntTensor<Self>) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_mul(lhs, rhs)
     }
     fn int_mul_scalar(lhs: IntTensor<Self>, rhs: Scalar) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_mul_scalar(lhs, rhs)
     }
     fn int_div(lhs: IntTensor<Self>, rhs: IntTensor<Self>) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_div(lhs, rhs)
     }
     fn int_div_scalar(lhs: IntTensor<Self>, rhs: Scalar) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_div_scalar(lhs, rhs)
     }
     fn int_remainder(lhs: IntTensor<Self>, rhs: IntTensor<Self>) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_remainder(lhs, rhs)
     }
     fn int_remainder_scalar(lhs: IntTensor<Self>, rhs: Scalar) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_remainder_scalar(lhs, rhs)
     }
     fn int_matmul(lhs: IntTensor<Self>, rhs: IntTensor<Self>) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_matmul(lhs, rhs)
     }
     fn int_neg(tensor: IntTensor<Self>) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_neg(tensor)
     }
     fn int_zeros(
@@ -5395,6 +5568,7 @@ impl<B: Backend> IntTensorOps<Self> for SwapAutodiff<B> {
         device: &Device<Self>,
         dtype: IntDType,
     ) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_zeros(shape, device, dtype)
     }
     fn int_ones(
@@ -5402,6 +5576,7 @@ impl<B: Backend> IntTensorOps<Self> for SwapAutodiff<B> {
         device: &Device<Self>,
         dtype: IntDType,
     ) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_ones(shape, device, dtype)
     }
     fn int_full(
@@ -5410,84 +5585,109 @@ impl<B: Backend> IntTensorOps<Self> for SwapAutodiff<B> {
         device: &Device<Self>,
         dtype: IntDType,
     ) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_full(shape, fill_value, device, dtype)
     }
     fn int_sum(tensor: IntTensor<Self>) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_sum(tensor)
     }
     fn int_sum_dim(tensor: IntTensor<Self>, dim: usize) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_sum_dim(tensor, dim)
     }
     fn int_prod(tensor: IntTensor<Self>) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_prod(tensor)
     }
     fn int_prod_dim(tensor: IntTensor<Self>, dim: usize) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_prod_dim(tensor, dim)
     }
     fn int_mean(tensor: IntTensor<Self>) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_mean(tensor)
     }
     fn int_mean_dim(tensor: IntTensor<Self>, dim: usize) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_mean_dim(tensor, dim)
     }
     fn int_cumsum(tensor: IntTensor<Self>, dim: usize) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_cumsum(tensor, dim)
     }
     fn int_cumprod(tensor: IntTensor<Self>, dim: usize) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_cumprod(tensor, dim)
     }
     fn int_cummin(tensor: IntTensor<Self>, dim: usize) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_cummin(tensor, dim)
     }
     fn int_cummax(tensor: IntTensor<Self>, dim: usize) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_cummax(tensor, dim)
     }
     fn int_argmax(tensor: IntTensor<Self>, dim: usize) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_argmax(tensor, dim)
     }
     fn int_argtopk(tensor: IntTensor<Self>, dim: usize, k: usize) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_argtopk(tensor, dim, k)
     }
     fn int_topk(tensor: IntTensor<Self>, dim: usize, k: usize) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_topk(tensor, dim, k)
     }
     fn int_argmin(tensor: IntTensor<Self>, dim: usize) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_argmin(tensor, dim)
     }
     fn int_max(tensor: IntTensor<Self>) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_max(tensor)
     }
     fn int_max_dim(tensor: IntTensor<Self>, dim: usize) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_max_dim(tensor, dim)
     }
     fn int_max_dim_with_indices(
         tensor: IntTensor<Self>,
         dim: usize,
     ) -> (IntTensor<Self>, IntTensor<Self>) {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_max_dim_with_indices(tensor, dim)
     }
     fn int_max_abs(tensor: IntTensor<Self>) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_max_abs(tensor)
     }
     fn int_max_abs_dim(tensor: IntTensor<Self>, dim: usize) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_max_abs_dim(tensor, dim)
     }
     fn int_min(tensor: IntTensor<Self>) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_min(tensor)
     }
     fn int_min_dim(tensor: IntTensor<Self>, dim: usize) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_min_dim(tensor, dim)
     }
     fn int_min_dim_with_indices(
         tensor: IntTensor<Self>,
         dim: usize,
     ) -> (IntTensor<Self>, IntTensor<Self>) {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_min_dim_with_indices(tensor, dim)
     }
     fn int_abs(tensor: IntTensor<Self>) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_abs(tensor)
     }
     fn int_transpose(tensor: IntTensor<Self>) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_transpose(tensor)
     }
     fn int_swap_dims(
@@ -5495,12 +5695,15 @@ impl<B: Backend> IntTensorOps<Self> for SwapAutodiff<B> {
         dim1: usize,
         dim2: usize,
     ) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_swap_dims(tensor, dim1, dim2)
     }
     fn int_permute(tensor: IntTensor<Self>, axes: &[usize]) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_permute(tensor, axes)
     }
     fn int_flip(tensor: IntTensor<Self>, axes: &[usize]) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_flip(tensor, axes)
     }
     fn int_random(
@@ -5509,6 +5712,7 @@ impl<B: Backend> IntTensorOps<Self> for SwapAutodiff<B> {
         device: &Device<Self>,
         dtype: IntDType,
     ) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<
             B,
         > as IntTensorOps<Inner<B>>>::int_random(shape, distribution, device, dtype)
@@ -5519,6 +5723,7 @@ impl<B: Backend> IntTensorOps<Self> for SwapAutodiff<B> {
         device: &Device<Self>,
         dtype: IntDType,
     ) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_arange_step(range, step, device, dtype)
     }
     fn int_arange(
@@ -5526,9 +5731,11 @@ impl<B: Backend> IntTensorOps<Self> for SwapAutodiff<B> {
         device: &Device<Self>,
         dtype: IntDType,
     ) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_arange(range, device, dtype)
     }
     fn int_any(tensor: IntTensor<Self>, out_dtype: BoolDType) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_any(tensor, out_dtype)
     }
     fn int_any_dim(
@@ -5536,9 +5743,11 @@ impl<B: Backend> IntTensorOps<Self> for SwapAutodiff<B> {
         dim: usize,
         out_dtype: BoolDType,
     ) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_any_dim(tensor, dim, out_dtype)
     }
     fn int_all(tensor: IntTensor<Self>, out_dtype: BoolDType) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_all(tensor, out_dtype)
     }
     fn int_all_dim(
@@ -5546,12 +5755,15 @@ impl<B: Backend> IntTensorOps<Self> for SwapAutodiff<B> {
         dim: usize,
         out_dtype: BoolDType,
     ) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_all_dim(tensor, dim, out_dtype)
     }
     fn int_sign(tensor: IntTensor<Self>) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_sign(tensor)
     }
     fn int_expand(tensor: IntTensor<Self>, shape: Shape) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_expand(tensor, shape)
     }
     fn int_sort(
@@ -5559,6 +5771,7 @@ impl<B: Backend> IntTensorOps<Self> for SwapAutodiff<B> {
         dim: usize,
         descending: bool,
     ) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_sort(tensor, dim, descending)
     }
     fn int_sort_with_indices(
@@ -5566,6 +5779,7 @@ impl<B: Backend> IntTensorOps<Self> for SwapAutodiff<B> {
         dim: usize,
         descending: bool,
     ) -> (IntTensor<Self>, IntTensor<Self>) {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<
             B,
         > as IntTensorOps<Inner<B>>>::int_sort_with_indices(tensor, dim, descending)
@@ -5575,48 +5789,61 @@ impl<B: Backend> IntTensorOps<Self> for SwapAutodiff<B> {
         dim: usize,
         descending: bool,
     ) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_argsort(tensor, dim, descending)
     }
     fn bitwise_and(lhs: IntTensor<Self>, rhs: IntTensor<Self>) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::bitwise_and(lhs, rhs)
     }
     fn bitwise_and_scalar(lhs: IntTensor<Self>, rhs: Scalar) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::bitwise_and_scalar(lhs, rhs)
     }
     fn bitwise_or(lhs: IntTensor<Self>, rhs: IntTensor<Self>) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::bitwise_or(lhs, rhs)
     }
     fn bitwise_or_scalar(lhs: IntTensor<Self>, rhs: Scalar) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::bitwise_or_scalar(lhs, rhs)
     }
     fn bitwise_xor(lhs: IntTensor<Self>, rhs: IntTensor<Self>) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::bitwise_xor(lhs, rhs)
     }
     fn bitwise_xor_scalar(lhs: IntTensor<Self>, rhs: Scalar) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::bitwise_xor_scalar(lhs, rhs)
     }
     fn bitwise_not(tensor: IntTensor<Self>) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::bitwise_not(tensor)
     }
     fn bitwise_left_shift(
         lhs: IntTensor<Self>,
         rhs: IntTensor<Self>,
     ) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::bitwise_left_shift(lhs, rhs)
     }
     fn bitwise_left_shift_scalar(lhs: IntTensor<Self>, rhs: Scalar) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::bitwise_left_shift_scalar(lhs, rhs)
     }
     fn bitwise_right_shift(
         lhs: IntTensor<Self>,
         rhs: IntTensor<Self>,
     ) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::bitwise_right_shift(lhs, rhs)
     }
     fn bitwise_right_shift_scalar(lhs: IntTensor<Self>, rhs: Scalar) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::bitwise_right_shift_scalar(lhs, rhs)
     }
     fn int_cast(tensor: IntTensor<Self>, dtype: IntDType) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_cast(tensor, dtype)
     }
     fn int_unfold(
@@ -5625,6 +5852,7 @@ impl<B: Backend> IntTensorOps<Self> for SwapAutodiff<B> {
         size: usize,
         step: usize,
     ) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as IntTensorOps<Inner<B>>>::int_unfold(tensor, dim, size, step)
     }
 }
@@ -5634,6 +5862,7 @@ impl<B: Backend> BoolTensorOps<Self> for SwapAutodiff<B> {
         device: &Device<Self>,
         dtype: BoolDType,
     ) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as BoolTensorOps<Inner<B>>>::bool_empty(shape, device, dtype)
     }
     fn bool_zeros(
@@ -5641,6 +5870,7 @@ impl<B: Backend> BoolTensorOps<Self> for SwapAutodiff<B> {
         device: &Device<Self>,
         dtype: BoolDType,
     ) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as BoolTensorOps<Inner<B>>>::bool_zeros(shape, device, dtype)
     }
     fn bool_ones(
@@ -5648,38 +5878,47 @@ impl<B: Backend> BoolTensorOps<Self> for SwapAutodiff<B> {
         device: &Device<Self>,
         dtype: BoolDType,
     ) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as BoolTensorOps<Inner<B>>>::bool_ones(shape, device, dtype)
     }
     fn bool_into_data(
         tensor: BoolTensor<Self>,
     ) -> impl Future<Output = Result<TensorData, ExecutionError>> + Send {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as BoolTensorOps<Inner<B>>>::bool_into_data(tensor)
     }
     fn bool_from_data(data: TensorData, device: &Device<Self>) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as BoolTensorOps<Inner<B>>>::bool_from_data(data, device)
     }
     fn bool_into_int(tensor: BoolTensor<Self>, out_dtype: IntDType) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as BoolTensorOps<Inner<B>>>::bool_into_int(tensor, out_dtype)
     }
     fn bool_into_float(
         tensor: BoolTensor<Self>,
         out_dtype: FloatDType,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as BoolTensorOps<Inner<B>>>::bool_into_float(tensor, out_dtype)
     }
     fn bool_device(tensor: &BoolTensor<Self>) -> Device<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as BoolTensorOps<Inner<B>>>::bool_device(tensor)
     }
     fn bool_to_device(
         tensor: BoolTensor<Self>,
         device: &Device<Self>,
     ) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as BoolTensorOps<Inner<B>>>::bool_to_device(tensor, device)
     }
     fn bool_reshape(tensor: BoolTensor<Self>, shape: Shape) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as BoolTensorOps<Inner<B>>>::bool_reshape(tensor, shape)
     }
     fn bool_slice(tensor: BoolTensor<Self>, slices: &[Slice]) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as BoolTensorOps<Inner<B>>>::bool_slice(tensor, slices)
     }
     fn bool_slice_assign(
@@ -5687,6 +5926,7 @@ impl<B: Backend> BoolTensorOps<Self> for SwapAutodiff<B> {
         slices: &[Slice],
         value: BoolTensor<Self>,
     ) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as BoolTensorOps<Inner<B>>>::bool_slice_assign(tensor, slices, value)
     }
     fn bool_mask_where(
@@ -5694,6 +5934,7 @@ impl<B: Backend> BoolTensorOps<Self> for SwapAutodiff<B> {
         mask: BoolTensor<Self>,
         value: BoolTensor<Self>,
     ) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as BoolTensorOps<Inner<B>>>::bool_mask_where(tensor, mask, value)
     }
     fn bool_mask_fill(
@@ -5701,6 +5942,7 @@ impl<B: Backend> BoolTensorOps<Self> for SwapAutodiff<B> {
         mask: BoolTensor<Self>,
         value: Scalar,
     ) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as BoolTensorOps<Inner<B>>>::bool_mask_fill(tensor, mask, value)
     }
     fn bool_gather(
@@ -5708,6 +5950,7 @@ impl<B: Backend> BoolTensorOps<Self> for SwapAutodiff<B> {
         tensor: BoolTensor<Self>,
         indices: IntTensor<Self>,
     ) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as BoolTensorOps<Inner<B>>>::bool_gather(dim, tensor, indices)
     }
     fn bool_scatter_or(
@@ -5716,6 +5959,7 @@ impl<B: Backend> BoolTensorOps<Self> for SwapAutodiff<B> {
         indices: IntTensor<Self>,
         value: BoolTensor<Self>,
     ) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<
             B,
         > as BoolTensorOps<Inner<B>>>::bool_scatter_or(dim, tensor, indices, value)
@@ -5725,6 +5969,7 @@ impl<B: Backend> BoolTensorOps<Self> for SwapAutodiff<B> {
         dim: usize,
         indices: IntTensor<Self>,
     ) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as BoolTensorOps<Inner<B>>>::bool_select(tensor, dim, indices)
     }
     fn bool_select_or(
@@ -5733,6 +5978,7 @@ impl<B: Backend> BoolTensorOps<Self> for SwapAutodiff<B> {
         indices: IntTensor<Self>,
         value: BoolTensor<Self>,
     ) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<
             B,
         > as BoolTensorOps<Inner<B>>>::bool_select_or(tensor, dim, indices, value)
@@ -5742,36 +5988,47 @@ impl<B: Backend> BoolTensorOps<Self> for SwapAutodiff<B> {
         dim: usize,
         times: usize,
     ) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as BoolTensorOps<Inner<B>>>::bool_repeat_dim(tensor, dim, times)
     }
     fn bool_cat(tensors: Vec<BoolTensor<Self>>, dim: usize) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as BoolTensorOps<Inner<B>>>::bool_cat(tensors, dim)
     }
     fn bool_equal(lhs: BoolTensor<Self>, rhs: BoolTensor<Self>) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as BoolTensorOps<Inner<B>>>::bool_equal(lhs, rhs)
     }
     fn bool_not_equal(lhs: BoolTensor<Self>, rhs: BoolTensor<Self>) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as BoolTensorOps<Inner<B>>>::bool_not_equal(lhs, rhs)
     }
     fn bool_equal_elem(lhs: BoolTensor<Self>, rhs: Scalar) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as BoolTensorOps<Inner<B>>>::bool_equal_elem(lhs, rhs)
     }
     fn bool_not_equal_elem(lhs: BoolTensor<Self>, rhs: Scalar) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as BoolTensorOps<Inner<B>>>::bool_not_equal_elem(lhs, rhs)
     }
     fn bool_not(tensor: BoolTensor<Self>) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as BoolTensorOps<Inner<B>>>::bool_not(tensor)
     }
     fn bool_and(lhs: BoolTensor<Self>, rhs: BoolTensor<Self>) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as BoolTensorOps<Inner<B>>>::bool_and(lhs, rhs)
     }
     fn bool_or(lhs: BoolTensor<Self>, rhs: BoolTensor<Self>) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as BoolTensorOps<Inner<B>>>::bool_or(lhs, rhs)
     }
     fn bool_xor(lhs: BoolTensor<Self>, rhs: BoolTensor<Self>) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as BoolTensorOps<Inner<B>>>::bool_xor(lhs, rhs)
     }
     fn bool_transpose(tensor: BoolTensor<Self>) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as BoolTensorOps<Inner<B>>>::bool_transpose(tensor)
     }
     fn bool_swap_dims(
@@ -5779,33 +6036,42 @@ impl<B: Backend> BoolTensorOps<Self> for SwapAutodiff<B> {
         dim1: usize,
         dim2: usize,
     ) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as BoolTensorOps<Inner<B>>>::bool_swap_dims(tensor, dim1, dim2)
     }
     fn bool_permute(tensor: BoolTensor<Self>, axes: &[usize]) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as BoolTensorOps<Inner<B>>>::bool_permute(tensor, axes)
     }
     fn bool_flip(tensor: BoolTensor<Self>, axes: &[usize]) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as BoolTensorOps<Inner<B>>>::bool_flip(tensor, axes)
     }
     fn bool_any(tensor: BoolTensor<Self>) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as BoolTensorOps<Inner<B>>>::bool_any(tensor)
     }
     fn bool_any_dim(tensor: BoolTensor<Self>, dim: usize) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as BoolTensorOps<Inner<B>>>::bool_any_dim(tensor, dim)
     }
     fn bool_all(tensor: BoolTensor<Self>) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as BoolTensorOps<Inner<B>>>::bool_all(tensor)
     }
     fn bool_all_dim(tensor: BoolTensor<Self>, dim: usize) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as BoolTensorOps<Inner<B>>>::bool_all_dim(tensor, dim)
     }
     fn bool_argwhere(
         tensor: BoolTensor<Self>,
         out_dtype: IntDType,
     ) -> impl Future<Output = IntTensor<Self>> + 'static + Send {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as BoolTensorOps<Inner<B>>>::bool_argwhere(tensor, out_dtype)
     }
     fn bool_expand(tensor: BoolTensor<Self>, shape: Shape) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as BoolTensorOps<Inner<B>>>::bool_expand(tensor, shape)
     }
     fn bool_unfold(
@@ -5814,6 +6080,7 @@ impl<B: Backend> BoolTensorOps<Self> for SwapAutodiff<B> {
         size: usize,
         step: usize,
     ) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as BoolTensorOps<Inner<B>>>::bool_unfold(tensor, dim, size, step)
     }
 }
@@ -5822,6 +6089,7 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         weights: FloatTensor<Self>,
         indices: IntTensor<Self>,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as ModuleOps<Inner<B>>>::embedding(weights, indices)
     }
     fn embedding_backward(
@@ -5829,6 +6097,7 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         output_grad: FloatTensor<Self>,
         indices: IntTensor<Self>,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<
             B,
         > as ModuleOps<Inner<B>>>::embedding_backward(weights, output_grad, indices)
@@ -5838,21 +6107,25 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         weight: FloatTensor<Self>,
         bias: Option<FloatTensor<Self>>,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as ModuleOps<Inner<B>>>::linear(x, weight, bias)
     }
     fn linear_x_backward(
         weight: FloatTensor<Self>,
         output_grad: FloatTensor<Self>,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as ModuleOps<Inner<B>>>::linear_x_backward(weight, output_grad)
     }
     fn linear_weight_backward(
         x: FloatTensor<Self>,
         output_grad: FloatTensor<Self>,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as ModuleOps<Inner<B>>>::linear_weight_backward(x, output_grad)
     }
     fn linear_bias_backward(output_grad: FloatTensor<Self>) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as ModuleOps<Inner<B>>>::linear_bias_backward(output_grad)
     }
     fn conv1d(
@@ -5861,6 +6134,7 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         bias: Option<FloatTensor<Self>>,
         options: ConvOptions<1>,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as ModuleOps<Inner<B>>>::conv1d(x, weight, bias, options)
     }
     fn conv1d_x_backward(
@@ -5869,6 +6143,7 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         output_grad: FloatTensor<Self>,
         options: ConvOptions<1>,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<
             B,
         > as ModuleOps<Inner<B>>>::conv1d_x_backward(x, weight, output_grad, options)
@@ -5879,6 +6154,7 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         output_grad: FloatTensor<Self>,
         options: ConvOptions<1>,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<
             B,
         > as ModuleOps<
@@ -5890,6 +6166,7 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         bias: FloatTensor<Self>,
         output_grad: FloatTensor<Self>,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as ModuleOps<Inner<B>>>::conv1d_bias_backward(x, bias, output_grad)
     }
     fn conv2d(
@@ -5898,6 +6175,7 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         bias: Option<FloatTensor<Self>>,
         options: ConvOptions<2>,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as ModuleOps<Inner<B>>>::conv2d(x, weight, bias, options)
     }
     fn conv2d_x_backward(
@@ -5906,6 +6184,7 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         output_grad: FloatTensor<Self>,
         options: ConvOptions<2>,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<
             B,
         > as ModuleOps<Inner<B>>>::conv2d_x_backward(x, weight, output_grad, options)
@@ -5916,6 +6195,7 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         output_grad: FloatTensor<Self>,
         options: ConvOptions<2>,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<
             B,
         > as ModuleOps<
@@ -5927,6 +6207,7 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         bias: FloatTensor<Self>,
         output_grad: FloatTensor<Self>,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as ModuleOps<Inner<B>>>::conv2d_bias_backward(x, bias, output_grad)
     }
     fn deform_conv2d(
@@ -5937,6 +6218,7 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         bias: Option<FloatTensor<Self>>,
         options: DeformConvOptions<2>,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<
             B,
         > as ModuleOps<Inner<B>>>::deform_conv2d(x, offset, weight, mask, bias, options)
@@ -5950,6 +6232,7 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         output_grad: FloatTensor<Self>,
         options: DeformConvOptions<2>,
     ) -> DeformConv2dBackward<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         crate::convert::MapFloats::map_floats(
             <Inner<
                 B,
@@ -5973,6 +6256,7 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         bias: Option<FloatTensor<Self>>,
         options: ConvOptions<3>,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as ModuleOps<Inner<B>>>::conv3d(x, weight, bias, options)
     }
     fn conv3d_x_backward(
@@ -5981,6 +6265,7 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         output_grad: FloatTensor<Self>,
         options: ConvOptions<3>,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<
             B,
         > as ModuleOps<Inner<B>>>::conv3d_x_backward(x, weight, output_grad, options)
@@ -5991,6 +6276,7 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         output_grad: FloatTensor<Self>,
         options: ConvOptions<3>,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<
             B,
         > as ModuleOps<
@@ -6002,6 +6288,7 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         bias: FloatTensor<Self>,
         output_grad: FloatTensor<Self>,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as ModuleOps<Inner<B>>>::conv3d_bias_backward(x, bias, output_grad)
     }
     fn conv_transpose1d(
@@ -6010,6 +6297,7 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         bias: Option<FloatTensor<Self>>,
         options: ConvTransposeOptions<1>,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as ModuleOps<Inner<B>>>::conv_transpose1d(x, weight, bias, options)
     }
     fn conv_transpose1d_x_backward(
@@ -6017,6 +6305,7 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         output_grad: FloatTensor<Self>,
         options: ConvTransposeOptions<1>,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<
             B,
         > as ModuleOps<
@@ -6029,6 +6318,7 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         output_grad: FloatTensor<Self>,
         options: ConvTransposeOptions<1>,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<
             B,
         > as ModuleOps<
@@ -6040,6 +6330,7 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         bias: FloatTensor<Self>,
         output_grad: FloatTensor<Self>,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<
             B,
         > as ModuleOps<Inner<B>>>::conv_transpose1d_bias_backward(x, bias, output_grad)
@@ -6050,6 +6341,7 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         bias: Option<FloatTensor<Self>>,
         options: ConvTransposeOptions<2>,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as ModuleOps<Inner<B>>>::conv_transpose2d(x, weight, bias, options)
     }
     fn conv_transpose2d_x_backward(
@@ -6057,6 +6349,7 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         output_grad: FloatTensor<Self>,
         options: ConvTransposeOptions<2>,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<
             B,
         > as ModuleOps<
@@ -6069,6 +6362,7 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         output_grad: FloatTensor<Self>,
         options: ConvTransposeOptions<2>,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<
             B,
         > as ModuleOps<
@@ -6080,6 +6374,7 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         bias: FloatTensor<Self>,
         output_grad: FloatTensor<Self>,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<
             B,
         > as ModuleOps<Inner<B>>>::conv_transpose2d_bias_backward(x, bias, output_grad)
@@ -6090,6 +6385,7 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         bias: Option<FloatTensor<Self>>,
         options: ConvTransposeOptions<3>,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as ModuleOps<Inner<B>>>::conv_transpose3d(x, weight, bias, options)
     }
     fn conv_transpose3d_x_backward(
@@ -6097,6 +6393,7 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         output_grad: FloatTensor<Self>,
         options: ConvTransposeOptions<3>,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<
             B,
         > as ModuleOps<
@@ -6109,6 +6406,7 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         output_grad: FloatTensor<Self>,
         options: ConvTransposeOptions<3>,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<
             B,
         > as ModuleOps<
@@ -6120,6 +6418,7 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         bias: FloatTensor<Self>,
         output_grad: FloatTensor<Self>,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<
             B,
         > as ModuleOps<Inner<B>>>::conv_transpose3d_bias_backward(x, bias, output_grad)
@@ -6129,6 +6428,7 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         kernel_size: [usize; 2],
         options: UnfoldOptions,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as ModuleOps<Inner<B>>>::unfold4d(x, kernel_size, options)
     }
     fn avg_pool1d(
@@ -6139,6 +6439,7 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         count_include_pad: bool,
         ceil_mode: bool,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<
             B,
         > as ModuleOps<
@@ -6154,6 +6455,7 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         count_include_pad: bool,
         ceil_mode: bool,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<
             B,
         > as ModuleOps<
@@ -6176,6 +6478,7 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         count_include_pad: bool,
         ceil_mode: bool,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<
             B,
         > as ModuleOps<
@@ -6191,6 +6494,7 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         count_include_pad: bool,
         ceil_mode: bool,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<
             B,
         > as ModuleOps<
@@ -6209,24 +6513,28 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         x: FloatTensor<Self>,
         output_size: [usize; 2],
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as ModuleOps<Inner<B>>>::adaptive_avg_pool2d(x, output_size)
     }
     fn adaptive_avg_pool2d_backward(
         x: FloatTensor<Self>,
         grad: FloatTensor<Self>,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as ModuleOps<Inner<B>>>::adaptive_avg_pool2d_backward(x, grad)
     }
     fn adaptive_avg_pool1d(
         x: FloatTensor<Self>,
         output_size: usize,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as ModuleOps<Inner<B>>>::adaptive_avg_pool1d(x, output_size)
     }
     fn adaptive_avg_pool1d_backward(
         x: FloatTensor<Self>,
         grad: FloatTensor<Self>,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as ModuleOps<Inner<B>>>::adaptive_avg_pool1d_backward(x, grad)
     }
     fn max_pool1d(
@@ -6237,6 +6545,7 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         dilation: usize,
         ceil_mode: bool,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<
             B,
         > as ModuleOps<
@@ -6251,6 +6560,7 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         dilation: usize,
         ceil_mode: bool,
     ) -> MaxPool1dWithIndices<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         crate::convert::MapFloats::map_floats(
             <Inner<
                 B,
@@ -6277,6 +6587,7 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         output_grad: FloatTensor<Self>,
         indices: IntTensor<Self>,
     ) -> MaxPool1dBackward<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         crate::convert::MapFloats::map_floats(
             <Inner<
                 B,
@@ -6303,6 +6614,7 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         dilation: [usize; 2],
         ceil_mode: bool,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<
             B,
         > as ModuleOps<
@@ -6317,6 +6629,7 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         dilation: [usize; 2],
         ceil_mode: bool,
     ) -> MaxPool2dWithIndices<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         crate::convert::MapFloats::map_floats(
             <Inner<
                 B,
@@ -6343,6 +6656,7 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         output_grad: FloatTensor<Self>,
         indices: IntTensor<Self>,
     ) -> MaxPool2dBackward<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         crate::convert::MapFloats::map_floats(
             <Inner<
                 B,
@@ -6366,6 +6680,7 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         output_size: [usize; 2],
         options: InterpolateOptions,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as ModuleOps<Inner<B>>>::interpolate(x, output_size, options)
     }
     fn interpolate_backward(
@@ -6374,6 +6689,7 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         output_size: [usize; 2],
         options: InterpolateOptions,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<
             B,
         > as ModuleOps<Inner<B>>>::interpolate_backward(x, grad, output_size, options)
@@ -6386,6 +6702,7 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         attn_bias: Option<FloatTensor<Self>>,
         options: AttentionModuleOptions,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<
             B,
         > as ModuleOps<Inner<B>>>::attention(query, key, value, mask, attn_bias, options)
@@ -6396,6 +6713,7 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         beta: Option<FloatTensor<Self>>,
         epsilon: f64,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as ModuleOps<Inner<B>>>::layer_norm(tensor, gamma, beta, epsilon)
     }
     fn ctc_loss(
@@ -6405,6 +6723,7 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         target_lengths: IntTensor<Self>,
         blank: usize,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<
             B,
         > as ModuleOps<
@@ -6422,6 +6741,7 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         _grad_loss: FloatTensor<Self>,
         _blank: usize,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<
             B,
         > as ModuleOps<
@@ -6440,6 +6760,7 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         dim: usize,
         n: Option<usize>,
     ) -> (FloatTensor<Self>, FloatTensor<Self>) {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as ModuleOps<Inner<B>>>::rfft(signal, dim, n)
     }
     fn irfft(
@@ -6448,6 +6769,7 @@ impl<B: Backend> ModuleOps<Self> for SwapAutodiff<B> {
         dim: usize,
         n: Option<usize>,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as ModuleOps<Inner<B>>>::irfft(spectrum_re, spectrum_im, dim, n)
     }
 }
@@ -6456,36 +6778,44 @@ impl<B: Backend> ActivationOps<Self> for SwapAutodiff<B> {
         tensor: FloatTensor<Self>,
         negative_slope: Scalar,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as ActivationOps<Inner<B>>>::leaky_relu(tensor, negative_slope)
     }
     fn relu(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as ActivationOps<Inner<B>>>::relu(tensor)
     }
     fn relu_backward(
         output: FloatTensor<Self>,
         grad: FloatTensor<Self>,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as ActivationOps<Inner<B>>>::relu_backward(output, grad)
     }
     fn gelu(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as ActivationOps<Inner<B>>>::gelu(tensor)
     }
     fn prelu(tensor: FloatTensor<Self>, alpha: FloatTensor<Self>) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as ActivationOps<Inner<B>>>::prelu(tensor, alpha)
     }
     fn gelu_backward(
         x: FloatTensor<Self>,
         grad: FloatTensor<Self>,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as ActivationOps<Inner<B>>>::gelu_backward(x, grad)
     }
     fn sigmoid(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as ActivationOps<Inner<B>>>::sigmoid(tensor)
     }
     fn sigmoid_backward(
         output: FloatTensor<Self>,
         grad: FloatTensor<Self>,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as ActivationOps<Inner<B>>>::sigmoid_backward(output, grad)
     }
     fn hard_sigmoid(
@@ -6493,29 +6823,36 @@ impl<B: Backend> ActivationOps<Self> for SwapAutodiff<B> {
         alpha: Scalar,
         beta: Scalar,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as ActivationOps<Inner<B>>>::hard_sigmoid(tensor, alpha, beta)
     }
     fn log_sigmoid(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as ActivationOps<Inner<B>>>::log_sigmoid(tensor)
     }
     fn softmax(tensor: FloatTensor<Self>, dim: usize) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as ActivationOps<Inner<B>>>::softmax(tensor, dim)
     }
     fn log_softmax(tensor: FloatTensor<Self>, dim: usize) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as ActivationOps<Inner<B>>>::log_softmax(tensor, dim)
     }
     fn softmin(tensor: FloatTensor<Self>, dim: usize) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as ActivationOps<Inner<B>>>::softmin(tensor, dim)
     }
     fn log_sigmoid_backward(
         x: FloatTensor<Self>,
         grad: FloatTensor<Self>,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as ActivationOps<Inner<B>>>::log_sigmoid_backward(x, grad)
     }
 }
 impl<B: Backend> QTensorOps<Self> for SwapAutodiff<B> {
     fn q_from_data(data: TensorData, device: &Device<Self>) -> QuantizedTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as QTensorOps<Inner<B>>>::q_from_data(data, device)
     }
     fn quantize(
@@ -6523,6 +6860,7 @@ impl<B: Backend> QTensorOps<Self> for SwapAutodiff<B> {
         scheme: &QuantScheme,
         qparams: QuantizationParametersPrimitive<Self>,
     ) -> QuantizedTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<
             B,
         > as QTensorOps<
@@ -6537,47 +6875,58 @@ impl<B: Backend> QTensorOps<Self> for SwapAutodiff<B> {
         tensor: FloatTensor<Self>,
         scheme: &QuantScheme,
     ) -> QuantizedTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as QTensorOps<Inner<B>>>::quantize_dynamic(tensor, scheme)
     }
     fn dequantize(
         tensor: QuantizedTensor<Self>,
         dtype: FloatDType,
     ) -> FloatTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as QTensorOps<Inner<B>>>::dequantize(tensor, dtype)
     }
     fn q_device(tensor: &QuantizedTensor<Self>) -> Device<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as QTensorOps<Inner<B>>>::q_device(tensor)
     }
     fn q_to_device(
         tensor: QuantizedTensor<Self>,
         device: &Device<Self>,
     ) -> QuantizedTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as QTensorOps<Inner<B>>>::q_to_device(tensor, device)
     }
     fn q_reshape(tensor: QuantizedTensor<Self>, shape: Shape) -> QuantizedTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as QTensorOps<Inner<B>>>::q_reshape(tensor, shape)
     }
     fn q_into_data(
         tensor: QuantizedTensor<Self>,
     ) -> impl Future<Output = Result<TensorData, ExecutionError>> + Send {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as QTensorOps<Inner<B>>>::q_into_data(tensor)
     }
     fn q_detach(tensor: QuantizedTensor<Self>) -> QuantizedTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as QTensorOps<Inner<B>>>::q_detach(tensor)
     }
     fn q_set_require_grad(
         tensor: QuantizedTensor<Self>,
         _require_grad: bool,
     ) -> QuantizedTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as QTensorOps<Inner<B>>>::q_set_require_grad(tensor, _require_grad)
     }
     fn q_is_require_grad(_tensor: &QuantizedTensor<Self>) -> bool {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as QTensorOps<Inner<B>>>::q_is_require_grad(_tensor)
     }
     fn q_expand(tensor: QuantizedTensor<Self>, shape: Shape) -> QuantizedTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as QTensorOps<Inner<B>>>::q_expand(tensor, shape)
     }
     fn q_transpose(tensor: QuantizedTensor<Self>) -> QuantizedTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as QTensorOps<Inner<B>>>::q_transpose(tensor)
     }
     fn q_swap_dims(
@@ -6585,15 +6934,18 @@ impl<B: Backend> QTensorOps<Self> for SwapAutodiff<B> {
         dim1: usize,
         dim2: usize,
     ) -> QuantizedTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as QTensorOps<Inner<B>>>::q_swap_dims(tensor, dim1, dim2)
     }
     fn q_permute(
         tensor: QuantizedTensor<Self>,
         axes: &[usize],
     ) -> QuantizedTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as QTensorOps<Inner<B>>>::q_permute(tensor, axes)
     }
     fn q_flip(tensor: QuantizedTensor<Self>, axes: &[usize]) -> QuantizedTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as QTensorOps<Inner<B>>>::q_flip(tensor, axes)
     }
     fn q_select(
@@ -6601,12 +6953,14 @@ impl<B: Backend> QTensorOps<Self> for SwapAutodiff<B> {
         dim: usize,
         indices: IntTensor<Self>,
     ) -> QuantizedTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as QTensorOps<Inner<B>>>::q_select(tensor, dim, indices)
     }
     fn q_slice(
         tensor: QuantizedTensor<Self>,
         slices: &[Slice],
     ) -> QuantizedTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as QTensorOps<Inner<B>>>::q_slice(tensor, slices)
     }
     fn q_gather(
@@ -6614,6 +6968,7 @@ impl<B: Backend> QTensorOps<Self> for SwapAutodiff<B> {
         tensor: QuantizedTensor<Self>,
         indices: IntTensor<Self>,
     ) -> QuantizedTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as QTensorOps<Inner<B>>>::q_gather(dim, tensor, indices)
     }
     fn q_repeat_dim(
@@ -6621,30 +6976,35 @@ impl<B: Backend> QTensorOps<Self> for SwapAutodiff<B> {
         dim: usize,
         times: usize,
     ) -> QuantizedTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as QTensorOps<Inner<B>>>::q_repeat_dim(tensor, dim, times)
     }
     fn q_add(
         lhs: QuantizedTensor<Self>,
         rhs: QuantizedTensor<Self>,
     ) -> TensorPrimitive<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         crate::convert::MapFloats::map_floats(
             <Inner<B> as QTensorOps<Inner<B>>>::q_add(lhs, rhs),
             &mut |t| t,
         )
     }
     fn q_add_scalar(lhs: QuantizedTensor<Self>, rhs: Scalar) -> TensorPrimitive<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         crate::convert::MapFloats::map_floats(
             <Inner<B> as QTensorOps<Inner<B>>>::q_add_scalar(lhs, rhs),
             &mut |t| t,
         )
     }
     fn q_clamp_min(tensor: QuantizedTensor<Self>, min: Scalar) -> TensorPrimitive<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         crate::convert::MapFloats::map_floats(
             <Inner<B> as QTensorOps<Inner<B>>>::q_clamp_min(tensor, min),
             &mut |t| t,
         )
     }
     fn q_clamp_max(tensor: QuantizedTensor<Self>, max: Scalar) -> TensorPrimitive<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         crate::convert::MapFloats::map_floats(
             <Inner<B> as QTensorOps<Inner<B>>>::q_clamp_max(tensor, max),
             &mut |t| t,
@@ -6655,6 +7015,7 @@ impl<B: Backend> QTensorOps<Self> for SwapAutodiff<B> {
         min: Scalar,
         max: Scalar,
     ) -> TensorPrimitive<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         crate::convert::MapFloats::map_floats(
             <Inner<B> as QTensorOps<Inner<B>>>::q_clamp(tensor, min, max),
             &mut |t| t,
@@ -6664,12 +7025,14 @@ impl<B: Backend> QTensorOps<Self> for SwapAutodiff<B> {
         lhs: QuantizedTensor<Self>,
         rhs: QuantizedTensor<Self>,
     ) -> TensorPrimitive<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         crate::convert::MapFloats::map_floats(
             <Inner<B> as QTensorOps<Inner<B>>>::q_sub(lhs, rhs),
             &mut |t| t,
         )
     }
     fn q_sub_scalar(lhs: QuantizedTensor<Self>, rhs: Scalar) -> TensorPrimitive<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         crate::convert::MapFloats::map_floats(
             <Inner<B> as QTensorOps<Inner<B>>>::q_sub_scalar(lhs, rhs),
             &mut |t| t,
@@ -6679,12 +7042,14 @@ impl<B: Backend> QTensorOps<Self> for SwapAutodiff<B> {
         lhs: QuantizedTensor<Self>,
         rhs: QuantizedTensor<Self>,
     ) -> TensorPrimitive<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         crate::convert::MapFloats::map_floats(
             <Inner<B> as QTensorOps<Inner<B>>>::q_mul(lhs, rhs),
             &mut |t| t,
         )
     }
     fn q_mul_scalar(lhs: QuantizedTensor<Self>, rhs: Scalar) -> TensorPrimitive<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         crate::convert::MapFloats::map_floats(
             <Inner<B> as QTensorOps<Inner<B>>>::q_mul_scalar(lhs, rhs),
             &mut |t| t,
@@ -6694,12 +7059,14 @@ impl<B: Backend> QTensorOps<Self> for SwapAutodiff<B> {
         lhs: QuantizedTensor<Self>,
         rhs: QuantizedTensor<Self>,
     ) -> TensorPrimitive<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         crate::convert::MapFloats::map_floats(
             <Inner<B> as QTensorOps<Inner<B>>>::q_div(lhs, rhs),
             &mut |t| t,
         )
     }
     fn q_div_scalar(lhs: QuantizedTensor<Self>, rhs: Scalar) -> TensorPrimitive<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         crate::convert::MapFloats::map_floats(
             <Inner<B> as QTensorOps<Inner<B>>>::q_div_scalar(lhs, rhs),
             &mut |t| t,
@@ -6709,6 +7076,7 @@ impl<B: Backend> QTensorOps<Self> for SwapAutodiff<B> {
         lhs: TensorPrimitive<Self>,
         rhs: TensorPrimitive<Self>,
     ) -> TensorPrimitive<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         crate::convert::MapFloats::map_floats(
             <Inner<
                 B,
@@ -6722,90 +7090,105 @@ impl<B: Backend> QTensorOps<Self> for SwapAutodiff<B> {
         )
     }
     fn q_neg(tensor: QuantizedTensor<Self>) -> TensorPrimitive<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         crate::convert::MapFloats::map_floats(
             <Inner<B> as QTensorOps<Inner<B>>>::q_neg(tensor),
             &mut |t| t,
         )
     }
     fn q_recip(tensor: QuantizedTensor<Self>) -> TensorPrimitive<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         crate::convert::MapFloats::map_floats(
             <Inner<B> as QTensorOps<Inner<B>>>::q_recip(tensor),
             &mut |t| t,
         )
     }
     fn q_sum(tensor: QuantizedTensor<Self>) -> TensorPrimitive<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         crate::convert::MapFloats::map_floats(
             <Inner<B> as QTensorOps<Inner<B>>>::q_sum(tensor),
             &mut |t| t,
         )
     }
     fn q_sum_dim(tensor: QuantizedTensor<Self>, dim: usize) -> TensorPrimitive<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         crate::convert::MapFloats::map_floats(
             <Inner<B> as QTensorOps<Inner<B>>>::q_sum_dim(tensor, dim),
             &mut |t| t,
         )
     }
     fn q_prod(tensor: QuantizedTensor<Self>) -> TensorPrimitive<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         crate::convert::MapFloats::map_floats(
             <Inner<B> as QTensorOps<Inner<B>>>::q_prod(tensor),
             &mut |t| t,
         )
     }
     fn q_prod_dim(tensor: QuantizedTensor<Self>, dim: usize) -> TensorPrimitive<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         crate::convert::MapFloats::map_floats(
             <Inner<B> as QTensorOps<Inner<B>>>::q_prod_dim(tensor, dim),
             &mut |t| t,
         )
     }
     fn q_mean(tensor: QuantizedTensor<Self>) -> TensorPrimitive<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         crate::convert::MapFloats::map_floats(
             <Inner<B> as QTensorOps<Inner<B>>>::q_mean(tensor),
             &mut |t| t,
         )
     }
     fn q_mean_dim(tensor: QuantizedTensor<Self>, dim: usize) -> TensorPrimitive<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         crate::convert::MapFloats::map_floats(
             <Inner<B> as QTensorOps<Inner<B>>>::q_mean_dim(tensor, dim),
             &mut |t| t,
         )
     }
     fn q_cumsum(tensor: QuantizedTensor<Self>, dim: usize) -> TensorPrimitive<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         crate::convert::MapFloats::map_floats(
             <Inner<B> as QTensorOps<Inner<B>>>::q_cumsum(tensor, dim),
             &mut |t| t,
         )
     }
     fn q_cumprod(tensor: QuantizedTensor<Self>, dim: usize) -> TensorPrimitive<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         crate::convert::MapFloats::map_floats(
             <Inner<B> as QTensorOps<Inner<B>>>::q_cumprod(tensor, dim),
             &mut |t| t,
         )
     }
     fn q_cummin(tensor: QuantizedTensor<Self>, dim: usize) -> TensorPrimitive<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         crate::convert::MapFloats::map_floats(
             <Inner<B> as QTensorOps<Inner<B>>>::q_cummin(tensor, dim),
             &mut |t| t,
         )
     }
     fn q_cummax(tensor: QuantizedTensor<Self>, dim: usize) -> TensorPrimitive<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         crate::convert::MapFloats::map_floats(
             <Inner<B> as QTensorOps<Inner<B>>>::q_cummax(tensor, dim),
             &mut |t| t,
         )
     }
     fn q_exp(tensor: QuantizedTensor<Self>) -> TensorPrimitive<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         crate::convert::MapFloats::map_floats(
             <Inner<B> as QTensorOps<Inner<B>>>::q_exp(tensor),
             &mut |t| t,
         )
     }
     fn q_log(tensor: QuantizedTensor<Self>) -> TensorPrimitive<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         crate::convert::MapFloats::map_floats(
             <Inner<B> as QTensorOps<Inner<B>>>::q_log(tensor),
             &mut |t| t,
         )
     }
     fn q_log1p(tensor: QuantizedTensor<Self>) -> TensorPrimitive<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         crate::convert::MapFloats::map_floats(
             <Inner<B> as QTensorOps<Inner<B>>>::q_log1p(tensor),
             &mut |t| t,
@@ -6815,6 +7198,7 @@ impl<B: Backend> QTensorOps<Self> for SwapAutodiff<B> {
         lhs: QuantizedTensor<Self>,
         rhs: QuantizedTensor<Self>,
     ) -> TensorPrimitive<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         crate::convert::MapFloats::map_floats(
             <Inner<B> as QTensorOps<Inner<B>>>::q_powf(lhs, rhs),
             &mut |t| t,
@@ -6824,12 +7208,14 @@ impl<B: Backend> QTensorOps<Self> for SwapAutodiff<B> {
         lhs: QuantizedTensor<Self>,
         rhs: IntTensor<Self>,
     ) -> TensorPrimitive<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         crate::convert::MapFloats::map_floats(
             <Inner<B> as QTensorOps<Inner<B>>>::q_powi(lhs, rhs),
             &mut |t| t,
         )
     }
     fn q_powi_scalar(lhs: QuantizedTensor<Self>, rhs: Scalar) -> TensorPrimitive<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         crate::convert::MapFloats::map_floats(
             <Inner<B> as QTensorOps<Inner<B>>>::q_powi_scalar(lhs, rhs),
             &mut |t| t,
@@ -6839,63 +7225,74 @@ impl<B: Backend> QTensorOps<Self> for SwapAutodiff<B> {
         tensor: QuantizedTensor<Self>,
         value: Scalar,
     ) -> TensorPrimitive<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         crate::convert::MapFloats::map_floats(
             <Inner<B> as QTensorOps<Inner<B>>>::q_powf_scalar(tensor, value),
             &mut |t| t,
         )
     }
     fn q_sqrt(tensor: QuantizedTensor<Self>) -> TensorPrimitive<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         crate::convert::MapFloats::map_floats(
             <Inner<B> as QTensorOps<Inner<B>>>::q_sqrt(tensor),
             &mut |t| t,
         )
     }
     fn q_abs(tensor: QuantizedTensor<Self>) -> QuantizedTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as QTensorOps<Inner<B>>>::q_abs(tensor)
     }
     fn q_cos(tensor: QuantizedTensor<Self>) -> TensorPrimitive<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         crate::convert::MapFloats::map_floats(
             <Inner<B> as QTensorOps<Inner<B>>>::q_cos(tensor),
             &mut |t| t,
         )
     }
     fn q_sin(tensor: QuantizedTensor<Self>) -> TensorPrimitive<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         crate::convert::MapFloats::map_floats(
             <Inner<B> as QTensorOps<Inner<B>>>::q_sin(tensor),
             &mut |t| t,
         )
     }
     fn q_tan(tensor: QuantizedTensor<Self>) -> TensorPrimitive<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         crate::convert::MapFloats::map_floats(
             <Inner<B> as QTensorOps<Inner<B>>>::q_tan(tensor),
             &mut |t| t,
         )
     }
     fn q_cosh(tensor: QuantizedTensor<Self>) -> TensorPrimitive<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         crate::convert::MapFloats::map_floats(
             <Inner<B> as QTensorOps<Inner<B>>>::q_cosh(tensor),
             &mut |t| t,
         )
     }
     fn q_sinh(tensor: QuantizedTensor<Self>) -> TensorPrimitive<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         crate::convert::MapFloats::map_floats(
             <Inner<B> as QTensorOps<Inner<B>>>::q_sinh(tensor),
             &mut |t| t,
         )
     }
     fn q_tanh(tensor: QuantizedTensor<Self>) -> TensorPrimitive<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         crate::convert::MapFloats::map_floats(
             <Inner<B> as QTensorOps<Inner<B>>>::q_tanh(tensor),
             &mut |t| t,
         )
     }
     fn q_erf(tensor: QuantizedTensor<Self>) -> TensorPrimitive<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         crate::convert::MapFloats::map_floats(
             <Inner<B> as QTensorOps<Inner<B>>>::q_erf(tensor),
             &mut |t| t,
         )
     }
     fn q_cat(tensors: Vec<QuantizedTensor<Self>>, dim: usize) -> QuantizedTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as QTensorOps<Inner<B>>>::q_cat(tensors, dim)
     }
     fn q_argmax(
@@ -6903,6 +7300,7 @@ impl<B: Backend> QTensorOps<Self> for SwapAutodiff<B> {
         dim: usize,
         out_dtype: IntDType,
     ) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as QTensorOps<Inner<B>>>::q_argmax(tensor, dim, out_dtype)
     }
     fn q_argtopk(
@@ -6911,6 +7309,7 @@ impl<B: Backend> QTensorOps<Self> for SwapAutodiff<B> {
         k: usize,
         out_dtype: IntDType,
     ) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as QTensorOps<Inner<B>>>::q_argtopk(tensor, dim, k, out_dtype)
     }
     fn q_topk(
@@ -6918,6 +7317,7 @@ impl<B: Backend> QTensorOps<Self> for SwapAutodiff<B> {
         dim: usize,
         k: usize,
     ) -> QuantizedTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as QTensorOps<Inner<B>>>::q_topk(tensor, dim, k)
     }
     fn q_argmin(
@@ -6925,12 +7325,15 @@ impl<B: Backend> QTensorOps<Self> for SwapAutodiff<B> {
         dim: usize,
         out_dtype: IntDType,
     ) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as QTensorOps<Inner<B>>>::q_argmin(tensor, dim, out_dtype)
     }
     fn q_max(tensor: QuantizedTensor<Self>) -> QuantizedTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as QTensorOps<Inner<B>>>::q_max(tensor)
     }
     fn q_max_dim(tensor: QuantizedTensor<Self>, dim: usize) -> QuantizedTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as QTensorOps<Inner<B>>>::q_max_dim(tensor, dim)
     }
     fn q_max_dim_with_indices(
@@ -6938,14 +7341,17 @@ impl<B: Backend> QTensorOps<Self> for SwapAutodiff<B> {
         dim: usize,
         out_dtype: IntDType,
     ) -> (QuantizedTensor<Self>, IntTensor<Self>) {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<
             B,
         > as QTensorOps<Inner<B>>>::q_max_dim_with_indices(tensor, dim, out_dtype)
     }
     fn q_min(tensor: QuantizedTensor<Self>) -> QuantizedTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as QTensorOps<Inner<B>>>::q_min(tensor)
     }
     fn q_min_dim(tensor: QuantizedTensor<Self>, dim: usize) -> QuantizedTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as QTensorOps<Inner<B>>>::q_min_dim(tensor, dim)
     }
     fn q_min_dim_with_indices(
@@ -6953,20 +7359,24 @@ impl<B: Backend> QTensorOps<Self> for SwapAutodiff<B> {
         dim: usize,
         out_dtype: IntDType,
     ) -> (QuantizedTensor<Self>, IntTensor<Self>) {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<
             B,
         > as QTensorOps<Inner<B>>>::q_min_dim_with_indices(tensor, dim, out_dtype)
     }
     fn q_max_abs(tensor: QuantizedTensor<Self>) -> QuantizedTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as QTensorOps<Inner<B>>>::q_max_abs(tensor)
     }
     fn q_max_abs_dim(
         tensor: QuantizedTensor<Self>,
         dim: usize,
     ) -> QuantizedTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as QTensorOps<Inner<B>>>::q_max_abs_dim(tensor, dim)
     }
     fn q_any(tensor: QuantizedTensor<Self>, out_dtype: BoolDType) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as QTensorOps<Inner<B>>>::q_any(tensor, out_dtype)
     }
     fn q_any_dim(
@@ -6974,9 +7384,11 @@ impl<B: Backend> QTensorOps<Self> for SwapAutodiff<B> {
         dim: usize,
         out_dtype: BoolDType,
     ) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as QTensorOps<Inner<B>>>::q_any_dim(tensor, dim, out_dtype)
     }
     fn q_all(tensor: QuantizedTensor<Self>, out_dtype: BoolDType) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as QTensorOps<Inner<B>>>::q_all(tensor, out_dtype)
     }
     fn q_all_dim(
@@ -6984,6 +7396,7 @@ impl<B: Backend> QTensorOps<Self> for SwapAutodiff<B> {
         dim: usize,
         out_dtype: BoolDType,
     ) -> BoolTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as QTensorOps<Inner<B>>>::q_all_dim(tensor, dim, out_dtype)
     }
     fn q_sort(
@@ -6991,6 +7404,7 @@ impl<B: Backend> QTensorOps<Self> for SwapAutodiff<B> {
         dim: usize,
         descending: bool,
     ) -> QuantizedTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as QTensorOps<Inner<B>>>::q_sort(tensor, dim, descending)
     }
     fn q_sort_with_indices(
@@ -6999,6 +7413,7 @@ impl<B: Backend> QTensorOps<Self> for SwapAutodiff<B> {
         descending: bool,
         out_dtype: IntDType,
     ) -> (QuantizedTensor<Self>, IntTensor<Self>) {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<
             B,
         > as QTensorOps<
@@ -7011,6 +7426,7 @@ impl<B: Backend> QTensorOps<Self> for SwapAutodiff<B> {
         descending: bool,
         out_dtype: IntDType,
     ) -> IntTensor<Self> {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<B> as QTensorOps<Inner<B>>>::q_argsort(tensor, dim, descending, out_dtype)
     }
 }
@@ -7018,6 +7434,7 @@ impl<B: Backend> TransactionOps<Self> for SwapAutodiff<B> {
     fn tr_execute(
         transaction: TransactionPrimitive<Self>,
     ) -> impl Future<Output = Result<TransactionPrimitiveData, ExecutionError>> + Send {
+        let _training = crate::autodiff::TrainingOp::enter();
         <Inner<
             B,
         > as TransactionOps<

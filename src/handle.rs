@@ -8,7 +8,7 @@
 //! The data is released exactly when the last handle drops.
 
 use std::fmt;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
 
@@ -97,7 +97,11 @@ pub(crate) struct Slot<B: Backend> {
     pub(crate) device: B::Device,
     pub(crate) bytes: u64,
     storage: Mutex<Storage<B::FloatTensorPrimitive>>,
-    tracker: Arc<Tracker>,
+    /// The executor that accounts for it: the thread that made it, or the
+    /// one that last used it in an op ([`Slot::adopt`]).
+    tracker: Mutex<Arc<Tracker>>,
+    /// That tracker's address, so an op checks ownership without the lock.
+    owner: AtomicUsize,
     /// Counts this handle for the engine that tracks its primitive.
     _holder: Option<transfer::Holder>,
 }
@@ -158,7 +162,8 @@ impl<B: Backend> SwapTensor<B> {
                 device,
                 bytes,
                 storage: Mutex::new(Storage::Resident(primitive)),
-                tracker,
+                owner: AtomicUsize::new(Arc::as_ptr(&tracker) as usize),
+                tracker: Mutex::new(tracker),
                 _holder: holder,
             }),
         }
@@ -204,6 +209,32 @@ impl<B: Backend> SwapTensor<B> {
 }
 
 impl<B: Backend> Slot<B> {
+    fn report(&self, event: SlotEvent) {
+        self.tracker
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(event);
+    }
+
+    /// Accounts the tensor to `tracker`'s thread from now on, the one using
+    /// it (a batch a data loader made, used by the training thread). The
+    /// thread that had it sees it released. Returns whether it moved.
+    pub(crate) fn adopt(&self, tracker: &Arc<Tracker>) -> bool {
+        // Every input of every op asks: the common answer takes no lock.
+        let address = Arc::as_ptr(tracker) as usize;
+        if self.owner.load(Ordering::Acquire) == address {
+            return false;
+        }
+        let mut current = self.tracker.lock().unwrap_or_else(|p| p.into_inner());
+        if Arc::ptr_eq(&current, tracker) {
+            return false;
+        }
+        current.push(SlotEvent::Released { id: self.id });
+        *current = tracker.clone();
+        self.owner.store(address, Ordering::Release);
+        true
+    }
+
     fn lock(&self) -> MutexGuard<'_, Storage<B::FloatTensorPrimitive>> {
         // A panic inside an op cannot leave the storage half-written: every
         // transition is a single assignment.
@@ -246,11 +277,11 @@ impl<B: Backend> Slot<B> {
         let _span = tracing::trace_span!("swap_in", id = self.id, bytes = self.bytes).entered();
         let started = Instant::now();
         let primitive = transfer::load::<B>(host, &self.device);
-        self.tracker.push(SlotEvent::Loaded {
+        self.report(SlotEvent::Loaded {
             id: self.id,
             bytes: self.bytes,
         });
-        self.tracker.push(SlotEvent::Stalled {
+        self.report(SlotEvent::Stalled {
             id: self.id,
             nanos: started.elapsed().as_nanos() as u64,
             on_demand: true,
@@ -268,7 +299,7 @@ impl<B: Backend> Slot<B> {
             tracing::trace_span!("swap_in_wait", id = self.id, bytes = self.bytes).entered();
         let started = Instant::now();
         let primitive = transfer::collect::<B>(incoming);
-        self.tracker.push(SlotEvent::Stalled {
+        self.report(SlotEvent::Stalled {
             id: self.id,
             nanos: started.elapsed().as_nanos() as u64,
             on_demand: false,
@@ -316,7 +347,7 @@ impl<B: Backend> ManagedSlot for Slot<B> {
                 // An asynchronous copy may still hold the device buffer
                 // (`Residency::Offloading`); the plan counts it as gone.
                 *storage = Storage::OnHost(host);
-                self.tracker.push(SlotEvent::Offloaded {
+                self.report(SlotEvent::Offloaded {
                     id: self.id,
                     bytes: self.bytes,
                 });
@@ -366,7 +397,7 @@ impl<B: Backend> ManagedSlot for Slot<B> {
             Incoming::Ready(primitive) => Storage::Resident(primitive),
             incoming => Storage::Loading(incoming),
         };
-        self.tracker.push(SlotEvent::Loaded {
+        self.report(SlotEvent::Loaded {
             id: self.id,
             bytes: self.bytes,
         });
@@ -375,7 +406,7 @@ impl<B: Backend> ManagedSlot for Slot<B> {
 
 impl<B: Backend> Drop for Slot<B> {
     fn drop(&mut self) {
-        self.tracker.push(SlotEvent::Released { id: self.id });
+        self.report(SlotEvent::Released { id: self.id });
     }
 }
 

@@ -9,9 +9,7 @@ use std::sync::{Mutex, OnceLock};
 
 fn quiet() -> bool {
     static QUIET: OnceLock<bool> = OnceLock::new();
-    *QUIET.get_or_init(|| {
-        std::env::var("BURN_SWAP_QUIET").is_ok_and(|v| !v.is_empty() && v != "0")
-    })
+    *QUIET.get_or_init(|| std::env::var("BURN_SWAP_QUIET").is_ok_and(|v| !v.is_empty() && v != "0"))
 }
 
 /// Writes `message` to standard error the first time `cause` comes up.

@@ -117,8 +117,7 @@ fn assert_same_gradients_under_half_budget(kind: ModelKind, batch: usize) {
         let working_peak = burn_swap::Footprint::of(&profile).peak_other();
         (keep_peak - profile.peak_resident_saved_bytes / 2).max(working_peak)
     };
-    let config = swap_every_tensor(budget)
-        .build();
+    let config = swap_every_tensor(budget).build();
     assert_same_gradients(kind, config, batch);
     assert_swapped_last_iteration();
 }

@@ -291,10 +291,7 @@ fn swap_all_holds_the_budget_it_was_given() {
 #[should_panic(expected = "no plan keeps the iteration's device memory under the budget")]
 fn a_budget_too_small_for_any_plan_is_a_clear_error() {
     let _guard = serial();
-    burn_swap::configure(
-        swap_every_tensor(16)
-            .build(),
-    );
+    burn_swap::configure(swap_every_tensor(16).build());
     gradients_per_iteration::<Swap>(ModelKind::SmallCnn, 4, 2, 3);
 }
 
@@ -389,8 +386,7 @@ fn an_iteration_over_the_budget_is_profiled_under_it() {
     gradients_per_iteration::<Swap>(ModelKind::SmallCnn, 8, 1, 3);
     let kept = burn_swap::last_profile().unwrap();
     assert_eq!(kept.swapped_out_bytes, 0, "keep-all never moves a tensor");
-    let config = swap_every_tensor(budget)
-        .build();
+    let config = swap_every_tensor(budget).build();
 
     // The first iteration has no plan yet: it is profiled with the least
     // recently used tensors moved off whenever it goes over the budget.

@@ -40,8 +40,7 @@ fn only_warning() -> SwapWarning {
 #[test]
 fn a_budget_that_holds_every_saved_tensor_is_the_reason() {
     let _guard = serial();
-    let config = swap_every_tensor(1 << 30)
-        .build();
+    let config = swap_every_tensor(1 << 30).build();
     steps(config, 4);
     let warning = only_warning();
     assert!(

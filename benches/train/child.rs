@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use burn_swap::fit::{failure_reason, BatchSearch, Verdict};
 use burn_swap_models::{ImageShape, ModelKind};
 
 use crate::args::Options;
@@ -113,38 +114,17 @@ pub fn why_failed(outcome: &ChildOutcome, timeout: Duration) -> (String, String)
         .panic
         .clone()
         .unwrap_or_else(|| outcome.stderr_tail.join("\n"));
-    let text = detail.to_ascii_lowercase();
-    let first_line = detail
-        .lines()
-        .next()
-        .unwrap_or("")
-        .chars()
-        .take(160)
-        .collect::<String>();
+    let reason = failure_reason(&detail);
     let why = if outcome.timed_out {
         match &outcome.panic {
             Some(_) => format!(
-                "timed out after {} s (after a panic: {first_line})",
+                "timed out after {} s (after a panic: {reason})",
                 timeout.as_secs()
             ),
             None => format!("timed out after {} s", timeout.as_secs()),
         }
-    } else if text.contains("no plan keeps the iteration's device memory under the budget") {
-        format!(
-            "budget too small: {}",
-            first_line.trim_start_matches("burn-swap: ")
-        )
-    } else if [
-        "out of memory",
-        "can't allocate buffer",
-        "out-of-memory",
-        "outofmemory",
-        "memory allocation of",
-    ]
-    .iter()
-    .any(|s| text.contains(s))
-    {
-        "out of memory".into()
+    } else if reason == "out of memory" || reason.starts_with("budget too small") {
+        reason
     } else if let Some(signal) = outcome.status.as_ref().and_then(exit_signal) {
         match signal {
             9 => "killed by SIGKILL (host out of memory?)".into(),
@@ -152,7 +132,7 @@ pub fn why_failed(outcome: &ChildOutcome, timeout: Duration) -> (String, String)
             other => format!("killed by signal {other}"),
         }
     } else if outcome.panic.is_some() {
-        format!("panicked: {first_line}")
+        format!("panicked: {reason}")
     } else {
         match outcome.status {
             Some(status) => format!("no result ({status})"),
@@ -220,9 +200,9 @@ pub fn fits(row: &Row, budget: Option<u64>) -> bool {
 }
 
 /// Largest batch of `model` under `policy` that fits (see [`fits`]): doubling from
-/// `--search-start` to the first failure (or `--search-max`), then bisection.
-/// Bisection stops when the gap is at most 1/16 of the fitting batch (at least
-/// 1): each probe is a full child run, minutes on a GPU.
+/// `--search-start` to the first failure (or `--search-max`), then bisection to
+/// 1/16 of the fitting batch ([`BatchSearch`]): each probe is a full child run,
+/// minutes on a GPU.
 pub fn search(
     options: &Options,
     model: ModelKind,
@@ -233,8 +213,7 @@ pub fn search(
     let budget = options.search_budget;
     // burn-swap's own budget: `--budget`, else the search budget.
     let swap_budget = options.budget.or(budget);
-    let mut probes = Vec::new();
-    let mut probe = |batch: usize, rows: &mut Vec<Row>| -> bool {
+    let result = BatchSearch::new(options.search_start, options.search_max).run(|batch| {
         let mut row = run_row(
             options.case(model, image, policy, batch, swap_budget),
             options,
@@ -257,38 +236,19 @@ pub fn search(
             "== search {model} {policy}: batch {batch} {}",
             if ok { "fits" } else { "does not fit" }
         );
-        probes.push((batch, ok));
+        let verdict = match ok {
+            true => Verdict::Fits {
+                samples_per_s: row.result.as_ref().map(|m| m.median_samples_per_s),
+            },
+            false => Verdict::DoesNotFit {
+                why: row.why.clone().unwrap_or_default(),
+            },
+        };
         rows.push(row);
-        ok
-    };
-    let (mut fit, mut fail): (Option<usize>, Option<usize>) = (None, None);
-    let mut batch = options.search_start;
-    loop {
-        if probe(batch, rows) {
-            fit = Some(batch);
-            if batch >= options.search_max {
-                break;
-            }
-            batch = (batch * 2).min(options.search_max);
-        } else {
-            fail = Some(batch);
-            break;
-        }
-    }
-    if let Some(mut hi) = fail {
-        let mut lo = fit.unwrap_or(0);
-        while hi - lo > (lo / 16).max(1) {
-            let mid = lo + (hi - lo) / 2;
-            if probe(mid, rows) {
-                lo = mid;
-                fit = Some(mid);
-            } else {
-                hi = mid;
-                fail = Some(mid);
-            }
-        }
-    }
+        verdict
+    });
     let input = options.case(model, image, policy, 1, None).input_label();
+    let fit = result.largest_fitting;
     let at_largest = rows
         .iter()
         .rev()
@@ -305,8 +265,12 @@ pub fn search(
         policy: policy.into(),
         budget,
         device_memory: options.device_memory,
-        probes,
+        probes: result
+            .probes
+            .iter()
+            .map(|p| (p.batch, p.verdict.fits()))
+            .collect(),
         largest_fitting_batch: fit,
-        smallest_failing_batch: fail,
+        smallest_failing_batch: result.smallest_failing,
     }
 }

@@ -97,9 +97,10 @@ pub fn install_panic_reporter() {
 
 /// Whether the last iteration ran under a plan made from an earlier one.
 /// burn-swap profiles iteration 0, plans, and plans again whenever an
-/// iteration's ops differ from the plan's (iteration 1 has the first Adam
-/// update, iteration 2 the first steady one), so this tells when the timed
-/// steps will measure the plan rather than profiling.
+/// iteration's ops differ from the plan's (iteration 0 also makes the
+/// parameters, so iteration 1 is planned again and iteration 2 is the first
+/// to follow the plan), so this tells when the timed steps will measure the
+/// plan rather than profiling.
 pub fn last_step_followed_plan() -> bool {
     match (burn_swap::last_profile(), burn_swap::current_plan()) {
         (Some(profile), Some(plan)) => profile.iteration > plan.iteration,

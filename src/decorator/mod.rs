@@ -16,7 +16,7 @@ use std::time::Instant;
 use burn_backend::{Backend, BackendTypes};
 
 use crate::executor::{self, next_tensor_id};
-use crate::handle::{ManagedSlot, Slot, SwapTensor, TensorId, Tracker};
+use crate::handle::{ManagedSlot, Residency, Slot, SwapTensor, TensorId, Tracker};
 use crate::profiler::{dtype_name, OpRecord, OutputInfo};
 use crate::transfer::TransferOptions;
 
@@ -42,7 +42,9 @@ impl<B: Backend> BackendTypes for Swapping<B> {
 
 /// One op on its way through the decorator.
 pub(crate) struct OpScope<B: Backend> {
-    index: u32,
+    /// Its place in the training iteration; `None` for an op called on the
+    /// inner backend directly (see [`crate::autodiff::TrainingOp`]).
+    index: Option<u32>,
     name: &'static str,
     signature: u64,
     inputs: Vec<TensorId>,
@@ -51,6 +53,8 @@ pub(crate) struct OpScope<B: Backend> {
     outputs: Vec<Arc<Slot<B>>>,
     started: Option<Instant>,
     tracker: Arc<Tracker>,
+    /// Inputs another thread made, now accounted here: (id, bytes, on the device).
+    adopted: Vec<(TensorId, u64, bool)>,
 }
 
 /// FNV-1a: op signatures only need to be stable and cheap.
@@ -61,20 +65,23 @@ fn mix(hash: u64, value: u64) -> u64 {
 impl<B: Backend> OpScope<B> {
     pub(crate) fn begin(name: &'static str) -> Self {
         crate::runtime_failure::raise_if_failed(|| executor::with(|e| e.memory_when_failed()));
-        let (start, tracker) = executor::with(|e| (e.begin_op(), e.tracker()));
-        for slot in &start.prefetch {
-            slot.prefetch();
+        let training = crate::autodiff::in_training_op();
+        let (start, tracker) = executor::with(|e| (training.then(|| e.begin_op()), e.tracker()));
+        let mut started = None;
+        if let Some(start) = &start {
+            for slot in &start.prefetch {
+                slot.prefetch();
+            }
+            started = start.timing.then(|| {
+                let _ = B::sync(&B::Device::default());
+                Instant::now()
+            });
         }
-        drop(start.prefetch);
-        let started = start.timing.then(|| {
-            let _ = B::sync(&B::Device::default());
-            Instant::now()
-        });
         let signature = name
             .bytes()
             .fold(0xcbf2_9ce4_8422_2325, |h, b| mix(h, b as u64));
         Self {
-            index: start.index,
+            index: start.map(|s| s.index),
             name,
             signature,
             inputs: Vec::with_capacity(2),
@@ -82,10 +89,15 @@ impl<B: Backend> OpScope<B> {
             outputs: Vec::with_capacity(1),
             started,
             tracker,
+            adopted: Vec::new(),
         }
     }
 
     fn note_input(&mut self, slot: &Slot<B>) {
+        if slot.adopt(&self.tracker) {
+            let resident = slot.residency() != Residency::OnHost;
+            self.adopted.push((slot.id, slot.bytes, resident));
+        }
         self.inputs.push(slot.id);
         self.signature = mix(self.signature, slot.dtype.size() as u64);
         for &dim in slot.shape.iter() {
@@ -117,11 +129,23 @@ impl<B: Backend> OpScope<B> {
 
     /// Reports the op and carries out the offloads the plan asks for now.
     pub(crate) fn finish(self) {
+        if !self.adopted.is_empty() {
+            executor::with(|e| {
+                for &(id, bytes, resident) in &self.adopted {
+                    e.adopt(id, bytes, resident);
+                }
+            });
+        }
+        let Some(index) = self.index else {
+            let outputs: Vec<_> = self.outputs.iter().map(|s| (s.id, s.bytes)).collect();
+            executor::with(|e| e.outside_op(&outputs));
+            return;
+        };
         if self.started.is_some() {
             let _ = B::sync(&B::Device::default());
         }
         let record = OpRecord {
-            index: self.index,
+            index,
             name: self.name,
             signature: self.signature,
             inputs: self.inputs,
@@ -218,7 +242,9 @@ fn evict(slot: &Arc<dyn ManagedSlot>, options: &TransferOptions) {
         }
         Err(err @ crate::TransferError::Unsupported(_)) => {
             tracing::debug!(tensor = id, %err, "eviction refused; the tensor stays on the device");
-            crate::notice::once("offload refused", || format!("tensors stay on the device: {err}"));
+            crate::notice::once("offload refused", || {
+                format!("tensors stay on the device: {err}")
+            });
             true
         }
         Err(err) => {

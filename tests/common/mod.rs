@@ -4,6 +4,8 @@
 
 use std::sync::{Mutex, MutexGuard};
 
+pub mod mlp;
+
 pub use burn_swap_models::bytes::{
     grad_bytes, gradients_per_iteration, param_bytes, params_after_training,
 };

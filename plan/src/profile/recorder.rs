@@ -90,6 +90,13 @@ impl Recorder {
         }
     }
 
+    /// The iteration's first op begins with `live_bytes` of tracked tensors
+    /// on the device (what was made between iterations, such as the
+    /// optimizer's state, is not the iteration's).
+    pub fn starts_with(&mut self, live_bytes: u64) {
+        self.start_live_bytes = live_bytes;
+    }
+
     /// Bytes offloaded so far in the iteration.
     pub fn swapped_out_bytes(&self) -> u64 {
         self.swapped_out

@@ -99,7 +99,10 @@ fn engine(device: &CudaDevice, limits: &PinnedLimits) -> Result<Arc<Engine>, Tra
     if let Err(err) = &made {
         tracing::error!(%err, device = device.index, "CUDA transfer engine unavailable; tensors stay on the device");
         crate::notice::once("cuda engine unavailable", || {
-            format!("CUDA transfer engine unavailable on device {}: {err}; tensors stay on the device", device.index)
+            format!(
+                "CUDA transfer engine unavailable on device {}: {err}; tensors stay on the device",
+                device.index
+            )
         });
     }
     map.insert(device.index, made.clone());

@@ -137,6 +137,11 @@ fn classify(ty: &Type) -> Conv {
     Conv::Pass
 }
 
+/// Whether a method takes or returns tensors (an op `Swapping` records).
+fn touches_tensors(m: &Method) -> bool {
+    m.params.iter().any(|(_, t)| is_tensorish(t)) || m.ret.as_ref().is_some_and(is_tensorish)
+}
+
 fn is_tensorish(ty: &Type) -> bool {
     let s = compact(ty);
     s.contains("Tensor") || s.contains("Primitive") || FLOAT_STRUCTS.iter().any(|n| s.contains(n))
@@ -289,8 +294,7 @@ fn swapping_method(trait_name: &str, m: &Method) -> TokenStream {
     } else {
         quote!(<B as #trait_ident<B>>::#name)
     };
-    let recorded =
-        m.params.iter().any(|(_, t)| is_tensorish(t)) || m.ret.as_ref().is_some_and(is_tensorish);
+    let recorded = touches_tensors(m);
     if !recorded {
         return quote!(#sig { #call_path(#(#args),*) });
     }
@@ -350,6 +354,16 @@ fn swap_autodiff_method(trait_name: &str, m: &Method) -> TokenStream {
     } else {
         call
     };
+    // The ops `Swapping` sees inside a tensor op of `SwapAutodiff` belong to
+    // the training iteration; `Backend`'s own methods (device, seed, sync)
+    // and the autodiff conversions make none.
+    let recorded = touches_tensors(m);
+    if recorded && !matches!(trait_name, "Backend" | "AutodiffBackend") {
+        return quote!(#sig {
+            let _training = crate::autodiff::TrainingOp::enter();
+            #body
+        });
+    }
     quote!(#sig { #body })
 }
 

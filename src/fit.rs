@@ -1,0 +1,555 @@
+//! The largest batch that trains: a search a user can run on their own model
+//! and GPU.
+//!
+//! [`BatchSearch`] doubles the batch from a start until one does not fit (or
+//! a maximum is reached), then bisects between the last that fitted and the
+//! first that did not. Whether a batch fits is the probe's answer, and the
+//! honest probe is to train at it: a sampled peak or an estimate says less
+//! than the driver's out-of-memory does.
+//!
+//! On a GPU a probe that runs out of memory can leave the runtime broken
+//! (CubeCL's device thread panics on a failed allocation and carries on), so
+//! each probe runs in a process of its own: [`ChildProbe`] starts the current
+//! program again with the batch in [`PROBE_BATCH_VAR`]. The program calls
+//! [`probe_batch`] first thing; in a child it returns the batch to try, the
+//! program trains a few steps at it and calls [`report_fits`]. Any panic on
+//! any thread of the child, or an exit without that report, is a batch that
+//! does not fit, with the reason.
+//!
+//! ```no_run
+//! use burn_swap::fit::{self, BatchSearch, ChildProbe};
+//! # fn train_steps(batch: usize) -> f64 { batch as f64 }
+//! if let Some(batch) = fit::probe_batch() {
+//!     let samples_per_s = train_steps(batch); // a few steps at `batch`
+//!     fit::report_fits(samples_per_s);
+//! }
+//! let child = ChildProbe::current_program();
+//! let result = BatchSearch::new(64, 65536).run(|batch| child.run(batch));
+//! println!("largest batch that trains: {:?}", result.largest_fitting);
+//! ```
+
+use std::collections::VecDeque;
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+/// The environment variable that gives a child process the batch to try.
+pub const PROBE_BATCH_VAR: &str = "BURN_SWAP_PROBE_BATCH";
+
+/// Marks a child's verdict on its standard output or error.
+const VERDICT_TAG: &str = "@@burn-swap-probe ";
+
+/// What one probe found.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "verdict")]
+pub enum Verdict {
+    /// The batch trained: every step the probe asked for completed.
+    Fits {
+        /// Training throughput the probe measured, if it did.
+        samples_per_s: Option<f64>,
+    },
+    /// It did not, and why (out of memory, no plan fits the budget, a
+    /// timeout, another failure).
+    DoesNotFit {
+        /// The reason, one line.
+        why: String,
+    },
+}
+
+impl Verdict {
+    /// Whether the batch trained.
+    pub fn fits(&self) -> bool {
+        matches!(self, Verdict::Fits { .. })
+    }
+}
+
+/// One batch tried.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Probe {
+    /// The batch size.
+    pub batch: usize,
+    /// What it found.
+    pub verdict: Verdict,
+    /// Wall time of the probe.
+    pub seconds: f64,
+}
+
+/// The search's answer, with every probe in the order they ran.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SearchResult {
+    /// The largest batch that trained (`None`: not even the start).
+    pub largest_fitting: Option<usize>,
+    /// The smallest batch that did not (`None`: the maximum trained).
+    pub smallest_failing: Option<usize>,
+    /// Every probe, in order.
+    pub probes: Vec<Probe>,
+}
+
+impl SearchResult {
+    /// The probe at the largest batch that trained.
+    pub fn at_largest(&self) -> Option<&Probe> {
+        let largest = self.largest_fitting?;
+        self.probes
+            .iter()
+            .rev()
+            .find(|p| p.batch == largest && p.verdict.fits())
+    }
+}
+
+/// Doubling, then bisection, over batch sizes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BatchSearch {
+    /// The first batch tried.
+    pub start: usize,
+    /// No batch above this is tried.
+    pub max: usize,
+    /// Bisection stops when the gap between the largest batch that fitted
+    /// and the smallest that did not is at most `1/resolution` of the
+    /// former (each probe is a full training run, minutes on a GPU).
+    pub resolution: usize,
+    /// Batches tried are multiples of this (a data-parallel split, say).
+    pub multiple_of: usize,
+}
+
+impl BatchSearch {
+    /// From `start` up to `max`, to within 1/16, any batch size.
+    pub fn new(start: usize, max: usize) -> Self {
+        Self {
+            start: start.max(1),
+            max: max.max(start.max(1)),
+            resolution: 16,
+            multiple_of: 1,
+        }
+    }
+
+    /// Tries batch sizes that are multiples of `m` only.
+    pub fn multiple_of(mut self, m: usize) -> Self {
+        self.multiple_of = m.max(1);
+        self.start = self.start.next_multiple_of(self.multiple_of);
+        self.max = self.max.max(self.start);
+        self
+    }
+
+    /// Stops bisecting at a gap of `1/resolution` of the fitting batch.
+    pub fn resolution(mut self, resolution: usize) -> Self {
+        self.resolution = resolution.max(1);
+        self
+    }
+
+    /// Runs the search; `probe` trains at a batch and says whether it fits.
+    /// Each probe is logged (`tracing::info!`) as it ends.
+    pub fn run(&self, mut probe: impl FnMut(usize) -> Verdict) -> SearchResult {
+        let m = self.multiple_of;
+        let mut probes = Vec::new();
+        let mut try_batch = |batch: usize| -> bool {
+            let started = Instant::now();
+            let verdict = probe(batch);
+            let seconds = started.elapsed().as_secs_f64();
+            match &verdict {
+                Verdict::Fits { samples_per_s } => tracing::info!(
+                    batch,
+                    seconds,
+                    samples_per_s = samples_per_s.unwrap_or(f64::NAN),
+                    "batch fits"
+                ),
+                Verdict::DoesNotFit { why } => {
+                    tracing::info!(batch, seconds, why = %why, "batch does not fit")
+                }
+            }
+            let fits = verdict.fits();
+            probes.push(Probe {
+                batch,
+                verdict,
+                seconds,
+            });
+            fits
+        };
+        let (mut fit, mut fail) = (None, None);
+        let mut batch = self.start;
+        loop {
+            if !try_batch(batch) {
+                fail = Some(batch);
+                break;
+            }
+            fit = Some(batch);
+            if batch >= self.max {
+                break;
+            }
+            batch = (batch * 2).min(self.max);
+        }
+        if let Some(mut hi) = fail {
+            let mut lo = fit.unwrap_or(0);
+            loop {
+                let gap = (lo / self.resolution).max(m);
+                if hi - lo <= gap {
+                    break;
+                }
+                // The middle, rounded down to a multiple (above `lo`).
+                let mid = (lo + (hi - lo) / 2) / m * m;
+                if mid <= lo {
+                    break;
+                }
+                if try_batch(mid) {
+                    lo = mid;
+                    fit = Some(mid);
+                } else {
+                    hi = mid;
+                    fail = Some(mid);
+                }
+            }
+        }
+        SearchResult {
+            largest_fitting: fit,
+            smallest_failing: fail,
+            probes,
+        }
+    }
+}
+
+/// In a child started by [`ChildProbe`]: the batch to try. It also makes
+/// every panic, on any thread, end the child at once with the panic's
+/// message as its verdict (a GPU runtime that panicked on a failed
+/// allocation must not go on computing). `None` in any other process.
+pub fn probe_batch() -> Option<usize> {
+    let batch = std::env::var(PROBE_BATCH_VAR).ok()?.trim().parse().ok()?;
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| info.payload().downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_else(|| "a panic with no message".into());
+        let thread = std::thread::current();
+        let why = format!(
+            "panicked on thread {}: {}",
+            thread.name().unwrap_or("unnamed"),
+            message
+        );
+        // The whole message for the person watching; the verdict has the
+        // short reason.
+        eprintln!("{why}");
+        let verdict = Verdict::DoesNotFit {
+            why: failure_reason(&why),
+        };
+        eprintln!(
+            "{VERDICT_TAG}{}",
+            serde_json::to_string(&verdict).unwrap_or_default()
+        );
+        std::process::exit(PANIC_EXIT);
+    }));
+    Some(batch)
+}
+
+/// A child's exit code after a panic.
+const PANIC_EXIT: i32 = 3;
+
+/// In a child: the batch trained at `samples_per_s`. Call it once every step
+/// asked for has completed (and the device was synchronised).
+pub fn report_fits(samples_per_s: f64) {
+    let verdict = Verdict::Fits {
+        samples_per_s: samples_per_s.is_finite().then_some(samples_per_s),
+    };
+    println!(
+        "{VERDICT_TAG}{}",
+        serde_json::to_string(&verdict).unwrap_or_default()
+    );
+}
+
+/// A failure message, short: "out of memory" where it says so in any of the
+/// ways CubeCL, CUDA and the allocator do, "budget too small: ..." for
+/// burn-swap's own refusal, else its first line.
+pub fn failure_reason(message: &str) -> String {
+    let text = message.to_ascii_lowercase();
+    let first_line: String = message
+        .lines()
+        .next()
+        .unwrap_or("")
+        .chars()
+        .take(200)
+        .collect();
+    if text.contains("no plan keeps the iteration's device memory under the budget") {
+        // The budget and the need; what was tried is in the full message.
+        let at = message.find("no plan keeps").unwrap_or(0);
+        let line = message[at..].lines().next().unwrap_or("");
+        let line = line.split("; tried").next().unwrap_or(line);
+        format!(
+            "budget too small: {}",
+            line.chars().take(200).collect::<String>()
+        )
+    } else if [
+        "out of memory",
+        "can't allocate buffer",
+        "out-of-memory",
+        "outofmemory",
+        "memory allocation of",
+    ]
+    .iter()
+    .any(|s| text.contains(s))
+    {
+        "out of memory".into()
+    } else {
+        first_line
+    }
+}
+
+/// Runs each probe in a child process: a program (by default this one, with
+/// its own arguments) started with [`PROBE_BATCH_VAR`] set, killed after a
+/// timeout. Its standard error is passed through, so the child's progress
+/// shows; the last lines are kept to explain a child that died without a
+/// verdict.
+#[derive(Debug, Clone)]
+pub struct ChildProbe {
+    program: std::path::PathBuf,
+    args: Vec<String>,
+    timeout: Duration,
+    relay: bool,
+}
+
+/// Lines of a child's standard error kept to explain a crash.
+const STDERR_TAIL: usize = 20;
+
+impl ChildProbe {
+    /// This program again, with the arguments it was started with.
+    pub fn current_program() -> Self {
+        let program = std::env::current_exe().expect("the path of the running program");
+        Self::new(program, std::env::args().skip(1).collect())
+    }
+
+    /// `program` with `args`.
+    pub fn new(program: impl Into<std::path::PathBuf>, args: Vec<String>) -> Self {
+        Self {
+            program: program.into(),
+            args,
+            timeout: Duration::from_secs(900),
+            relay: true,
+        }
+    }
+
+    /// Kills a child that has not given its verdict after `timeout` (a
+    /// first run at a new batch compiles and autotunes kernels: minutes on a
+    /// GPU). Default 15 minutes.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// Whether the child's standard error is passed through (default yes).
+    pub fn relay_stderr(mut self, relay: bool) -> Self {
+        self.relay = relay;
+        self
+    }
+
+    /// Trains at `batch` in a child and gives its verdict.
+    pub fn run(&self, batch: usize) -> Verdict {
+        let spawned = Command::new(&self.program)
+            .args(&self.args)
+            .env(PROBE_BATCH_VAR, batch.to_string())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn();
+        let mut child = match spawned {
+            Ok(child) => child,
+            Err(err) => {
+                return Verdict::DoesNotFit {
+                    why: format!("could not start {}: {err}", self.program.display()),
+                }
+            }
+        };
+        let verdict: Arc<Mutex<Option<Verdict>>> = Arc::default();
+        let tail: Arc<Mutex<VecDeque<String>>> = Arc::default();
+        // Readers on threads of their own, so a full pipe never blocks the child.
+        let stdout = child.stdout.take().expect("piped");
+        let found = verdict.clone();
+        let out_reader = std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if let Some(v) = parse_verdict(&line) {
+                    found.lock().unwrap().get_or_insert(v);
+                }
+            }
+        });
+        let stderr = child.stderr.take().expect("piped");
+        let (found, kept, relay) = (verdict.clone(), tail.clone(), self.relay);
+        let err_reader = std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                if let Some(v) = parse_verdict(&line) {
+                    found.lock().unwrap().get_or_insert(v);
+                    continue;
+                }
+                if relay {
+                    eprintln!("  | {line}");
+                }
+                let mut kept = kept.lock().unwrap();
+                if kept.len() == STDERR_TAIL {
+                    kept.pop_front();
+                }
+                kept.push_back(line);
+            }
+        });
+        let started = Instant::now();
+        let (status, timed_out) = loop {
+            match child.try_wait() {
+                Ok(Some(status)) => break (Some(status), false),
+                Ok(None) if started.elapsed() > self.timeout => {
+                    let _ = child.kill();
+                    break (child.wait().ok(), true);
+                }
+                Ok(None) => std::thread::sleep(Duration::from_millis(50)),
+                Err(_) => break (None, false),
+            }
+        };
+        // A process the child started may still hold its pipes: the readers
+        // get a moment to finish, then are left to end on their own.
+        let grace = Instant::now() + Duration::from_secs(2);
+        while !(out_reader.is_finished() && err_reader.is_finished()) && Instant::now() < grace {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let found = verdict.lock().unwrap().take();
+        match found {
+            Some(Verdict::Fits { .. }) if timed_out => Verdict::DoesNotFit {
+                why: format!("timed out after {} s", self.timeout.as_secs()),
+            },
+            Some(v) => v,
+            None if timed_out => Verdict::DoesNotFit {
+                why: format!("timed out after {} s", self.timeout.as_secs()),
+            },
+            None => {
+                let tail: Vec<String> = tail.lock().unwrap().iter().cloned().collect();
+                let why = failure_reason(&tail.join("\n"));
+                Verdict::DoesNotFit {
+                    why: match status {
+                        Some(status) if why.is_empty() => format!("no verdict ({status})"),
+                        Some(status) if why != "out of memory" => {
+                            format!("no verdict ({status}): {why}")
+                        }
+                        _ => why,
+                    },
+                }
+            }
+        }
+    }
+}
+
+fn parse_verdict(line: &str) -> Option<Verdict> {
+    serde_json::from_str(line.strip_prefix(VERDICT_TAG)?).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fits_below(limit: usize) -> impl FnMut(usize) -> Verdict {
+        move |batch| {
+            if batch <= limit {
+                Verdict::Fits {
+                    samples_per_s: Some(batch as f64),
+                }
+            } else {
+                Verdict::DoesNotFit {
+                    why: "out of memory".into(),
+                }
+            }
+        }
+    }
+
+    fn batches(result: &SearchResult) -> Vec<usize> {
+        result.probes.iter().map(|p| p.batch).collect()
+    }
+
+    #[test]
+    fn doubles_to_the_first_failure_then_bisects_to_the_resolution() {
+        let result = BatchSearch::new(64, 65536).run(fits_below(3000));
+        assert_eq!(
+            batches(&result),
+            [64, 128, 256, 512, 1024, 2048, 4096, 3072, 2560, 2816, 2944]
+        );
+        assert_eq!(result.largest_fitting, Some(2944));
+        assert_eq!(result.smallest_failing, Some(3072));
+        assert_eq!(result.at_largest().unwrap().batch, 2944);
+    }
+
+    #[test]
+    fn the_maximum_that_fits_ends_the_search() {
+        let result = BatchSearch::new(100, 1000).run(fits_below(5000));
+        assert_eq!(batches(&result), [100, 200, 400, 800, 1000]);
+        assert_eq!(result.largest_fitting, Some(1000));
+        assert_eq!(result.smallest_failing, None);
+    }
+
+    #[test]
+    fn a_start_that_does_not_fit_bisects_below_it() {
+        let result = BatchSearch::new(64, 1024).run(fits_below(10));
+        assert_eq!(result.largest_fitting, Some(10));
+        assert_eq!(result.smallest_failing, Some(11));
+        let nothing = BatchSearch::new(1, 8).run(fits_below(0));
+        assert_eq!(nothing.largest_fitting, None);
+        assert_eq!(batches(&nothing), [1]);
+    }
+
+    #[test]
+    fn multiples_only() {
+        let result = BatchSearch::new(30, 4096)
+            .multiple_of(32)
+            .resolution(1000)
+            .run(fits_below(1000));
+        assert!(result.probes.iter().all(|p| p.batch % 32 == 0));
+        assert_eq!(result.largest_fitting, Some(992));
+        assert_eq!(result.smallest_failing, Some(1024));
+    }
+
+    #[test]
+    fn failure_reasons_are_short_and_name_out_of_memory() {
+        assert_eq!(
+            failure_reason("panicked: called `Result::unwrap()` on an `Err` value: OutOfMemory"),
+            "out of memory"
+        );
+        assert!(failure_reason(
+            "burn-swap: no plan keeps the iteration's device memory under the budget: need 6 GiB"
+        )
+        .starts_with("budget too small: no plan keeps"));
+        assert_eq!(failure_reason("shape mismatch\nmore"), "shape mismatch");
+    }
+
+    /// A child that answers by the batch it is given, as a training program
+    /// would: a verdict line when it trained, a crash when it did not.
+    #[cfg(unix)]
+    fn shell_child(script: &str) -> ChildProbe {
+        ChildProbe::new("/bin/sh", vec!["-c".into(), script.into()]).relay_stderr(false)
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_child_gives_its_verdict_or_its_reason() {
+        let script = format!(
+            r#"if [ "${PROBE_BATCH_VAR}" -le 100 ]; then echo 'training...' >&2; echo '{VERDICT_TAG}{{"verdict":"fits","samples_per_s":12.5}}'; else echo 'CUDA_ERROR_OUT_OF_MEMORY: out of memory' >&2; exit 1; fi"#
+        );
+        let child = shell_child(&script);
+        assert_eq!(
+            child.run(64),
+            Verdict::Fits {
+                samples_per_s: Some(12.5)
+            }
+        );
+        assert_eq!(
+            child.run(128),
+            Verdict::DoesNotFit {
+                why: "out of memory".into()
+            }
+        );
+        let result = BatchSearch::new(16, 1024).run(|b| child.run(b));
+        assert_eq!(result.largest_fitting, Some(100));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_child_that_hangs_is_killed_at_the_timeout() {
+        let child = shell_child("sleep 30").timeout(Duration::from_millis(300));
+        let started = Instant::now();
+        let verdict = child.run(8);
+        assert!(started.elapsed() < Duration::from_secs(10));
+        assert!(matches!(verdict, Verdict::DoesNotFit { why } if why.starts_with("timed out")));
+    }
+}
