@@ -2,7 +2,7 @@
 //!
 //! | variable | meaning | default |
 //! |---|---|---|
-//! | `BURN_SWAP_POLICY` | `keep-all` or `swap-all` | `keep-all` |
+//! | `BURN_SWAP_POLICY` | `keep-all`, `swap-all`, `compress-all`, `cswap` (needs a cost model) or `oracle` | `keep-all` |
 //! | `BURN_SWAP_BUDGET` | device bytes an iteration may add to what the device held when it began (saved activations, working tensors, downloads in flight), e.g. `6GiB`, `512MB`, `1000000` | none |
 //! | `BURN_SWAP_MIN_SWAP_BYTES` | smallest tensor worth swapping | `1MiB` |
 //! | `BURN_SWAP_PREFETCH_OPS` | bring tensors back this many ops before first use | `0` |
@@ -12,6 +12,7 @@
 //! | `BURN_SWAP_PINNED_POOL` | most pinned host memory the CUDA engine takes | half the host RAM |
 //! | `BURN_SWAP_HOST_RESERVE` | host RAM the pinned pool always leaves available | `4GiB` |
 //! | `BURN_SWAP_DEVICE_SAMPLE_OPS` | read the device's real memory use every this many ops while profiling (0: only at phase boundaries) | `1` |
+//! | `BURN_SWAP_SPARSITY_EVERY` | under `cswap` or `oracle`, count the zeros of the iteration's saved tensors on the device in iterations without a plan and every this many iterations (0: never) | `500` |
 //! | `BURN_SWAP_DEVICE_SAMPLE_PLANNED` | `1`: sample it in iterations that follow the plan too (a blocking round trip each: for measurements) | off |
 //! | `BURN_SWAP_UNDER_FUSION` | `0`: leave tensors of burn's fusion backend (`Cuda`, `Wgpu`) on the device | on |
 //! | `BURN_SWAP_ALLOCATOR` | `auto`, `exact` or `pooled`: how device buffers are allocated (see [`DeviceAllocator`]) | `auto` |
@@ -21,7 +22,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::error::SwapError;
-use crate::policy::{self, KeepAll, PlanParams, Policy};
+use crate::policy::{self, CostModel, KeepAll, PlanParams, Policy};
 
 /// What to do when no plan fits the budget.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,6 +58,10 @@ pub enum DeviceAllocator {
 pub struct SwapConfig {
     /// Makes the plan.
     pub policy: Arc<dyn Policy>,
+    /// What copies and codecs cost on the device, where measured: the
+    /// policies that choose codecs (`cswap`, `oracle`) need it, the others
+    /// use it to predict the iteration's time.
+    pub cost_model: Option<Arc<CostModel>>,
     /// Device bytes an iteration may add to what the device held when it
     /// began: its saved activations, its working tensors and downloads still
     /// holding their memory. Held by the plan (simulated on the profile), by
@@ -94,6 +99,13 @@ pub struct SwapConfig {
     /// the host runs ahead) the tensors moved off after each op have left
     /// before the next ones pile up.
     pub device_sample_ops: u32,
+    /// Under a policy that reads them (`cswap`, `oracle`), count the zeros
+    /// of the iteration's saved tensors (those of at least `min_swap_bytes`)
+    /// on the device, for the profile's `zero_fraction` (what compression
+    /// would gain): in every iteration without a plan and every this many
+    /// iterations; 0 never. One reduction per tensor, read back when the
+    /// iteration ends.
+    pub sparsity_every: u64,
     /// Sample the device's memory in iterations that follow the plan too
     /// (each sample is a blocking round trip to the runtime: for
     /// measurements, not for speed).
@@ -112,6 +124,7 @@ impl Default for SwapConfig {
     fn default() -> Self {
         Self {
             policy: Arc::new(KeepAll),
+            cost_model: None,
             budget_bytes: None,
             min_swap_bytes: 1 << 20,
             prefetch_lookahead_ops: None,
@@ -123,6 +136,7 @@ impl Default for SwapConfig {
             pinned_chunk_bytes: 256 << 20,
             host_ram_reserve_bytes: 4 << 30,
             device_sample_ops: 1,
+            sparsity_every: 500,
             device_sample_planned: false,
             swap_under_fusion: true,
             allocator: DeviceAllocator::Auto,
@@ -146,6 +160,7 @@ impl SwapConfig {
             budget_bytes: self.budget_bytes,
             min_swap_bytes: self.min_swap_bytes,
             prefetch_lookahead_ops: self.prefetch_lookahead_ops,
+            costs: self.cost_model.clone(),
         }
     }
 
@@ -199,6 +214,11 @@ impl SwapConfig {
         if let Some(v) = var("BURN_SWAP_DEVICE_SAMPLE_OPS") {
             config.device_sample_ops = v.trim().parse().map_err(|_| {
                 SwapError::Config(format!("BURN_SWAP_DEVICE_SAMPLE_OPS={v}: not a count"))
+            })?;
+        }
+        if let Some(v) = var("BURN_SWAP_SPARSITY_EVERY") {
+            config.sparsity_every = v.trim().parse().map_err(|_| {
+                SwapError::Config(format!("BURN_SWAP_SPARSITY_EVERY={v}: not a count"))
             })?;
         }
         if let Some(v) = var("BURN_SWAP_DEVICE_SAMPLE_PLANNED") {
@@ -255,6 +275,11 @@ impl SwapConfigBuilder {
     /// The policy that makes the plan.
     pub fn policy(mut self, policy: impl Policy + 'static) -> Self {
         self.config.policy = Arc::new(policy);
+        self
+    }
+    /// See [`SwapConfig::cost_model`].
+    pub fn cost_model(mut self, costs: CostModel) -> Self {
+        self.config.cost_model = Some(Arc::new(costs));
         self
     }
     /// See [`SwapConfig::budget_bytes`].
@@ -315,6 +340,12 @@ impl SwapConfigBuilder {
         self
     }
 
+    /// See [`SwapConfig::sparsity_every`].
+    pub fn sparsity_every(mut self, iterations: u64) -> Self {
+        self.config.sparsity_every = iterations;
+        self
+    }
+
     /// Read the device's real memory use every this many ops (0: phase boundaries only).
     pub fn device_sample_ops(mut self, ops: u32) -> Self {
         self.config.device_sample_ops = ops;
@@ -341,7 +372,7 @@ fn default_pinned_pool_bytes() -> u64 {
 pub fn policy_by_name(name: &str) -> Result<Arc<dyn Policy>, SwapError> {
     policy::by_name(name).ok_or_else(|| {
         SwapError::Config(format!(
-            "unknown policy `{}` (expected keep-all or swap-all)",
+            "unknown policy `{}` (expected keep-all, swap-all, compress-all, cswap or oracle)",
             name.trim()
         ))
     })

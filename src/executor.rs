@@ -33,9 +33,10 @@ use std::time::Instant;
 use crate::config::{OnBudgetError, SwapConfig};
 use crate::error::SwapError;
 use crate::handle::{ManagedSlot, SlotEvent, TensorId, Tracker};
-use crate::policy::{Action, Plan};
+use crate::policy::{Action, Codec, Plan};
 use crate::profiler::{human_bytes, write_json, OpRecord, Phase, Profile, Recorder, TensorKey};
 use crate::report::{plan_line, IterationReport, OffloadTally, SwapWarning, Warnings};
+use crate::sparsity::PendingZeros;
 use crate::transfer::{DeviceMemory, DeviceReport, DeviceUsage, TransferError, TransferOptions};
 
 static NEXT_TENSOR_ID: AtomicU64 = AtomicU64::new(1);
@@ -68,8 +69,9 @@ struct Live {
 
 /// What the decorator must do once an op finished.
 pub(crate) struct OpEnd {
-    /// Tensors of the op (inputs and outputs, by id) the plan offloads now.
-    pub offload: Vec<TensorId>,
+    /// Tensors of the op (inputs and outputs, by id) the plan offloads now,
+    /// each with the codec it is compressed with first, if any.
+    pub offload: Vec<(TensorId, Option<Codec>)>,
     /// Other tensors to move off now: the profiled iteration went over the budget.
     pub evict: Vec<Arc<dyn ManagedSlot>>,
     /// Downloads count against the budget: after its offloads, the op may
@@ -117,14 +119,29 @@ impl LastProfile {
 /// The plan being applied, indexed for the per-op path.
 struct ActivePlan {
     plan: Arc<Plan>,
-    /// Swapped tensors: key -> op after which it is offloaded.
-    offload_after: HashMap<TensorKey, u32>,
+    /// Swapped tensors: key -> op after which it is offloaded, and the codec
+    /// that compresses it first.
+    offload_after: HashMap<TensorKey, (u32, Option<Codec>)>,
     /// op index -> keys to prefetch before it runs.
     prefetch_at: BTreeMap<u32, Vec<TensorKey>>,
     /// Swapped tensors: key -> (first backward use, bytes).
     needed: HashMap<TensorKey, (u32, u64)>,
     /// See [`Executor::starts_over`].
     restart_signature: Option<u64>,
+}
+
+/// The codec a swapped tensor is compressed with: none in a build without
+/// the `compression` feature, which says so once.
+fn compressed_with(codec: Option<Codec>) -> Option<Codec> {
+    if cfg!(feature = "compression") {
+        return codec;
+    }
+    if let Some(codec) = codec {
+        crate::notice::once("compression feature off", || {
+            format!("the plan compresses swapped tensors ({codec} first), but burn-swap was built without its `compression` feature: they are swapped as they are")
+        });
+    }
+    None
 }
 
 impl ActivePlan {
@@ -140,7 +157,7 @@ impl ActivePlan {
         // Copies run in the order they are asked for: the one needed first goes first.
         swapped.sort_by_key(|d| (d.prefetch_at, d.needed_at));
         for d in swapped {
-            offload_after.insert(d.key, d.offload_after);
+            offload_after.insert(d.key, (d.offload_after, compressed_with(d.codec)));
             needed.insert(d.key, (d.needed_at, d.bytes));
             prefetch_at.entry(d.prefetch_at).or_default().push(d.key);
         }
@@ -212,6 +229,8 @@ pub(crate) struct Executor {
     deferred: Vec<(u32, u64, Weak<dyn ManagedSlot>)>,
     /// When the current iteration's first op began.
     iteration_started: Option<Instant>,
+    /// Zero counts queued this iteration, read when it ends.
+    zero_counts: Vec<(TensorId, PendingZeros)>,
     /// What the transfer layer did with this iteration's offloads.
     tally: OffloadTally,
     warnings: Warnings,
@@ -265,6 +284,7 @@ impl Executor {
             real_growth: 0,
             deferred: Vec::new(),
             iteration_started: None,
+            zero_counts: Vec::new(),
             tally: OffloadTally::default(),
             warnings: Warnings::default(),
             last_report: None,
@@ -818,6 +838,7 @@ impl Executor {
         self.recorder = Recorder::new(self.config.max_recorded_ops, self.live_bytes);
         self.device_samples.clear();
         self.deferred.clear();
+        self.zero_counts.clear();
         self.driver_floor = u64::MAX;
         self.real_growth = 0;
         self.iteration_started = Some(Instant::now());
@@ -875,10 +896,21 @@ impl Executor {
             } else {
                 for &id in record.inputs.iter().chain(record.outputs.iter()) {
                     let key = self.live.get(&id).and_then(|l| l.key);
-                    if key.and_then(|k| active.offload_after.get(&k)) == Some(&index) {
-                        offload.push(id);
-                        self.tally.asked += 1;
+                    match key.and_then(|k| active.offload_after.get(&k)) {
+                        Some(&(at, codec)) if at == index => {
+                            offload.push((id, codec));
+                            self.tally.asked += 1;
+                        }
+                        _ => {}
                     }
+                }
+            }
+        }
+        if self.counts_zeros() {
+            for (id, _) in end.offload.clone() {
+                let slot = self.live.get(&id).and_then(|l| l.slot.as_ref()?.upgrade());
+                if let Some(slot) = slot {
+                    self.count_zeros_of(slot.as_ref());
                 }
             }
         }
@@ -893,6 +925,11 @@ impl Executor {
         }
         if evicting {
             end.evict = self.choose_evictions(index);
+            if self.counts_zeros() {
+                for slot in end.evict.clone() {
+                    self.count_zeros_of(slot.as_ref());
+                }
+            }
         }
         let outputs = record.output_info.iter().map(|o| o.bytes).sum();
         let workspace_bytes = self.op_workspace(outputs);
@@ -919,9 +956,44 @@ impl Executor {
         self.offloaded.insert(id, slot);
     }
 
+    /// This iteration counts the zeros of its saved tensors: the policy
+    /// reads them, and the iteration has no plan (its profile may make one)
+    /// or is one of every `sparsity_every`.
+    pub(crate) fn counts_zeros(&self) -> bool {
+        let every = self.config.sparsity_every;
+        every > 0
+            && self.config.policy.uses_sparsity()
+            && (!self.on_plan || self.iteration.is_multiple_of(every))
+    }
+
+    /// Queues the zero count of `slot` (once per tensor and iteration).
+    fn count_zeros_of(&mut self, slot: &dyn ManagedSlot) {
+        let id = slot.id();
+        if self.zero_counts.iter().any(|(counted, _)| *counted == id) {
+            return;
+        }
+        if let Some(pending) = slot.count_zeros() {
+            self.zero_counts.push((id, pending));
+        }
+    }
+
     pub(crate) fn begin_backward(&mut self) {
         self.trains = true;
         self.absorb_events(self.next_op.saturating_sub(1));
+        if self.counts_zeros() {
+            // What forward made and backward will read: the saved tensors
+            // still on the device (those moved off were counted as they left).
+            let min_bytes = self.config.min_swap_bytes.max(1);
+            let slots: Vec<Arc<dyn ManagedSlot>> = self
+                .live
+                .values()
+                .filter(|l| l.resident && l.key.is_some() && l.bytes >= min_bytes)
+                .filter_map(|l| l.slot.as_ref()?.upgrade())
+                .collect();
+            for slot in slots {
+                self.count_zeros_of(slot.as_ref());
+            }
+        }
         self.recorder.backward_starts(self.next_op);
         self.sample_device(self.next_op);
         self.phase = Phase::Backward;
@@ -937,6 +1009,11 @@ impl Executor {
             .map_or(std::time::Duration::ZERO, |t| t.elapsed());
         let end = self.next_op;
         self.absorb_events(end.saturating_sub(1));
+        for (id, pending) in std::mem::take(&mut self.zero_counts) {
+            if let Some(fraction) = pending.read() {
+                self.recorder.sparsity(id, fraction);
+            }
+        }
         // The next iteration's growth is counted from here.
         self.start_live = self.live_bytes;
         let followed_plan = self.on_plan
@@ -1114,7 +1191,7 @@ mod tests {
         fn id(&self) -> TensorId {
             self.id
         }
-        fn offload(&self, _: &TransferOptions) -> Result<u64, TransferError> {
+        fn offload(&self, _: &TransferOptions, _: Option<Codec>) -> Result<u64, TransferError> {
             Ok(0)
         }
         fn prefetch(&self) {}
@@ -1215,6 +1292,7 @@ mod tests {
                 offload_after: 0,
                 prefetch_at: 2,
                 needed_at: 5,
+                codec: None,
             }],
             op_signatures: Vec::new(),
             budget_bytes: Some(100),
@@ -1223,6 +1301,7 @@ mod tests {
             expected_peak_saved_bytes: 0,
             keep_all_peak_saved_bytes: 0,
             moves_nothing_because: None,
+            predicted: None,
         };
         executor.active = Some(ActivePlan::new(Arc::new(plan)));
         // 90 over the iteration's least: no room for 30 more before op 2...

@@ -15,6 +15,8 @@ use std::time::Instant;
 use burn_backend::{Backend, DType, Shape, TensorMetadata};
 use serde::{Deserialize, Serialize};
 
+use crate::policy::Codec;
+use crate::sparsity::{count_zeros, PendingZeros};
 use crate::transfer::{self, HostCopy, Incoming, TransferError, TransferOptions};
 
 pub use burn_swap_plan::profile::TensorId;
@@ -312,8 +314,13 @@ impl<B: Backend> Slot<B> {
 pub(crate) trait ManagedSlot: Send + Sync {
     /// The tensor's id.
     fn id(&self) -> TensorId;
-    /// Moves the data to the host. Returns the bytes moved, or why not.
-    fn offload(&self, options: &TransferOptions) -> Result<u64, TransferError>;
+    /// Moves the data to the host, compressed with `codec` first where one
+    /// is given. Returns the bytes moved (uncompressed), or why not.
+    fn offload(
+        &self,
+        options: &TransferOptions,
+        codec: Option<Codec>,
+    ) -> Result<u64, TransferError>;
     /// Brings the data back to the device ahead of use.
     fn prefetch(&self);
     /// Its download is still running, holding its device memory.
@@ -325,6 +332,10 @@ pub(crate) trait ManagedSlot: Send + Sync {
     fn download_waitable(&self) -> bool {
         true
     }
+    /// Queues the count of its zero elements, if it is on the device.
+    fn count_zeros(&self) -> Option<PendingZeros> {
+        None
+    }
 }
 
 impl<B: Backend> ManagedSlot for Slot<B> {
@@ -332,7 +343,11 @@ impl<B: Backend> ManagedSlot for Slot<B> {
         self.id
     }
 
-    fn offload(&self, options: &TransferOptions) -> Result<u64, TransferError> {
+    fn offload(
+        &self,
+        options: &TransferOptions,
+        codec: Option<Codec>,
+    ) -> Result<u64, TransferError> {
         let mut storage = self.lock();
         let Storage::Resident(_) = &*storage else {
             return Ok(0);
@@ -342,7 +357,7 @@ impl<B: Backend> ManagedSlot for Slot<B> {
             unreachable!()
         };
         let _span = tracing::trace_span!("swap_out", id = self.id, bytes = self.bytes).entered();
-        match transfer::offload::<B>(primitive, options) {
+        match transfer::offload::<B>(primitive, options, codec) {
             Ok(host) => {
                 // An asynchronous copy may still hold the device buffer
                 // (`Residency::Offloading`); the plan counts it as gone.
@@ -359,6 +374,14 @@ impl<B: Backend> ManagedSlot for Slot<B> {
                 Err(err)
             }
         }
+    }
+
+    fn count_zeros(&self) -> Option<PendingZeros> {
+        let primitive = match &*self.lock() {
+            Storage::Resident(primitive) => primitive.clone(),
+            _ => return None,
+        };
+        Some(count_zeros::<B>(primitive))
     }
 
     fn download_in_flight(&self) -> bool {
@@ -445,7 +468,7 @@ mod tests {
         let before = burn_backend::read_sync(before).unwrap();
         let layout_before = t.slot.resident_clone().layout().clone();
         let saved = t.clone();
-        assert_eq!(saved.slot.offload(&options()).unwrap(), 24);
+        assert_eq!(saved.slot.offload(&options(), None).unwrap(), 24);
         assert_eq!(t.residency(), Residency::OnHost);
         assert_eq!(t.shape().dims::<2>(), [3, 2], "metadata needs no data");
         let back = t.into_primitive();
@@ -478,7 +501,7 @@ mod tests {
         let a = tensor(&tracker);
         let b = a.clone();
         let c = b.clone();
-        a.slot.offload(&options()).unwrap();
+        a.slot.offload(&options(), None).unwrap();
         drop(a);
         drop(b);
         assert!(events(&tracker)

@@ -12,7 +12,8 @@
 //!   residency [`handle`]; its op forwarding is generated (`forwarding.rs`).
 //! - [`autodiff`]: `SwapAutodiff<B>`, the user-facing backend.
 //! - [`profiler`]: what an iteration did, per op and per tensor.
-//! - [`policy`]: from a profile to a plan (`KeepAll`, `SwapAll`).
+//! - [`policy`]: from a profile to a plan (`KeepAll`, `SwapAll`, and the
+//!   compress-then-swap policies `CompressAll`, `Cswap`, `CompressionOracle`).
 //! - `executor`: applies the plan on the per-op path.
 //! - `transfer`: moves data between device and host.
 //! - [`config`]: the builder and the `BURN_SWAP_*` variables.
@@ -39,6 +40,7 @@ pub mod policy;
 pub mod profiler;
 pub mod report;
 mod runtime_failure;
+mod sparsity;
 pub mod transfer;
 
 use std::sync::Arc;

@@ -1,7 +1,10 @@
 //! Policies: from a profile to a plan, one decision per saved tensor (the
 //! planning core, `burn-swap-plan`).
 
+pub use burn_swap_plan::cost::{Codec, CodecTimeModel, CostModel, LinkModel};
 pub use burn_swap_plan::memory::{simulate, Footprint};
 pub use burn_swap_plan::plan::{Action, Decision, Plan};
-pub use burn_swap_plan::policy::{by_name, KeepAll, PlanParams, Policy, SwapAll};
+pub use burn_swap_plan::policy::{
+    by_name, CompressAll, CompressionOracle, Cswap, KeepAll, PlanParams, Policy, SwapAll,
+};
 pub use burn_swap_plan::PlanError;

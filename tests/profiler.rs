@@ -6,11 +6,12 @@ mod common;
 use burn::backend::Flex;
 use burn::tensor::activation::relu;
 use burn::tensor::{Tensor, TensorData};
+use burn_swap::policy::Cswap;
 use burn_swap::{
     Action, KeepAll, OnBudgetError, PlanError, SwapAll, SwapAutodiff, SwapConfig, SwapError,
 };
 use burn_swap_models::ModelKind;
-use common::{gradients_per_iteration, serial, swap_every_tensor};
+use common::{gradients_per_iteration, serial, swap_every_tensor, zvc_cost_model};
 
 type Swap = SwapAutodiff<Flex>;
 type Plain = burn::backend::Autodiff<Flex>;
@@ -477,4 +478,67 @@ fn a_plan_that_moves_nothing_says_why() {
         .unwrap()
         .moves_nothing_because
         .is_none());
+}
+
+/// The zero fractions of x and h = x @ w, computed on the host.
+fn tiny_zero_fractions(w: &Tensor<Swap, 2>) -> (f32, f32) {
+    let x: Vec<f32> = (0..32).map(|v| v as f32 - 16.0).collect();
+    let w: Vec<f32> = w.to_data().to_vec().unwrap();
+    let mut h_zeros = 0;
+    for row in 0..4 {
+        for col in 0..16 {
+            let dot: f32 = (0..8).map(|k| x[row * 8 + k] * w[k * 16 + col]).sum();
+            h_zeros += usize::from(dot == 0.0);
+        }
+    }
+    let x_zeros = x.iter().filter(|v| **v == 0.0).count();
+    (x_zeros as f32 / 32.0, h_zeros as f32 / 64.0)
+}
+
+#[test]
+fn saved_tensors_zero_fractions_are_counted_on_the_device_for_cswap() {
+    let _guard = serial();
+    let w = tiny_weight();
+    let (x_zeros, h_zeros) = tiny_zero_fractions(&w);
+    assert!(x_zeros > 0.0 && h_zeros > 0.0, "{x_zeros} {h_zeros}");
+    let fractions = |p: &burn_swap::Profile| -> Vec<Option<f32>> {
+        p.tensors
+            .iter()
+            .filter(|t| t.saved)
+            .map(|t| t.zero_fraction)
+            .collect()
+    };
+    // A fast link: nothing is worth compressing, every tensor is swapped.
+    burn_swap::configure(
+        SwapConfig::builder()
+            .policy(Cswap)
+            .cost_model(zvc_cost_model(1e12))
+            .sparsity_every(1)
+            .min_swap_bytes(0)
+            .prefetch_lookahead_ops(0)
+            .build(),
+    );
+    // Without a plan both stay on the device: counted as backward starts.
+    tiny_iteration(&w);
+    let p = burn_swap::last_profile().unwrap();
+    assert_eq!(p.swapped_out_bytes, 0, "{p}");
+    assert_eq!(fractions(&p), [Some(x_zeros), Some(h_zeros)], "{p}");
+    // Under the plan: those moved off are counted as they leave, the
+    // others as backward starts.
+    for _ in 0..2 {
+        tiny_iteration(&w);
+    }
+    let p = burn_swap::last_profile().unwrap();
+    assert!(p.swapped_out_bytes > 0, "{p}");
+    assert_eq!(fractions(&p), [Some(x_zeros), Some(h_zeros)], "{p}");
+    // Policies that do not read them add no work for them.
+    burn_swap::configure(
+        SwapConfig::builder()
+            .policy(KeepAll)
+            .sparsity_every(1)
+            .build(),
+    );
+    tiny_iteration(&w);
+    let p = burn_swap::last_profile().unwrap();
+    assert_eq!(fractions(&p), [None, None]);
 }

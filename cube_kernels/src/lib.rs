@@ -18,6 +18,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod calibrate;
 mod compact;
 pub mod cpu;
 mod decode;

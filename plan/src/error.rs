@@ -26,4 +26,13 @@ pub enum PlanError {
         /// What the policy tried, in words.
         tried: String,
     },
+    /// The policy prices its choices with a cost model the device has not
+    /// measured.
+    #[error("burn-swap: policy {policy} needs {missing}, measured on this device; none was given")]
+    NoCostModel {
+        /// The policy's name.
+        policy: String,
+        /// What is missing, in words.
+        missing: String,
+    },
 }

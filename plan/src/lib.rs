@@ -10,13 +10,19 @@
 //! - [`memory`]: the bytes resident at each op, as recorded or as a plan
 //!   would make them (one interval sweep for both), and the working bytes
 //!   no plan moves ([`Footprint`]).
-//! - [`policy`]: from a profile to a plan ([`KeepAll`], [`SwapAll`]).
+//! - [`cost`]: what a plan's copies cost: the host link, the codecs' time
+//!   model (fitted to timings taken on the device) and a replay of the
+//!   iteration with one copy queue per direction.
+//! - [`policy`]: from a profile to a plan ([`KeepAll`], [`SwapAll`], and the
+//!   compress-then-swap policies [`Cswap`], [`CompressAll`],
+//!   [`CompressionOracle`]).
 //! - [`svg`]: a picture of an iteration's memory.
 //!
 //! Element types, tensor ids and device memory are plain data here: the
 //! crate that runs the model converts its own types at the boundary.
 
 mod bytes;
+pub mod cost;
 pub mod error;
 mod json;
 pub mod memory;
@@ -32,6 +38,6 @@ pub use error::PlanError;
 pub use json::write_json;
 pub use memory::{simulate, Footprint};
 pub use plan::{Action, Decision, Plan};
-pub use policy::{KeepAll, PlanParams, Policy, SwapAll};
+pub use policy::{CompressAll, CompressionOracle, Cswap, KeepAll, PlanParams, Policy, SwapAll};
 pub use profile::{Profile, TensorKey};
 pub use svg::{timeline_svg, timeline_svg_with, SvgOptions};

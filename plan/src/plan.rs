@@ -9,6 +9,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::cost::{Codec, SwapReplay};
 use crate::human_bytes;
 use crate::profile::{Profile, TensorKey};
 
@@ -39,6 +40,11 @@ pub struct Decision {
     /// For `Swap`: its first backward use (the op its copy must beat).
     #[serde(default)]
     pub needed_at: u32,
+    /// For `Swap`: compressed on the device with this codec before it
+    /// crosses the link, decompressed once it is back; `None` moves it as it
+    /// is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub codec: Option<Codec>,
 }
 
 impl Decision {
@@ -51,6 +57,7 @@ impl Decision {
             offload_after: 0,
             prefetch_at: 0,
             needed_at: 0,
+            codec: None,
         }
     }
 
@@ -92,6 +99,10 @@ pub struct Plan {
     /// Why the plan moves no tensor, when it moves none.
     #[serde(default)]
     pub moves_nothing_because: Option<String>,
+    /// The iteration replayed under this plan with the device's cost model
+    /// (policies that price copies fill it in).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub predicted: Option<SwapReplay>,
 }
 
 impl Plan {
@@ -102,6 +113,14 @@ impl Plan {
             .filter(|d| d.action == Action::Swap)
             .count()
     }
+    /// How many swapped tensors are compressed first.
+    pub fn compressed_count(&self) -> usize {
+        self.decisions
+            .iter()
+            .filter(|d| d.action == Action::Swap && d.codec.is_some())
+            .count()
+    }
+
     /// Bytes swapped out (and back) per iteration.
     pub fn swapped_bytes(&self) -> u64 {
         self.decisions
@@ -116,12 +135,16 @@ impl fmt::Display for Plan {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
-            "burn-swap plan ({}, from iteration {}): {} saved tensors, {} swapped ({} per iteration each way)",
+            "burn-swap plan ({}, from iteration {}): {} saved tensors, {} swapped ({} per iteration each way){}",
             self.policy,
             self.iteration,
             self.decisions.len(),
             self.swapped_count(),
-            human_bytes(self.swapped_bytes())
+            human_bytes(self.swapped_bytes()),
+            match self.compressed_count() {
+                0 => String::new(),
+                n => format!(", {n} of them compressed first"),
+            }
         )?;
         write!(
             f,
@@ -132,6 +155,17 @@ impl fmt::Display for Plan {
             human_bytes(self.expected_peak_saved_bytes),
             human_bytes(self.keep_all_peak_saved_bytes),
         )?;
+        if let Some(p) = &self.predicted {
+            write!(
+                f,
+                "\n  predicted: {:.3} ms a step ({:.3} ms of ops, {:.3} ms of codec kernels, {:.3} ms waiting for copies), {} to the host",
+                p.iteration_ns / 1e6,
+                p.ops_ns / 1e6,
+                p.codec_ns / 1e6,
+                p.wait_ns / 1e6,
+                human_bytes(p.to_host_bytes)
+            )?;
+        }
         match &self.moves_nothing_because {
             Some(why) => write!(f, "\n  moves nothing: {why}"),
             None => Ok(()),

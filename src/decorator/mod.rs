@@ -170,7 +170,7 @@ impl<B: Backend> OpScope<B> {
                     e.install_probe(crate::transfer::memory_probe::<B>(&slot.device));
                 }
             }
-            let slots = if e.evicts_while_profiling() {
+            let slots = if e.evicts_while_profiling() || e.counts_zeros() {
                 outputs
                     .iter()
                     .map(|s| Arc::downgrade(s) as Weak<dyn ManagedSlot>)
@@ -184,14 +184,14 @@ impl<B: Backend> OpScope<B> {
         for slot in end.evict {
             evict(&slot, &end.transfer);
         }
-        for id in end.offload {
+        for (id, codec) in end.offload {
             let slot = self
                 .shared_inputs
                 .iter()
                 .chain(self.outputs.iter())
                 .find(|s| s.id == id);
             let Some(slot) = slot else { continue };
-            match slot.offload(&end.transfer) {
+            match slot.offload(&end.transfer, codec) {
                 Ok(bytes) => {
                     let weak: Weak<dyn ManagedSlot> = Arc::downgrade(slot) as Weak<dyn ManagedSlot>;
                     executor::with(|e| e.offloaded(id, bytes, weak));
@@ -234,7 +234,7 @@ fn wait_for_budget() {
 /// the budget; a refusal puts it back in the executor's count.
 fn evict(slot: &Arc<dyn ManagedSlot>, options: &TransferOptions) {
     let id = slot.id();
-    let refused_for_good = match slot.offload(options) {
+    let refused_for_good = match slot.offload(options, None) {
         Ok(0) => false, // not resident after all (a copy was already under way)
         Ok(bytes) => {
             executor::with(|e| e.downloading(bytes, Arc::downgrade(slot)));

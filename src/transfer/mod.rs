@@ -36,6 +36,7 @@ use burn_flex::FlexTensor;
 pub use burn_swap_plan::profile::{DeviceReport, DeviceUsage};
 
 use crate::config::SwapConfig;
+use crate::policy::Codec;
 
 /// What the engines may do, from the configuration of the thread that
 /// moves the tensor.
@@ -81,6 +82,9 @@ pub(crate) enum HostCopy {
     Data(TensorData),
     /// A Flex tensor's storage and layout.
     Flex(flex::FlexCopy),
+    /// A Flex tensor's storage, compressed, and its layout.
+    #[cfg(feature = "compression")]
+    FlexCompressed(flex::CompressedFlexCopy),
     /// A device buffer an engine copied (possibly still copying).
     #[cfg_attr(not(any(feature = "cuda", feature = "wgpu")), allow(dead_code))]
     Device(Box<dyn DeviceCopy>),
@@ -149,6 +153,37 @@ impl<P> Incoming<P> {
     }
 }
 
+/// Swapped tensors compressed before they left the device, since the
+/// process started.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CompressionStats {
+    /// Tensors compressed.
+    pub tensors: u64,
+    /// Their bytes.
+    pub bytes: u64,
+    /// Bytes that crossed the link for them.
+    pub compressed_bytes: u64,
+}
+
+static COMPRESSION: std::sync::Mutex<CompressionStats> = std::sync::Mutex::new(CompressionStats {
+    tensors: 0,
+    bytes: 0,
+    compressed_bytes: 0,
+});
+
+#[cfg_attr(not(feature = "compression"), allow(dead_code))]
+fn count_compressed(bytes: u64, compressed_bytes: u64) {
+    let mut stats = COMPRESSION.lock().unwrap_or_else(|p| p.into_inner());
+    stats.tensors += 1;
+    stats.bytes += bytes;
+    stats.compressed_bytes += compressed_bytes;
+}
+
+/// What compression did to swapped tensors so far.
+pub fn compression_stats() -> CompressionStats {
+    *COMPRESSION.lock().unwrap_or_else(|p| p.into_inner())
+}
+
 /// Pinned-pool refusals since the executor last took them, and the first
 /// reason: the pool refuses on whichever path copies (an offload, or a
 /// fusion buffer's copy once fusion hands it over), the executor sums them
@@ -183,6 +218,9 @@ pub enum TransferError {
     /// The engine does not move this kind of tensor.
     #[error("unsupported tensor for the transfer engine: {0}")]
     Unsupported(String),
+    /// Compressing the tensor failed.
+    #[error("compressing the tensor: {0}")]
+    Compress(String),
 }
 
 /// The device memory a backend really uses, and where burn-swap can manage
@@ -387,14 +425,34 @@ impl HostCopy {
 }
 
 /// Copies a primitive to the host (for asynchronous engines: starts the
-/// copy). On failure the primitive comes back untouched.
+/// copy), compressed with `codec` first where the engine can. On failure
+/// the primitive comes back untouched.
 #[cfg_attr(not(any(feature = "cuda", feature = "wgpu")), allow(unused_variables))]
 pub(crate) fn offload<B: Backend>(
     primitive: B::FloatTensorPrimitive,
     options: &TransferOptions,
+    codec: Option<Codec>,
 ) -> Result<HostCopy, (TransferError, B::FloatTensorPrimitive)> {
     if let Some(flex) = (&primitive as &dyn Any).downcast_ref::<FlexTensor>() {
+        #[cfg(feature = "compression")]
+        if let Some(codec) = codec {
+            let kind = cube_kernels::calibrate::codec_kind(codec);
+            return match flex::offload_compressed(flex, kind) {
+                Ok(copy) => {
+                    count_compressed(flex.data_arc().len() as u64, copy.compressed_bytes());
+                    Ok(HostCopy::FlexCompressed(copy))
+                }
+                Err(err) => Err((TransferError::Compress(err.to_string()), primitive)),
+            };
+        }
         return Ok(HostCopy::Flex(flex::offload(flex)));
+    }
+    if let Some(codec) = codec {
+        crate::notice::once("compression not carried out", || {
+            format!(
+                "the plan compresses swapped tensors ({codec} first), but this backend's transfer engine does not compress yet (Flex only): they are swapped as they are"
+            )
+        });
     }
     #[cfg(feature = "cuda")]
     let primitive = match offload_cube::<_, cubecl::cuda::CudaRuntime>(primitive, options) {
@@ -441,6 +499,12 @@ pub(crate) fn load<B: Backend>(host: HostCopy, device: &B::Device) -> B::FloatTe
         HostCopy::Flex(copy) => {
             cast(flex::load(copy)).expect("a Flex copy is only made from a Flex tensor")
         }
+        #[cfg(feature = "compression")]
+        HostCopy::FlexCompressed(copy) => match flex::load_compressed(copy) {
+            Ok(tensor) => cast(tensor).expect("a Flex copy is only made from a Flex tensor"),
+            // Corrupt host memory: never hand the model wrong values.
+            Err(err) => panic!("burn-swap: a swapped tensor came back corrupt: {err}"),
+        },
         HostCopy::Device(copy) => primitive::<B>(copy.load()),
     }
 }
@@ -479,7 +543,7 @@ impl<B: Backend> HostTensor<B> {
             return Err((TransferError::Unsupported(why), tensor));
         }
         let device = B::float_device(&tensor);
-        offload::<B>(tensor, &TransferOptions::of(config)).map(|host| Self {
+        offload::<B>(tensor, &TransferOptions::of(config), None).map(|host| Self {
             state: HostState::Host(host),
             device,
         })

@@ -25,3 +25,31 @@ pub fn swap_every_tensor(budget: u64) -> burn_swap::SwapConfigBuilder {
         .min_swap_bytes(0)
         .budget_bytes(budget)
 }
+
+/// A cost model as a device would measure it for ZVC on f32 (a pass over
+/// the bytes, less work for zeros, a bit per value and the non-zero values
+/// out) over a link of `link_bytes_per_s` each way: what `cswap` needs.
+pub fn zvc_cost_model(link_bytes_per_s: f64) -> burn_swap::policy::CostModel {
+    use burn_swap::policy::{Codec, CodecTimeModel, CostModel, LinkModel};
+    use burn_swap_plan::cost::CodecSample;
+    let mut samples = Vec::new();
+    for kib in [4u64, 16, 64, 256, 1024, 4096] {
+        for zeros in [0.0, 0.1, 0.3, 0.5, 0.6, 0.8, 0.9, 0.95] {
+            let bytes = kib << 10;
+            let b = bytes as f64;
+            samples.push(CodecSample {
+                codec: Codec::Zvc,
+                dtype: "F32".into(),
+                bytes,
+                zero_fraction: zeros,
+                compress_ns: 2_000.0 + 0.01 * b - 0.004 * b * zeros,
+                decompress_ns: 1_500.0 + 0.008 * b - 0.003 * b * zeros,
+                compressed_bytes: (b * (1.0 - zeros) + b / 32.0 + 32.0) as u64,
+            });
+        }
+    }
+    CostModel {
+        link: LinkModel::symmetric(link_bytes_per_s, 0.8 * link_bytes_per_s, 10_000.0),
+        codecs: Some(CodecTimeModel::fit("test-device", "1", &samples).expect("a fit")),
+    }
+}

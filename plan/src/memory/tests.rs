@@ -43,6 +43,7 @@ fn a_swapped_tensor_holds_its_memory_through_the_op_after_its_offload() {
         offload_after: 1,
         prefetch_at: 7,
         needed_at: 7,
+        codec: None,
         ..decisions[0]
     };
     let timeline = resident_timeline(&profile, &decisions);

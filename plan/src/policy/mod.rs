@@ -1,14 +1,17 @@
 //! Policies: from a profile to a plan, one decision per saved tensor.
 
+mod compress;
 mod keep_all;
 mod swap_all;
 
+pub use compress::{CompressAll, CompressionOracle, Cswap};
 pub use keep_all::KeepAll;
 pub use swap_all::SwapAll;
 
 use std::fmt;
 use std::sync::Arc;
 
+use crate::cost::CostModel;
 use crate::error::PlanError;
 use crate::human_bytes;
 use crate::memory::{simulate, Footprint};
@@ -16,7 +19,7 @@ use crate::plan::{Action, Decision, Plan};
 use crate::profile::Profile;
 
 /// What a policy plans for, besides the profile.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct PlanParams {
     /// The device budget, if any: bytes the iteration may add to what the
     /// device held when it began (saved activations, working tensors and
@@ -27,6 +30,9 @@ pub struct PlanParams {
     /// How many ops before its first backward use a swapped tensor is
     /// brought back; `None`: as early as the budget allows.
     pub prefetch_lookahead_ops: Option<u32>,
+    /// What copies and codecs cost on the device, where measured: the
+    /// policies that compress price their choices with it.
+    pub costs: Option<Arc<CostModel>>,
 }
 
 /// Turns a profile into a plan.
@@ -42,13 +48,23 @@ pub trait Policy: Send + Sync + fmt::Debug {
     fn moves_tensors(&self) -> bool {
         true
     }
+    /// Whether the policy reads the saved tensors' zero fractions: only
+    /// then are they counted on the device (extra work on the compute
+    /// stream, and under fusion extra kernels).
+    fn uses_sparsity(&self) -> bool {
+        false
+    }
 }
 
-/// A built-in policy by its name (`keep-all`, `swap-all` or their aliases).
+/// A built-in policy by its name (`keep-all`, `swap-all`, `compress-all`,
+/// `cswap`, `oracle` or their aliases).
 pub fn by_name(name: &str) -> Option<Arc<dyn Policy>> {
     match name.trim() {
         "keep-all" | "keep" => Some(Arc::new(KeepAll)),
         "swap-all" | "swap" | "vdnn" => Some(Arc::new(SwapAll)),
+        "compress-all" | "cdma" => Some(Arc::new(CompressAll::default())),
+        "cswap" => Some(Arc::new(Cswap)),
+        "oracle" => Some(Arc::new(CompressionOracle)),
         _ => None,
     }
 }
@@ -98,6 +114,7 @@ fn finish_plan(
         expected_peak_saved_bytes: peak_saved,
         keep_all_peak_saved_bytes: keep_all_peak,
         moves_nothing_because,
+        predicted: None,
     })
 }
 

@@ -33,6 +33,7 @@ impl Policy for SwapAll {
                         offload_after: t.last_forward_use,
                         prefetch_at: first_use,
                         needed_at: first_use,
+                        codec: None,
                     }
                 }
                 _ => Decision::keep(t.key, t.bytes),

@@ -6,6 +6,7 @@ fn params(budget_bytes: Option<u64>) -> PlanParams {
         budget_bytes,
         min_swap_bytes: 0,
         prefetch_lookahead_ops: None,
+        costs: None,
     }
 }
 
@@ -54,7 +55,10 @@ fn a_budget_no_plan_fits_is_budget_too_small_with_the_numbers() {
         policy,
         iteration,
         ..
-    } = &err;
+    } = &err
+    else {
+        panic!("{err}")
+    };
     assert_eq!((*budget, policy.as_str(), *iteration), (100, "swap-all", 0));
     // An op's input and output are on the device together.
     assert!(*need >= 200, "{err}");
@@ -83,5 +87,8 @@ fn tensors_under_the_minimum_size_stay_and_the_plan_says_so() {
 fn built_in_policies_are_found_by_name_and_alias() {
     assert_eq!(by_name("keep").unwrap().name(), "keep-all");
     assert_eq!(by_name(" vdnn ").unwrap().name(), "swap-all");
+    assert_eq!(by_name("cdma").unwrap().name(), "compress-all");
+    assert_eq!(by_name("cswap").unwrap().name(), "cswap");
+    assert_eq!(by_name("oracle").unwrap().name(), "oracle");
     assert!(by_name("swap-most").is_none());
 }

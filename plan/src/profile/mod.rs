@@ -113,6 +113,10 @@ pub struct TensorProfile {
     /// had not landed at its use, or a load on demand); 0 if it never did.
     #[serde(default)]
     pub swap_in_wait_ns: u64,
+    /// Fraction of its elements that are zero, where it was sampled on the
+    /// device (saved float tensors, every few iterations).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub zero_fraction: Option<f32>,
 }
 
 /// Resident bytes at one op.

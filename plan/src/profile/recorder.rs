@@ -61,6 +61,8 @@ pub struct Recorder {
     events: Vec<(TensorId, u32, Event)>,
     /// Time the compute thread waited for each tensor to come back.
     waited: FxHashMap<TensorId, u64>,
+    /// Zero fractions sampled on the device.
+    zero_fractions: FxHashMap<TensorId, f32>,
     swapped_out: u64,
     swapped_in: u64,
     stalls: SwapInStalls,
@@ -82,6 +84,7 @@ impl Recorder {
             released: FxHashMap::default(),
             events: Vec::new(),
             waited: FxHashMap::default(),
+            zero_fractions: FxHashMap::default(),
             swapped_out: 0,
             swapped_in: 0,
             stalls: SwapInStalls::default(),
@@ -173,6 +176,12 @@ impl Recorder {
         }
     }
 
+    /// Tensor `id` was sampled on the device: `zero_fraction` of its
+    /// elements are zero.
+    pub fn sparsity(&mut self, id: TensorId, zero_fraction: f32) {
+        self.zero_fractions.insert(id, zero_fraction);
+    }
+
     /// The compute thread waited `nanos` for downloads, to stay under the budget.
     pub fn waited_for_budget(&mut self, nanos: u64) {
         self.stalls.budget_waits += 1;
@@ -248,6 +257,7 @@ impl Recorder {
                     offloaded_at,
                     loaded_at,
                     swap_in_wait_ns: self.waited.get(id).copied().unwrap_or(0),
+                    zero_fraction: self.zero_fractions.get(id).copied(),
                 }
             })
             .collect();

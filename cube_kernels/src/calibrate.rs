@@ -1,0 +1,317 @@
+//! The codecs' time model for one device: every codec and element type
+//! timed on synthetic tensors made on the device (sizes and sparsities on a
+//! grid), fitted with `burn-swap-plan`'s [`CodecTimeModel`], kept in a JSON
+//! file and measured again when the device or the kernels change.
+//!
+//! Each sample times the tuned launch configuration of its size (the one
+//! the executor would run), so the first calibration on a device also
+//! tunes every size bucket it meets.
+
+use std::path::Path;
+
+use burn_swap_plan::cost::{Codec, CodecSample, CodecTimeModel, FitError, ModelError};
+use cubecl::prelude::*;
+
+use crate::format::{CodecKind, DType};
+use crate::gpu::compress;
+use crate::tuner::{device_key, time_config, Direction, Round, Tuner, KERNELS_VERSION};
+use crate::CodecError;
+
+/// What a calibration measures.
+#[derive(Debug, Clone)]
+pub struct Calibration {
+    /// Tensor sizes in bytes.
+    pub sizes: Vec<usize>,
+    /// Fractions of zero elements.
+    pub zero_fractions: Vec<f64>,
+    /// Codecs.
+    pub codecs: Vec<CodecKind>,
+    /// Element types.
+    pub dtypes: Vec<DType>,
+    /// Calls per timed batch (see [`time_config`]).
+    pub reps: usize,
+}
+
+impl Default for Calibration {
+    /// 1 MB to 2 GB (eight sizes, four to a decade) and 0-95% zeros (ten
+    /// fractions), every codec, f32 and f16: 640 tensors.
+    fn default() -> Self {
+        const MB: usize = 1 << 20;
+        Self {
+            sizes: [1, 4, 16, 48, 160, 512, 1024, 2047]
+                .into_iter()
+                .map(|m| m * MB)
+                .collect(),
+            zero_fractions: vec![0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.85, 0.95],
+            codecs: CodecKind::ALL.to_vec(),
+            dtypes: vec![DType::F32, DType::F16],
+            reps: 3,
+        }
+    }
+}
+
+/// Why a calibration failed.
+#[derive(Debug, thiserror::Error)]
+pub enum CalibrationError {
+    /// A codec call failed on the device.
+    #[error("calibrating the codecs: {0}")]
+    Codec(#[from] CodecError),
+    /// The samples did not make a model.
+    #[error("fitting the codecs' time model: {0}")]
+    Fit(#[from] FitError),
+    /// The model file could not be written.
+    #[error("saving the codecs' time model to {path}: {err}")]
+    Save {
+        /// The file.
+        path: String,
+        /// What went wrong.
+        err: std::io::Error,
+    },
+}
+
+/// The plan crate's name of a codec.
+pub fn plan_codec(codec: CodecKind) -> Codec {
+    match codec {
+        CodecKind::Zvc => Codec::Zvc,
+        CodecKind::Rle => Codec::Rle,
+        CodecKind::Csr => Codec::Csr,
+        CodecKind::Lz4 => Codec::Lz4,
+    }
+}
+
+/// The kernels' name of a plan's codec.
+pub fn codec_kind(codec: Codec) -> CodecKind {
+    match codec {
+        Codec::Zvc => CodecKind::Zvc,
+        Codec::Rle => CodecKind::Rle,
+        Codec::Csr => CodecKind::Csr,
+        Codec::Lz4 => CodecKind::Lz4,
+    }
+}
+
+/// The element type as profiles name it.
+pub fn dtype_name(dtype: DType) -> &'static str {
+    match dtype {
+        DType::F32 => "F32",
+        DType::F16 => "F16",
+        DType::BF16 => "BF16",
+    }
+}
+
+/// The kernels' version a model must have been measured with.
+pub fn kernels_version() -> String {
+    KERNELS_VERSION.to_string()
+}
+
+impl Calibration {
+    /// How many tensors [`Self::measure`] times.
+    pub fn len(&self) -> usize {
+        self.sizes.len() * self.zero_fractions.len() * self.codecs.len() * self.dtypes.len()
+    }
+
+    /// Whether it times nothing.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Times every codec, element type, size and sparsity on `client`'s
+    /// device; `progress(done, total)` after each tensor.
+    pub fn measure<R: Runtime>(
+        &self,
+        client: &ComputeClient<R>,
+        tuner: &mut Tuner,
+        mut progress: impl FnMut(usize, usize),
+    ) -> Result<Vec<CodecSample>, CodecError> {
+        let total = self.len();
+        let mut samples = Vec::with_capacity(total);
+        for &dtype in &self.dtypes {
+            for &bytes in &self.sizes {
+                let len = bytes / dtype.size();
+                for (seed, &zeros) in self.zero_fractions.iter().enumerate() {
+                    let input = synthetic(client, dtype, len, zeros, seed as u32);
+                    for &codec in &self.codecs {
+                        samples.push(self.sample(client, tuner, codec, dtype, len, zeros, &input)?);
+                        progress(samples.len(), total);
+                    }
+                }
+            }
+        }
+        Ok(samples)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn sample<R: Runtime>(
+        &self,
+        client: &ComputeClient<R>,
+        tuner: &mut Tuner,
+        codec: CodecKind,
+        dtype: DType,
+        len: usize,
+        zeros: f64,
+        input: &cubecl::server::Handle,
+    ) -> Result<CodecSample, CodecError> {
+        let mut time = |direction| -> Result<f64, CodecError> {
+            let cfg = tuner.config(client, codec, dtype, direction, len)?;
+            time_config(
+                client,
+                codec,
+                dtype,
+                len,
+                input,
+                direction,
+                cfg,
+                self.reps,
+                Round::Search,
+            )
+        };
+        let compress_s = time(Direction::Compress)?;
+        let decompress_s = time(Direction::Decompress)?;
+        let cfg = tuner.config(client, codec, dtype, Direction::Compress, len)?;
+        let words = compress(client, codec, input, dtype, len, cfg)?.read_size(client)?;
+        Ok(CodecSample {
+            codec: plan_codec(codec),
+            dtype: dtype_name(dtype).into(),
+            bytes: (len * dtype.size()) as u64,
+            zero_fraction: zeros,
+            compress_ns: compress_s * 1e9,
+            decompress_ns: decompress_s * 1e9,
+            compressed_bytes: words as u64 * 4,
+        })
+    }
+
+    /// Measures and fits a model for `client`'s device.
+    pub fn calibrate<R: Runtime>(
+        &self,
+        client: &ComputeClient<R>,
+        tuner: &mut Tuner,
+        progress: impl FnMut(usize, usize),
+    ) -> Result<CodecTimeModel, CalibrationError> {
+        let samples = self.measure(client, tuner, progress)?;
+        Ok(CodecTimeModel::fit(
+            device_key(client),
+            kernels_version(),
+            &samples,
+        )?)
+    }
+}
+
+/// The model saved at `path` if it was measured on `client`'s device with
+/// these kernels; otherwise calibrated now with `calibration` and saved
+/// there.
+pub fn cached_or_calibrate<R: Runtime>(
+    client: &ComputeClient<R>,
+    path: impl AsRef<Path>,
+    calibration: &Calibration,
+    tuner: &mut Tuner,
+    progress: impl FnMut(usize, usize),
+) -> Result<CodecTimeModel, CalibrationError> {
+    let path = path.as_ref();
+    if let Ok(model) = CodecTimeModel::load(path) {
+        if model.is_for(&device_key(client), &kernels_version()) {
+            return Ok(model);
+        }
+    }
+    let model = calibration.calibrate(client, tuner, progress)?;
+    model.save(path).map_err(|err| CalibrationError::Save {
+        path: path.display().to_string(),
+        err,
+    })?;
+    Ok(model)
+}
+
+/// Fits a model on every other sample of each codec and element type (in
+/// the order measured: sizes, then sparsities) and returns it with its
+/// error on the rest, which it did not see.
+pub fn held_out_error(
+    device: &str,
+    samples: &[CodecSample],
+) -> Result<(CodecTimeModel, Vec<ModelError>), FitError> {
+    let mut seen: std::collections::HashMap<(Codec, String), usize> = Default::default();
+    let (mut train, mut held) = (Vec::new(), Vec::new());
+    for s in samples {
+        let n = seen.entry((s.codec, s.dtype.clone())).or_default();
+        if n.is_multiple_of(2) {
+            &mut train
+        } else {
+            &mut held
+        }
+        .push(s.clone());
+        *n += 1;
+    }
+    let model = CodecTimeModel::fit(device, kernels_version(), &train)?;
+    let errors = model.error_on(&held);
+    Ok((model, errors))
+}
+
+/// A tensor of `len` elements of `dtype` made on the device, about
+/// `zero_fraction` of them zero (each element by a hash of its index and
+/// `seed`), the others non-zero bit patterns.
+pub fn synthetic<R: Runtime>(
+    client: &ComputeClient<R>,
+    dtype: DType,
+    len: usize,
+    zero_fraction: f64,
+    seed: u32,
+) -> cubecl::server::Handle {
+    let words = dtype.words(len).max(1);
+    let handle = client.empty(words * 4);
+    let threshold = (zero_fraction.clamp(0.0, 1.0) * 65536.0).round() as u32;
+    let block = 256u32;
+    let cubes = (words as u32).div_ceil(block);
+    let (x, y) = if cubes > 65535 {
+        (65535, cubes.div_ceil(65535))
+    } else {
+        (cubes, 1)
+    };
+    fill_sparse::launch(
+        client,
+        CubeCount::Static(x, y, 1),
+        CubeDim::new_1d(block),
+        unsafe { ArrayArg::from_raw_parts(handle.clone(), words) },
+        words as u32,
+        threshold,
+        seed,
+        u32::from(dtype.size() == 2),
+    );
+    handle
+}
+
+/// A hash of `i` and `seed` (a multiply-xorshift mix).
+#[cube]
+fn mix(i: u32, seed: u32) -> u32 {
+    let mut h = i * 2_654_435_761u32 + seed * 40_503u32 + 1u32;
+    h ^= h >> 15u32;
+    h *= 2_246_822_519u32;
+    h ^= h >> 13u32;
+    h
+}
+
+/// Word `w` of the tensor: each element zero when its hash's low 16 bits
+/// fall under `threshold` (of 65536), else the hash with its low bit set;
+/// `half` packs two 16-bit elements a word.
+#[cube(launch)]
+fn fill_sparse(out: &mut Array<u32>, words: u32, threshold: u32, seed: u32, half: u32) {
+    let w = CUBE_POS_Y * CUBE_COUNT_X * CUBE_DIM_X + ABSOLUTE_POS_X;
+    if w < words {
+        let mut value = 0u32;
+        if half == 1u32 {
+            let lo = mix(w * 2u32, seed);
+            let hi = mix(w * 2u32 + 1u32, seed);
+            let mut lo_v = 0u32;
+            let mut hi_v = 0u32;
+            if (lo & 0xffffu32) >= threshold {
+                lo_v = (lo >> 16u32) | 1u32;
+            }
+            if (hi & 0xffffu32) >= threshold {
+                hi_v = (hi >> 16u32) | 1u32;
+            }
+            value = lo_v | (hi_v << 16u32);
+        } else {
+            let h = mix(w, seed);
+            if (h & 0xffffu32) >= threshold {
+                value = h | 1u32;
+            }
+        }
+        out[w as usize] = value;
+    }
+}

@@ -1,0 +1,97 @@
+//! What a plan's copies cost: the link each way, the codecs that can shrink
+//! a tensor before it crosses it, and a replay of one iteration that says
+//! how much of that the compute thread waits for.
+//!
+//! CSWAP's model per swapped tensor: swapped as it is, it costs the time its
+//! two copies do not hide behind compute (T'); compressed, it costs the
+//! compression and decompression kernels, which run on the compute stream
+//! and hide behind nothing, plus what its smaller copies do not hide (T).
+//! Tensors share the link, so what a copy hides behind depends on the
+//! copies queued before it: [`replay`] runs the iteration's ops with one
+//! copy queue per direction instead of pricing each tensor alone.
+
+mod codec;
+mod replay;
+
+pub use codec::{
+    BandFit, Codec, CodecCost, CodecFit, CodecSample, CodecTimeModel, FitError, Linear, ModelError,
+};
+pub use replay::{replay, CodecTime, SwapReplay};
+
+use serde::{Deserialize, Serialize};
+
+/// The host link's bandwidth, measured on the device.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct LinkModel {
+    /// Device to host, alone on the link (bytes per second).
+    pub to_host_bytes_per_s: f64,
+    /// Host to device, alone on the link.
+    pub to_device_bytes_per_s: f64,
+    /// Device to host while a host-to-device copy runs too.
+    pub duplex_to_host_bytes_per_s: f64,
+    /// Host to device while a device-to-host copy runs too.
+    pub duplex_to_device_bytes_per_s: f64,
+    /// Fixed cost of one copy (ns).
+    pub latency_ns: f64,
+}
+
+impl LinkModel {
+    /// The same bandwidth each way, alone and in duplex.
+    pub fn symmetric(bytes_per_s: f64, duplex_bytes_per_s: f64, latency_ns: f64) -> Self {
+        Self {
+            to_host_bytes_per_s: bytes_per_s,
+            to_device_bytes_per_s: bytes_per_s,
+            duplex_to_host_bytes_per_s: duplex_bytes_per_s,
+            duplex_to_device_bytes_per_s: duplex_bytes_per_s,
+            latency_ns,
+        }
+    }
+
+    /// Time to copy `bytes` to the host, with or without a copy the other way.
+    pub fn to_host_ns(&self, bytes: u64, duplex: bool) -> f64 {
+        let bw = if duplex {
+            self.duplex_to_host_bytes_per_s
+        } else {
+            self.to_host_bytes_per_s
+        };
+        self.latency_ns + bytes as f64 / bw * 1e9
+    }
+
+    /// Time to copy `bytes` to the device, with or without a copy the other way.
+    pub fn to_device_ns(&self, bytes: u64, duplex: bool) -> f64 {
+        let bw = if duplex {
+            self.duplex_to_device_bytes_per_s
+        } else {
+            self.to_device_bytes_per_s
+        };
+        self.latency_ns + bytes as f64 / bw * 1e9
+    }
+}
+
+/// Everything a plan's copies are priced with on one device.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CostModel {
+    /// The host link.
+    pub link: LinkModel,
+    /// The codecs, where measured.
+    pub codecs: Option<CodecTimeModel>,
+}
+
+impl CostModel {
+    /// What compressing `bytes` of `dtype` with `zero_fraction` zeros costs
+    /// with `codec`, if the codecs were measured for it.
+    pub fn codec_cost(
+        &self,
+        codec: Codec,
+        dtype: &str,
+        bytes: u64,
+        zero_fraction: f64,
+    ) -> Option<CodecCost> {
+        self.codecs
+            .as_ref()?
+            .predict(codec, dtype, bytes, zero_fraction)
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,308 @@
+use super::*;
+use crate::plan::{Action, Decision};
+use crate::policy::{CompressAll, CompressionOracle, Cswap, PlanParams, Policy, SwapAll};
+use crate::testing::chain;
+use crate::PlanError;
+
+const MB: u64 = 1 << 20;
+
+/// A deterministic spread in `[-1, 1]` (no random crate needed for a test).
+fn jitter(i: usize) -> f64 {
+    ((i as f64 * 12.9898).sin() * 43758.5453).fract() * 2.0 - 1.0
+}
+
+/// ZVC-like timings: a launch, a pass over every byte, less work for zeros;
+/// the output is the non-zero values plus a bit per 32-bit value.
+fn zvc_sample(i: usize, bytes: u64, zeros: f64, noise: f64) -> CodecSample {
+    let b = bytes as f64;
+    let n = 1.0 + noise * jitter(i);
+    CodecSample {
+        codec: Codec::Zvc,
+        dtype: "F32".into(),
+        bytes,
+        zero_fraction: zeros,
+        compress_ns: (6_000.0 + 0.012 * b - 0.004 * b * zeros) * n,
+        decompress_ns: (5_000.0 + 0.010 * b - 0.003 * b * zeros) * n,
+        compressed_bytes: (b * (1.0 - zeros) + b / 32.0 + 32.0) as u64,
+    }
+}
+
+/// Sizes from 1 MB to 2 GB and sparsities from 0 to 95%.
+fn grid(offset: usize) -> Vec<(u64, f64)> {
+    let sizes = [1, 3, 8, 24, 64, 160, 400, 1024, 2048];
+    let zeros = [0.0, 0.1, 0.2, 0.3, 0.45, 0.55, 0.65, 0.8, 0.9, 0.95];
+    let mut out = Vec::new();
+    for (i, &s) in sizes.iter().enumerate() {
+        for (j, &z) in zeros.iter().enumerate() {
+            // Held-out points sit between the training ones.
+            let scale = if offset == 0 { 1.0 } else { 1.37 };
+            let zero = if offset == 0 {
+                z
+            } else {
+                (z + 0.04_f64).min(0.94)
+            };
+            if (i + j) % 2 == offset % 2 || offset == 0 {
+                out.push(((s as f64 * scale * MB as f64) as u64, zero));
+            }
+        }
+    }
+    out
+}
+
+fn samples(offset: usize, noise: f64) -> Vec<CodecSample> {
+    grid(offset)
+        .into_iter()
+        .enumerate()
+        .map(|(i, (bytes, zeros))| zvc_sample(i + offset * 1000, bytes, zeros, noise))
+        .collect()
+}
+
+fn zvc_model(noise: f64) -> CodecTimeModel {
+    CodecTimeModel::fit("test-gpu", "1", &samples(0, noise)).unwrap()
+}
+
+#[test]
+fn the_time_model_predicts_held_out_sizes_and_sparsities_within_three_percent() {
+    let model = zvc_model(0.01);
+    let errors = model.error_on(&samples(1, 0.01));
+    assert_eq!(errors.len(), 1);
+    let e = &errors[0];
+    assert!(e.samples > 20);
+    for (what, mean) in [
+        ("compress", e.compress_mean),
+        ("decompress", e.decompress_mean),
+        ("size", e.size_mean),
+    ] {
+        assert!(mean <= 0.03, "{what}: mean relative error {mean}");
+    }
+}
+
+#[test]
+fn sparsity_bands_fit_a_codec_that_is_linear_only_within_a_band() {
+    // Run-length coding: runs of zeros are cheap only once they are long,
+    // so the cost per byte steps at half zeros.
+    let rle = |i: usize, bytes: u64, zeros: f64| {
+        let b = bytes as f64;
+        let per_byte = if zeros < 0.5 { 0.02 } else { 0.006 };
+        CodecSample {
+            codec: Codec::Rle,
+            dtype: "F16".into(),
+            bytes,
+            zero_fraction: zeros,
+            compress_ns: (4_000.0 + per_byte * b) * (1.0 + 0.005 * jitter(i)),
+            decompress_ns: 3_000.0 + per_byte * 0.8 * b,
+            compressed_bytes: (b * (1.0 - zeros * 0.9) + 64.0) as u64,
+        }
+    };
+    let train: Vec<CodecSample> = grid(0)
+        .into_iter()
+        .enumerate()
+        .map(|(i, (b, z))| rle(i, b, z))
+        .collect();
+    let held: Vec<CodecSample> = grid(1)
+        .into_iter()
+        .enumerate()
+        .map(|(i, (b, z))| rle(i + 500, b, z))
+        .collect();
+    let model = CodecTimeModel::fit("test-gpu", "1", &train).unwrap();
+    let fit = &model.fits[0];
+    assert!(fit.bands.iter().all(Option::is_some));
+    let banded = &model.error_on(&held)[0];
+    assert!(banded.compress_mean <= 0.03, "{banded:?}");
+    // The same data through the fit over all bands alone misses the step.
+    let mut pooled = model.clone();
+    pooled.fits[0].bands = vec![None; 4];
+    let pooled = &pooled.error_on(&held)[0];
+    assert!(
+        pooled.compress_mean > 2.0 * banded.compress_mean,
+        "{pooled:?} against {banded:?}"
+    );
+    // Element types are matched without regard to case; unknown ones are
+    // not predicted.
+    assert!(model.predict(Codec::Rle, "f16", 64 * MB, 0.6).is_some());
+    assert!(model.predict(Codec::Rle, "F32", 64 * MB, 0.6).is_none());
+    assert!(model.predict(Codec::Zvc, "F16", 64 * MB, 0.6).is_none());
+}
+
+#[test]
+fn a_codec_with_too_few_samples_is_an_error_not_a_guess() {
+    let few: Vec<CodecSample> = samples(0, 0.0).into_iter().take(3).collect();
+    let err = CodecTimeModel::fit("test-gpu", "1", &few).unwrap_err();
+    assert!(
+        matches!(err, FitError::TooFewSamples { have: 3, .. }),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_model_is_saved_and_read_back_and_knows_its_device() {
+    let model = zvc_model(0.0);
+    let path =
+        std::env::temp_dir().join(format!("burn-swap-codec-model-{}.json", std::process::id()));
+    model.save(&path).unwrap();
+    let back = CodecTimeModel::load(&path).unwrap();
+    std::fs::remove_file(&path).ok();
+    assert_eq!(back, model);
+    assert!(back.is_for("test-gpu", "1"));
+    assert!(!back.is_for("other-gpu", "1"));
+    assert!(!back.is_for("test-gpu", "2"));
+}
+
+/// A chain of `sizes` tensors whose ops take `op_ns` each, with
+/// `zero_fraction` zeros in every tensor.
+fn timed_chain(sizes: &[u64], op_ns: u64, zero_fraction: f32) -> crate::Profile {
+    let mut profile = chain(sizes);
+    for op in &mut profile.ops {
+        op.duration_ns = Some(op_ns);
+    }
+    for t in &mut profile.tensors {
+        t.zero_fraction = Some(zero_fraction);
+    }
+    profile
+}
+
+/// A link of 10 GB/s each way (8 in duplex).
+fn link() -> LinkModel {
+    LinkModel::symmetric(10e9, 8e9, 10_000.0)
+}
+
+fn costs(codecs: Option<CodecTimeModel>) -> std::sync::Arc<CostModel> {
+    std::sync::Arc::new(CostModel {
+        link: link(),
+        codecs,
+    })
+}
+
+fn params(costs: Option<std::sync::Arc<CostModel>>) -> PlanParams {
+    PlanParams {
+        budget_bytes: None,
+        min_swap_bytes: 0,
+        prefetch_lookahead_ops: None,
+        costs,
+    }
+}
+
+#[test]
+fn the_replay_charges_copies_that_do_not_hide_behind_compute() {
+    let profile = timed_chain(&[256 * MB; 6], 1_000_000, 0.0);
+    let keep = Decision::keep_all(&profile);
+    let costs = costs(None);
+    let kept = replay(&profile, &keep, &costs, CodecTime::Measured);
+    assert_eq!(kept.wait_ns, 0.0);
+    assert_eq!(kept.iteration_ns, kept.ops_ns);
+    assert_eq!(kept.timed_ops, profile.op_count);
+
+    // 256 MB takes 27 ms on the link against 1 ms ops: the compute thread
+    // waits for almost all of it.
+    let plan = SwapAll.plan(&profile, &params(None)).unwrap();
+    assert!(plan.swapped_count() > 0);
+    let swapped = replay(&profile, &plan.decisions, &costs, CodecTime::Measured);
+    assert!(swapped.wait_ns > 20e6, "{swapped:?}");
+    assert_eq!(swapped.to_host_bytes, plan.swapped_bytes());
+    assert_eq!(swapped.to_device_bytes, plan.swapped_bytes());
+    assert_eq!(
+        swapped.iteration_ns,
+        swapped.ops_ns + swapped.wait_ns + swapped.codec_ns
+    );
+
+    // With 100 ms ops the same copies hide.
+    let slow_ops = timed_chain(&[256 * MB; 6], 100_000_000, 0.0);
+    let hidden = replay(&slow_ops, &plan.decisions, &costs, CodecTime::Measured);
+    assert_eq!(hidden.wait_ns, 0.0, "{hidden:?}");
+}
+
+#[test]
+fn cswap_compresses_sparse_tensors_the_link_cannot_hide() {
+    let model = zvc_model(0.0);
+    let sparse = timed_chain(&[256 * MB; 6], 1_000_000, 0.8);
+    let p = params(Some(costs(Some(model.clone()))));
+    let swap = SwapAll.plan(&sparse, &p).unwrap();
+    let swap_time = replay(
+        &sparse,
+        &swap.decisions,
+        p.costs.as_ref().unwrap(),
+        CodecTime::Measured,
+    );
+    let cswap = Cswap.plan(&sparse, &p).unwrap();
+    assert_eq!(cswap.policy, "cswap");
+    assert!(cswap.compressed_count() > 0, "{cswap}");
+    let predicted = cswap.predicted.unwrap();
+    assert!(
+        predicted.wait_ns < 0.6 * swap_time.wait_ns,
+        "{predicted:?} against swap-all {swap_time:?}"
+    );
+    assert!(predicted.iteration_ns < swap_time.iteration_ns);
+    assert!(cswap.to_string().contains("compressed first"), "{cswap}");
+    // Same triggers and memory as swap-all: only what crosses the link changes.
+    for (a, b) in cswap.decisions.iter().zip(&swap.decisions) {
+        assert_eq!(
+            (a.key, a.action, a.offload_after, a.prefetch_at),
+            (b.key, b.action, b.offload_after, b.prefetch_at)
+        );
+    }
+    assert_eq!(cswap.expected_peak_bytes, swap.expected_peak_bytes);
+
+    // The bound is at least as fast, and static compression no faster.
+    let oracle = CompressionOracle.plan(&sparse, &p).unwrap();
+    assert!(oracle.predicted.unwrap().iteration_ns <= predicted.iteration_ns + 1.0);
+    let all = CompressAll::default().plan(&sparse, &p).unwrap();
+    assert!(predicted.iteration_ns <= all.predicted.unwrap().iteration_ns + 1.0);
+}
+
+#[test]
+fn cswap_leaves_dense_tensors_and_hidden_copies_alone() {
+    let p = params(Some(costs(Some(zvc_model(0.0)))));
+    // No zeros: ZVC's output is larger than its input.
+    let dense = timed_chain(&[256 * MB; 6], 1_000_000, 0.0);
+    assert_eq!(Cswap.plan(&dense, &p).unwrap().compressed_count(), 0);
+    // Sparse, but every copy hides behind 100 ms ops: the kernels would
+    // only add time.
+    let slow = timed_chain(&[256 * MB; 6], 100_000_000, 0.9);
+    let plan = Cswap.plan(&slow, &p).unwrap();
+    assert_eq!(plan.compressed_count(), 0, "{plan}");
+    // Static compression pays the kernels anyway.
+    let all = CompressAll::default().plan(&slow, &p).unwrap();
+    assert_eq!(all.compressed_count(), all.swapped_count());
+    assert!(all.predicted.unwrap().iteration_ns > plan.predicted.unwrap().iteration_ns);
+}
+
+#[test]
+fn policies_that_price_compression_need_a_measured_model() {
+    let profile = timed_chain(&[MB; 4], 1_000, 0.5);
+    let err = Cswap.plan(&profile, &params(None)).unwrap_err();
+    assert!(matches!(err, PlanError::NoCostModel { .. }));
+    assert!(
+        err.to_string().contains("policy cswap needs a cost model"),
+        "{err}"
+    );
+    let err = CompressionOracle
+        .plan(&profile, &params(Some(costs(None))))
+        .unwrap_err();
+    assert!(err.to_string().contains("the codecs' time model"), "{err}");
+    // Static compression needs none; with none it predicts nothing.
+    let all = CompressAll::default()
+        .plan(&profile, &params(None))
+        .unwrap();
+    assert_eq!(all.compressed_count(), all.swapped_count());
+    assert!(all.predicted.is_none());
+    assert!(all
+        .decisions
+        .iter()
+        .all(|d| d.action == Action::Keep || d.codec == Some(Codec::Zvc)));
+}
+
+#[test]
+fn a_plan_with_codecs_reads_back_from_json_and_old_plans_still_read() {
+    let p = params(Some(costs(Some(zvc_model(0.0)))));
+    let plan = Cswap
+        .plan(&timed_chain(&[256 * MB; 6], 1_000_000, 0.8), &p)
+        .unwrap();
+    let json = serde_json::to_string(&plan).unwrap();
+    assert!(json.contains("\"codec\":\"zvc\""), "{json}");
+    let back: crate::Plan = serde_json::from_str(&json).unwrap();
+    assert_eq!(back.compressed_count(), plan.compressed_count());
+    // A decision written before codecs existed has none.
+    let old = r#"{"key":{"op":1,"output":0},"bytes":8,"action":"swap","offload_after":1,"prefetch_at":3}"#;
+    let d: Decision = serde_json::from_str(old).unwrap();
+    assert_eq!(d.codec, None);
+}

@@ -1,0 +1,216 @@
+//! Compress-then-swap: swap-all's copies, with the swapped tensors
+//! compressed on the device first where it pays (CSWAP), everywhere (cDMA's
+//! behaviour), or for free (a bound).
+//!
+//! All three keep swap-all's triggers (which tensors move, when they leave
+//! and when they come back) and its memory: a compressed tensor leaves the
+//! device at the same op and comes back at the same op, so the budget holds
+//! as it does for swap-all. What changes is what crosses the link and the
+//! kernels the compute stream runs for it.
+
+use super::{PlanParams, Policy, SwapAll};
+use crate::cost::{replay, Codec, CodecTime, CostModel};
+use crate::error::PlanError;
+use crate::plan::{Action, Plan};
+use crate::profile::{Profile, TensorKey};
+
+/// cDMA on the GPU: every swapped tensor is compressed with one codec.
+/// Static compression: tensors that do not shrink, or whose kernels cost
+/// more than the copy they save, are compressed anyway.
+#[derive(Debug, Clone, Copy)]
+pub struct CompressAll {
+    /// The codec every swapped tensor takes.
+    pub codec: Codec,
+}
+
+impl Default for CompressAll {
+    /// ZVC, the codec for post-activation zeros.
+    fn default() -> Self {
+        Self { codec: Codec::Zvc }
+    }
+}
+
+impl Policy for CompressAll {
+    fn name(&self) -> &str {
+        "compress-all"
+    }
+
+    fn plan(&self, profile: &Profile, params: &PlanParams) -> Result<Plan, PlanError> {
+        let mut plan = swap_all(self.name(), profile, params)?;
+        for d in plan
+            .decisions
+            .iter_mut()
+            .filter(|d| d.action == Action::Swap)
+        {
+            d.codec = Some(self.codec);
+        }
+        plan.predicted = params
+            .costs
+            .as_deref()
+            .map(|costs| replay(profile, &plan.decisions, costs, CodecTime::Measured));
+        Ok(plan)
+    }
+}
+
+/// CSWAP: each swapped tensor is compressed, and with the codec, that the
+/// cost model says makes the iteration fastest; the others move as they
+/// are. Decided on the replayed iteration, so a tensor whose copy already
+/// hides behind compute is not compressed for nothing.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Cswap;
+
+impl Policy for Cswap {
+    fn name(&self) -> &str {
+        "cswap"
+    }
+
+    fn uses_sparsity(&self) -> bool {
+        true
+    }
+
+    fn plan(&self, profile: &Profile, params: &PlanParams) -> Result<Plan, PlanError> {
+        priced(self.name(), profile, params, CodecTime::Measured)
+    }
+}
+
+/// A bound for the others: compression takes no time, so every swapped
+/// tensor takes the codec that moves the fewest bytes where that is fewer
+/// than its own.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CompressionOracle;
+
+impl Policy for CompressionOracle {
+    fn name(&self) -> &str {
+        "oracle"
+    }
+
+    fn uses_sparsity(&self) -> bool {
+        true
+    }
+
+    fn plan(&self, profile: &Profile, params: &PlanParams) -> Result<Plan, PlanError> {
+        priced(self.name(), profile, params, CodecTime::Free)
+    }
+}
+
+/// Swap-all's plan with each swapped tensor's codec chosen on the replayed
+/// iteration, `codec_time` saying what the codec kernels cost.
+fn priced(
+    name: &str,
+    profile: &Profile,
+    params: &PlanParams,
+    codec_time: CodecTime,
+) -> Result<Plan, PlanError> {
+    let costs = measured_codecs(name, params)?;
+    let mut plan = swap_all(name, profile, params)?;
+    plan.predicted = Some(choose_codecs(profile, &mut plan, costs, codec_time));
+    Ok(plan)
+}
+
+/// Swap-all's plan under another policy's name.
+fn swap_all(name: &str, profile: &Profile, params: &PlanParams) -> Result<Plan, PlanError> {
+    let mut plan = SwapAll.plan(profile, params).map_err(|err| match err {
+        PlanError::BudgetTooSmall {
+            budget,
+            need,
+            op,
+            iteration,
+            tried,
+            ..
+        } => PlanError::BudgetTooSmall {
+            budget,
+            need,
+            op,
+            iteration,
+            policy: name.to_string(),
+            tried,
+        },
+        other => other,
+    })?;
+    plan.policy = name.to_string();
+    Ok(plan)
+}
+
+/// The device's cost model, with its codecs measured.
+fn measured_codecs<'a>(name: &str, params: &'a PlanParams) -> Result<&'a CostModel, PlanError> {
+    match params.costs.as_deref() {
+        Some(costs) if costs.codecs.is_some() => Ok(costs),
+        Some(_) => Err(PlanError::NoCostModel {
+            policy: name.to_string(),
+            missing: "the codecs' time model".into(),
+        }),
+        None => Err(PlanError::NoCostModel {
+            policy: name.to_string(),
+            missing: "a cost model (the link and the codecs)".into(),
+        }),
+    }
+}
+
+/// Picks, for each swapped tensor in turn (largest first), the codec or
+/// none that makes the replayed iteration shortest with the others' choices
+/// fixed; two rounds, since a choice changes what the link has left for
+/// the others. Returns the replay of the final choices.
+fn choose_codecs(
+    profile: &Profile,
+    plan: &mut Plan,
+    costs: &CostModel,
+    codec_time: CodecTime,
+) -> crate::cost::SwapReplay {
+    let mut order: Vec<usize> = (0..plan.decisions.len())
+        .filter(|&i| plan.decisions[i].action == Action::Swap)
+        .collect();
+    order.sort_by_key(|&i| {
+        (
+            std::cmp::Reverse(plan.decisions[i].bytes),
+            plan.decisions[i].key,
+        )
+    });
+    let mut best = replay(profile, &plan.decisions, costs, codec_time);
+    for _round in 0..2 {
+        let mut changed = false;
+        for &i in &order {
+            let key: TensorKey = plan.decisions[i].key;
+            let current = plan.decisions[i].codec;
+            for option in std::iter::once(None).chain(Codec::ALL.into_iter().map(Some)) {
+                if option == current || !covered(profile, costs, key, option) {
+                    continue;
+                }
+                let kept = plan.decisions[i].codec;
+                plan.decisions[i].codec = option;
+                let tried = replay(profile, &plan.decisions, costs, codec_time);
+                if better(&tried, &best) {
+                    best = tried;
+                    changed = true;
+                } else {
+                    plan.decisions[i].codec = kept;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    best
+}
+
+/// Whether the cost model can price `option` on tensor `key`.
+fn covered(profile: &Profile, costs: &CostModel, key: TensorKey, option: Option<Codec>) -> bool {
+    let Some(codec) = option else {
+        return true;
+    };
+    profile
+        .tensors
+        .iter()
+        .find(|t| t.key == key)
+        .is_some_and(|t| costs.codec_cost(codec, &t.dtype, t.bytes, 0.0).is_some())
+}
+
+/// Shorter iteration; at equal time (copies that hide either way), fewer
+/// bytes over the link.
+fn better(a: &crate::cost::SwapReplay, b: &crate::cost::SwapReplay) -> bool {
+    const SAME_NS: f64 = 1.0;
+    if a.iteration_ns < b.iteration_ns - SAME_NS {
+        return true;
+    }
+    a.iteration_ns <= b.iteration_ns + SAME_NS && a.to_host_bytes < b.to_host_bytes
+}

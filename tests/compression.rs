@@ -1,0 +1,99 @@
+//! Compress-then-swap on Flex: swapped tensors are compressed with the
+//! codecs' CPU encoders before they leave, decompressed (structure and
+//! checksum checked) when they come back; gradients stay bit-identical to
+//! the undecorated `Autodiff<Flex>`.
+#![cfg(feature = "compression")]
+
+mod common;
+
+use burn::backend::{Autodiff, Flex};
+use burn_swap::policy::{Codec, CompressAll, Cswap};
+use burn_swap::{SwapAutodiff, SwapConfig};
+use burn_swap_models::ModelKind;
+use common::{gradients_per_iteration, serial, zvc_cost_model};
+
+type Plain = Autodiff<Flex>;
+type Swap = SwapAutodiff<Flex>;
+
+const ITERATIONS: usize = 4;
+
+fn assert_same_gradients(kind: ModelKind, config: SwapConfig, batch: usize) {
+    let expected = gradients_per_iteration::<Plain>(kind, batch, ITERATIONS, 7);
+    burn_swap::configure(config);
+    let actual = gradients_per_iteration::<Swap>(kind, batch, ITERATIONS, 7);
+    assert_eq!(expected.len(), actual.len());
+    for (i, (e, a)) in expected.iter().zip(&actual).enumerate() {
+        assert!(e == a, "{kind}: iteration {i} differs");
+    }
+    burn_swap::status().expect("planning succeeded");
+    let profile = burn_swap::last_profile().expect("a profile");
+    assert!(profile.swapped_out_bytes > 0, "nothing moved");
+}
+
+#[test]
+fn compress_all_keeps_gradients_identical_with_every_codec() {
+    let _guard = serial();
+    for codec in Codec::ALL {
+        for (kind, batch) in [(ModelKind::SmallCnn, 4), (ModelKind::TransformerNet, 2)] {
+            let before = burn_swap::transfer::compression_stats();
+            let config = SwapConfig::builder()
+                .policy(CompressAll { codec })
+                .min_swap_bytes(0)
+                .build();
+            assert_same_gradients(kind, config, batch);
+            let plan = burn_swap::current_plan().unwrap();
+            assert_eq!(plan.policy, "compress-all");
+            assert_eq!(plan.compressed_count(), plan.swapped_count());
+            let after = burn_swap::transfer::compression_stats();
+            assert!(
+                after.tensors > before.tensors,
+                "{codec} on {kind}: nothing compressed"
+            );
+        }
+    }
+}
+
+#[test]
+fn cswap_compresses_the_sparse_tensors_a_slow_link_cannot_hide() {
+    let _guard = serial();
+    // A link far slower than the codecs: every byte not moved is time saved.
+    let costs = zvc_cost_model(50e6);
+    let config = SwapConfig::builder()
+        .policy(Cswap)
+        .cost_model(costs)
+        .min_swap_bytes(0)
+        .sparsity_every(1)
+        .build();
+    let before = burn_swap::transfer::compression_stats();
+    assert_same_gradients(ModelKind::SmallCnn, config, 4);
+    let plan = burn_swap::current_plan().unwrap();
+    let profile = burn_swap::last_profile().unwrap();
+    // Zeros are counted in every iteration here (by default: those without
+    // a plan, like the one the plan came from, and every 500th).
+    assert!(profile
+        .saved_tensors()
+        .any(|t| t.zero_fraction.is_some_and(|z| z > 0.3)));
+    assert!(plan.compressed_count() > 0, "{plan}");
+    let predicted = plan.predicted.expect("cswap predicts the iteration");
+    assert!(predicted.to_host_bytes < plan.swapped_bytes(), "{plan}");
+    let after = burn_swap::transfer::compression_stats();
+    assert!(after.compressed_bytes - before.compressed_bytes < after.bytes - before.bytes);
+}
+
+#[test]
+fn cswap_without_a_cost_model_says_what_is_missing() {
+    let _guard = serial();
+    burn_swap::configure(
+        SwapConfig::builder()
+            .policy(Cswap)
+            .min_swap_bytes(0)
+            .on_budget_error(burn_swap::OnBudgetError::KeepAll)
+            .build(),
+    );
+    gradients_per_iteration::<Swap>(ModelKind::Mlp, 4, 2, 7);
+    let err = burn_swap::status().unwrap_err();
+    assert!(
+        err.to_string().contains("policy cswap needs a cost model"),
+        "{err}"
+    );
+}
