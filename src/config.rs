@@ -12,6 +12,7 @@
 //! | `BURN_SWAP_PINNED_POOL` | most pinned host memory the CUDA engine takes | half the host RAM |
 //! | `BURN_SWAP_HOST_RESERVE` | host RAM the pinned pool always leaves available | `4GiB` |
 //! | `BURN_SWAP_DEVICE_SAMPLE_OPS` | read the device's real memory use every this many ops while profiling (0: only at phase boundaries) | `1` |
+//! | `BURN_SWAP_COST_MODEL` | a `CostModel` JSON (the link and the codecs' time model, measured on the device) for `cswap` and `oracle` | none |
 //! | `BURN_SWAP_SPARSITY_EVERY` | under `cswap` or `oracle`, count the zeros of the iteration's saved tensors on the device in iterations without a plan and every this many iterations (0: never) | `500` |
 //! | `BURN_SWAP_DEVICE_SAMPLE_PLANNED` | `1`: sample it in iterations that follow the plan too (a blocking round trip each: for measurements) | off |
 //! | `BURN_SWAP_UNDER_FUSION` | `0`: leave tensors of burn's fusion backend (`Cuda`, `Wgpu`) on the device | on |
@@ -182,6 +183,11 @@ impl SwapConfig {
         let var = |name: &str| lookup(name).filter(|v| !v.trim().is_empty());
         if let Some(v) = var("BURN_SWAP_POLICY") {
             config.policy = policy_by_name(&v)?;
+        }
+        if let Some(v) = var("BURN_SWAP_COST_MODEL") {
+            let costs = CostModel::load(v.trim())
+                .map_err(|err| SwapError::Config(format!("BURN_SWAP_COST_MODEL={v}: {err}")))?;
+            config.cost_model = Some(Arc::new(costs));
         }
         if let Some(v) = var("BURN_SWAP_BUDGET") {
             config.budget_bytes = Some(parse_bytes(&v)?);
@@ -453,6 +459,33 @@ mod tests {
         assert_eq!(c.on_budget_error, OnBudgetError::KeepAll);
         assert_eq!(c.allocator, DeviceAllocator::Pooled);
         assert!(!c.exact_allocations());
+    }
+
+    #[test]
+    fn a_cost_model_is_read_from_its_file() {
+        let costs = CostModel {
+            link: crate::policy::LinkModel::symmetric(50e9, 40e9, 5_000.0),
+            codecs: None,
+        };
+        let path =
+            std::env::temp_dir().join(format!("burn-swap-costs-{}.json", std::process::id()));
+        costs.save(&path).unwrap();
+        let file = path.display().to_string();
+        let c =
+            SwapConfig::from_vars(|name| (name == "BURN_SWAP_COST_MODEL").then(|| file.clone()))
+                .unwrap();
+        std::fs::remove_file(&path).ok();
+        assert_eq!(c.cost_model.as_deref(), Some(&costs));
+        assert_eq!(c.plan_params().costs.as_deref(), Some(&costs));
+        let err = SwapConfig::from_vars(|name| {
+            (name == "BURN_SWAP_COST_MODEL").then(|| "/no/such/costs.json".to_string())
+        })
+        .unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("BURN_SWAP_COST_MODEL=/no/such/costs.json"),
+            "{err}"
+        );
     }
 
     #[test]

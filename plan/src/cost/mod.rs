@@ -78,6 +78,18 @@ pub struct CostModel {
 }
 
 impl CostModel {
+    /// Reads a model written by [`Self::save`].
+    pub fn load(path: impl AsRef<std::path::Path>) -> std::io::Result<Self> {
+        let text = std::fs::read_to_string(path)?;
+        serde_json::from_str(&text).map_err(std::io::Error::other)
+    }
+
+    /// Writes the model as JSON.
+    pub fn save(&self, path: impl AsRef<std::path::Path>) -> std::io::Result<()> {
+        let text = serde_json::to_string_pretty(self).map_err(std::io::Error::other)?;
+        std::fs::write(path, text)
+    }
+
     /// What compressing `bytes` of `dtype` with `zero_fraction` zeros costs
     /// with `codec`, if the codecs were measured for it.
     pub fn codec_cost(
