@@ -8,7 +8,8 @@
 //!
 //! Options: `--model NAME` (plain20; any of burn_swap_models::ModelKind),
 //! `--image cifar|imagenet`, `--batch N`, `--steps N`,
-//! `--policy keep-all|swap-all|plain` (`plain`: `Autodiff<B>` itself),
+//! `--policy keep-all|swap-all|compress-all|cswap|oracle|plain` (`plain`:
+//! `Autodiff<B>` itself; `cswap` and `oracle` read `BURN_SWAP_COST_MODEL`),
 //! `--budget BYTES` (e.g. 64MiB), `--min-swap BYTES`, `--out DIR`, `--compare`
 //! (also time plain `Autodiff<B>` on the same steps);
 //! `--max-batch` (find the largest batch that trains instead: each batch
@@ -252,7 +253,7 @@ fn main() {
             if !msg.is_empty() {
                 eprintln!("error: {msg}\n");
             }
-            eprintln!("usage: train [--model NAME] [--image cifar|imagenet] [--batch N] [--steps N] [--policy keep-all|swap-all|plain] [--budget BYTES] [--min-swap BYTES] [--out DIR] [--compare] [--unfused] [--device-memory BYTES] [--max-batch [--search-start N] [--search-max N] [--search-resolution N] [--probe-timeout SECS]]");
+            eprintln!("usage: train [--model NAME] [--image cifar|imagenet] [--batch N] [--steps N] [--policy keep-all|swap-all|compress-all|cswap|oracle|plain] [--budget BYTES] [--min-swap BYTES] [--out DIR] [--compare] [--unfused] [--device-memory BYTES] [--max-batch [--search-start N] [--search-max N] [--search-resolution N] [--probe-timeout SECS]]");
             std::process::exit(2);
         }
     };
@@ -297,7 +298,13 @@ fn run<D: Backend>(args: &Args) {
         eprintln!("{e}");
         std::process::exit(2)
     });
-    let mut config = SwapConfig::builder().min_swap_bytes(args.min_swap).build();
+    // `BURN_SWAP_*` variables apply (e.g. `BURN_SWAP_COST_MODEL` for
+    // `cswap`); the options set the rest.
+    let mut config = SwapConfig::try_from_env().unwrap_or_else(|e| {
+        eprintln!("{e}");
+        std::process::exit(2)
+    });
+    config.min_swap_bytes = args.min_swap;
     config.policy = policy;
     config.budget_bytes = args.budget;
     burn_swap::configure(config);
