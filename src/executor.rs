@@ -907,7 +907,7 @@ impl Executor {
             }
         }
         if self.counts_zeros() {
-            for (id, _) in end.offload.clone() {
+            for &(id, _) in &end.offload {
                 let slot = self.live.get(&id).and_then(|l| l.slot.as_ref()?.upgrade());
                 if let Some(slot) = slot {
                     self.count_zeros_of(slot.as_ref());
@@ -926,7 +926,7 @@ impl Executor {
         if evicting {
             end.evict = self.choose_evictions(index);
             if self.counts_zeros() {
-                for slot in end.evict.clone() {
+                for slot in &end.evict {
                     self.count_zeros_of(slot.as_ref());
                 }
             }
@@ -1144,14 +1144,13 @@ impl Executor {
             Err(err) => {
                 let err = SwapError::from(err);
                 tracing::error!(%err, "no plan fits");
-                crate::notice::once("no plan fits", || {
-                    match self.config.on_budget_error {
+                let notice = match self.config.on_budget_error {
                     OnBudgetError::Panic => format!("no plan fits: {err}"),
                     OnBudgetError::KeepAll => format!(
                         "no plan fits: {err}; every tensor stays on the device (keep-all fallback) until the op sequence or the budget changes; burn_swap::status() has the reason"
                     ),
-                }
-                });
+                };
+                crate::notice::once("no plan fits", || notice);
                 self.active = None;
                 self.status = Err(err.clone());
                 // A few sequences: those of a training loop's own passes.

@@ -69,7 +69,7 @@ pub(crate) fn offload_compressed(
 }
 
 /// Decompresses a copy (its structure and checksum checked) back into a
-/// Flex tensor with the storage's alignment of its element type.
+/// Flex tensor.
 #[cfg(feature = "compression")]
 pub(crate) fn load_compressed(
     copy: CompressedFlexCopy,
@@ -82,27 +82,8 @@ pub(crate) fn load_compressed(
         ));
     }
     bytes.truncate(copy.byte_len);
-    let storage = match copy.dtype.size() {
-        8 => Bytes::from_elems(
-            bytes
-                .chunks_exact(8)
-                .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
-                .collect::<Vec<u64>>(),
-        ),
-        4 => Bytes::from_elems(
-            bytes
-                .chunks_exact(4)
-                .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))
-                .collect::<Vec<u32>>(),
-        ),
-        2 => Bytes::from_elems(
-            bytes
-                .chunks_exact(2)
-                .map(|c| u16::from_le_bytes(c.try_into().expect("2 bytes")))
-                .collect::<Vec<u16>>(),
-        ),
-        _ => Bytes::from_bytes_vec(bytes),
-    };
+    // Aligned for any element type, as the storage it replaces.
+    let storage = Bytes::from_bytes_vec(bytes);
     Ok(FlexTensor::new(storage, copy.layout, copy.dtype))
 }
 

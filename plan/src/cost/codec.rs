@@ -20,6 +20,8 @@ use linfa_linear::LinearRegression;
 use ndarray::{Array1, Array2};
 use serde::{Deserialize, Serialize};
 
+use crate::json::{load_json, save_json};
+
 /// A lossless codec of burn-swap's GPU kernels (`cube_kernels`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -337,14 +339,12 @@ impl CodecTimeModel {
 
     /// Reads a model written by [`Self::save`].
     pub fn load(path: impl AsRef<Path>) -> std::io::Result<Self> {
-        let text = std::fs::read_to_string(path)?;
-        serde_json::from_str(&text).map_err(std::io::Error::other)
+        load_json(path.as_ref())
     }
 
     /// Writes the model as JSON.
     pub fn save(&self, path: impl AsRef<Path>) -> std::io::Result<()> {
-        let text = serde_json::to_string_pretty(self).map_err(std::io::Error::other)?;
-        std::fs::write(path, text)
+        save_json(path.as_ref(), self)
     }
 }
 

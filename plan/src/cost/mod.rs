@@ -49,22 +49,22 @@ impl LinkModel {
 
     /// Time to copy `bytes` to the host, with or without a copy the other way.
     pub fn to_host_ns(&self, bytes: u64, duplex: bool) -> f64 {
-        let bw = if duplex {
-            self.duplex_to_host_bytes_per_s
-        } else {
-            self.to_host_bytes_per_s
-        };
-        self.latency_ns + bytes as f64 / bw * 1e9
+        match duplex {
+            false => self.copy_ns(bytes, self.to_host_bytes_per_s),
+            true => self.copy_ns(bytes, self.duplex_to_host_bytes_per_s),
+        }
     }
 
     /// Time to copy `bytes` to the device, with or without a copy the other way.
     pub fn to_device_ns(&self, bytes: u64, duplex: bool) -> f64 {
-        let bw = if duplex {
-            self.duplex_to_device_bytes_per_s
-        } else {
-            self.to_device_bytes_per_s
-        };
-        self.latency_ns + bytes as f64 / bw * 1e9
+        match duplex {
+            false => self.copy_ns(bytes, self.to_device_bytes_per_s),
+            true => self.copy_ns(bytes, self.duplex_to_device_bytes_per_s),
+        }
+    }
+
+    fn copy_ns(&self, bytes: u64, bytes_per_s: f64) -> f64 {
+        self.latency_ns + bytes as f64 / bytes_per_s * 1e9
     }
 }
 
@@ -80,14 +80,12 @@ pub struct CostModel {
 impl CostModel {
     /// Reads a model written by [`Self::save`].
     pub fn load(path: impl AsRef<std::path::Path>) -> std::io::Result<Self> {
-        let text = std::fs::read_to_string(path)?;
-        serde_json::from_str(&text).map_err(std::io::Error::other)
+        crate::json::load_json(path.as_ref())
     }
 
     /// Writes the model as JSON.
     pub fn save(&self, path: impl AsRef<std::path::Path>) -> std::io::Result<()> {
-        let text = serde_json::to_string_pretty(self).map_err(std::io::Error::other)?;
-        std::fs::write(path, text)
+        crate::json::save_json(path.as_ref(), self)
     }
 
     /// What compressing `bytes` of `dtype` with `zero_fraction` zeros costs

@@ -9,7 +9,7 @@
 //! kernels the compute stream runs for it.
 
 use super::{PlanParams, Policy, SwapAll};
-use crate::cost::{replay, Codec, CodecTime, CostModel};
+use crate::cost::{replay, Codec, CodecTime, CostModel, SwapReplay};
 use crate::error::PlanError;
 use crate::plan::{Action, Plan};
 use crate::profile::{Profile, TensorKey};
@@ -155,7 +155,7 @@ fn choose_codecs(
     plan: &mut Plan,
     costs: &CostModel,
     codec_time: CodecTime,
-) -> crate::cost::SwapReplay {
+) -> SwapReplay {
     let mut order: Vec<usize> = (0..plan.decisions.len())
         .filter(|&i| plan.decisions[i].action == Action::Swap)
         .collect();
@@ -207,7 +207,7 @@ fn covered(profile: &Profile, costs: &CostModel, key: TensorKey, option: Option<
 
 /// Shorter iteration; at equal time (copies that hide either way), fewer
 /// bytes over the link.
-fn better(a: &crate::cost::SwapReplay, b: &crate::cost::SwapReplay) -> bool {
+fn better(a: &SwapReplay, b: &SwapReplay) -> bool {
     const SAME_NS: f64 = 1.0;
     if a.iteration_ns < b.iteration_ns - SAME_NS {
         return true;
