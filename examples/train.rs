@@ -8,8 +8,8 @@
 //!
 //! Options: `--model NAME` (plain20; any of burn_swap_models::ModelKind),
 //! `--image cifar|imagenet`, `--batch N`, `--steps N`,
-//! `--policy keep-all|swap-all|compress-all|cswap|oracle|plain` (`plain`:
-//! `Autodiff<B>` itself; `cswap` and `oracle` read `BURN_SWAP_COST_MODEL`),
+//! `--policy keep-all|swap-all|compress-all|cswap|oracle|superneurons|capuchin|home|plain` (`plain`:
+//! `Autodiff<B>` itself; `cswap`, `oracle`, `capuchin` and `home` read `BURN_SWAP_COST_MODEL`),
 //! `--budget BYTES` (e.g. 64MiB), `--min-swap BYTES`, `--out DIR`, `--compare`
 //! (also time plain `Autodiff<B>` on the same steps);
 //! `--max-batch` (find the largest batch that trains instead: each batch
@@ -253,7 +253,7 @@ fn main() {
             if !msg.is_empty() {
                 eprintln!("error: {msg}\n");
             }
-            eprintln!("usage: train [--model NAME] [--image cifar|imagenet] [--batch N] [--steps N] [--policy keep-all|swap-all|compress-all|cswap|oracle|plain] [--budget BYTES] [--min-swap BYTES] [--out DIR] [--compare] [--unfused] [--device-memory BYTES] [--max-batch [--search-start N] [--search-max N] [--search-resolution N] [--probe-timeout SECS]]");
+            eprintln!("usage: train [--model NAME] [--image cifar|imagenet] [--batch N] [--steps N] [--policy keep-all|swap-all|compress-all|cswap|oracle|superneurons|capuchin|home|plain] [--budget BYTES] [--min-swap BYTES] [--out DIR] [--compare] [--unfused] [--device-memory BYTES] [--max-batch [--search-start N] [--search-max N] [--search-resolution N] [--probe-timeout SECS]]");
             std::process::exit(2);
         }
     };

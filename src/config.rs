@@ -376,12 +376,32 @@ fn default_pinned_pool_bytes() -> u64 {
 
 /// A built-in policy by its name.
 pub fn policy_by_name(name: &str) -> Result<Arc<dyn Policy>, SwapError> {
+    if matches!(name.trim(), "home" | "pso") {
+        return Ok(Arc::new(policy::Home {
+            progress: Some(Arc::new(say_search_progress)),
+            ..policy::Home::default()
+        }));
+    }
     policy::by_name(name).ok_or_else(|| {
         SwapError::Config(format!(
-            "unknown policy `{}` (expected keep-all, swap-all, compress-all, cswap or oracle)",
+            "unknown policy `{}` (expected keep-all, swap-all, compress-all, cswap, oracle, superneurons, capuchin or home)",
             name.trim()
         ))
     })
+}
+
+/// The particle swarm's progress on standard error, every tenth of its rounds.
+fn say_search_progress(p: policy::HomeProgress) {
+    let step = (p.rounds / 10).max(1);
+    if p.round % step == 0 || p.round == p.rounds {
+        let best = format!(
+            "best plan {:.3} ms a step{}",
+            p.best_ns / 1e6,
+            if p.fits { "" } else { " (none under the budget yet)" }
+        );
+        tracing::info!(round = p.round, rounds = p.rounds, "{best}");
+        crate::notice::say(|| format!("planning (home): round {}/{}, {best}", p.round, p.rounds));
+    }
 }
 
 /// Parses `123`, `64KiB`, `512MB`, `1.5GiB`, `2G` (binary units for `Ki`/`Mi`/`Gi`

@@ -51,6 +51,8 @@ pub(crate) struct OpStart {
     pub index: u32,
     pub timing: bool,
     pub prefetch: Vec<Arc<dyn ManagedSlot>>,
+    /// The plan rebuilds the op's output in backward: keep what it takes.
+    pub keeps_recipe: bool,
 }
 
 /// A live tensor, as the executor accounts for it.
@@ -74,6 +76,8 @@ pub(crate) struct OpEnd {
     pub offload: Vec<(TensorId, Option<Codec>)>,
     /// Other tensors to move off now: the profiled iteration went over the budget.
     pub evict: Vec<Arc<dyn ManagedSlot>>,
+    /// Tensors of the op (by id) the plan frees now, to rebuild them in backward.
+    pub drop_for_rebuild: Vec<TensorId>,
     /// Downloads count against the budget: after its offloads, the op may
     /// have to wait for some ([`Executor::downloads_to_wait_for`]).
     pub holds_budget: bool,
@@ -126,8 +130,26 @@ struct ActivePlan {
     prefetch_at: BTreeMap<u32, Vec<TensorKey>>,
     /// Swapped tensors: key -> (first backward use, bytes).
     needed: HashMap<TensorKey, (u32, u64)>,
+    /// Rebuilt tensors: key -> op after which it is freed.
+    drop_after: HashMap<TensorKey, u32>,
+    /// Ops whose output is rebuilt: they keep what they take.
+    recipe_ops: std::collections::HashSet<u32>,
     /// See [`Executor::starts_over`].
     restart_signature: Option<u64>,
+}
+
+/// Whether the plan's rebuilt tensors are rebuilt: not in a build without
+/// the `recompute` feature, which says so once (they stay on the device).
+fn rebuilds(plan: &Plan) -> bool {
+    if cfg!(feature = "recompute") {
+        return true;
+    }
+    if plan.recomputed_count() > 0 {
+        crate::notice::once("recompute feature off", || {
+            format!("the plan rebuilds {} tensors in backward, but burn-swap was built without its `recompute` feature: they stay on the device", plan.recomputed_count())
+        });
+    }
+    false
 }
 
 /// The codec a swapped tensor is compressed with: none in a build without
@@ -161,6 +183,14 @@ impl ActivePlan {
             needed.insert(d.key, (d.needed_at, d.bytes));
             prefetch_at.entry(d.prefetch_at).or_default().push(d.key);
         }
+        let mut drop_after = HashMap::default();
+        let mut recipe_ops = std::collections::HashSet::default();
+        if rebuilds(&plan) {
+            for d in plan.decisions.iter().filter(|d| d.action == Action::Recompute) {
+                drop_after.insert(d.key, d.offload_after);
+                recipe_ops.insert(d.key.op);
+            }
+        }
         // The plan's first op marks where an iteration starts over after a
         // pass without backward, where no other op of the plan looks like it.
         let first = plan.op_signatures.first().copied();
@@ -171,6 +201,8 @@ impl ActivePlan {
             offload_after,
             prefetch_at,
             needed,
+            drop_after,
+            recipe_ops,
             restart_signature,
         }
     }
@@ -470,6 +502,15 @@ impl Executor {
                     nanos,
                     on_demand,
                 } => self.recorder.stalled(id, nanos, on_demand),
+                SlotEvent::Dropped { id } => self.set_resident(id, false),
+                SlotEvent::Rebuilt { id, nanos } => {
+                    self.set_resident(id, true);
+                    if let Some(live) = self.live.get_mut(&id) {
+                        live.last_use = at;
+                    }
+                    self.tally.rebuilt += 1;
+                    self.tally.rebuild_ns += nanos;
+                }
             }
         }
         self.events = events;
@@ -671,10 +712,19 @@ impl Executor {
         } else {
             Vec::new()
         };
+        let keeps_recipe = self.on_plan
+            && self
+                .active
+                .as_ref()
+                .is_some_and(|a| a.recipe_ops.contains(&index));
+        // A policy that prices by op time plans from timed iterations.
+        let timing =
+            self.config.timing || (!self.on_plan && self.config.policy.needs_op_times());
         OpStart {
             index,
-            timing: self.config.timing,
+            timing,
             prefetch,
+            keeps_recipe,
         }
     }
 
@@ -871,6 +921,7 @@ impl Executor {
         let mut end = OpEnd {
             offload: Vec::new(),
             evict: Vec::new(),
+            drop_for_rebuild: Vec::new(),
             holds_budget: false,
             transfer: self.transfer_options(),
         };
@@ -895,13 +946,18 @@ impl Executor {
                 self.on_plan = false;
             } else {
                 for &id in record.inputs.iter().chain(record.outputs.iter()) {
-                    let key = self.live.get(&id).and_then(|l| l.key);
-                    match key.and_then(|k| active.offload_after.get(&k)) {
+                    let Some(key) = self.live.get(&id).and_then(|l| l.key) else {
+                        continue;
+                    };
+                    match active.offload_after.get(&key) {
                         Some(&(at, codec)) if at == index => {
                             offload.push((id, codec));
                             self.tally.asked += 1;
                         }
                         _ => {}
+                    }
+                    if active.drop_after.get(&key) == Some(&index) {
+                        end.drop_for_rebuild.push(id);
                     }
                 }
             }
@@ -1055,6 +1111,7 @@ impl Executor {
             followed_plan,
             doing: crate::report::doing(followed_plan, self.iteration == 0, self.active.is_some()),
             swapped_out_bytes: recorder.swapped_out_bytes(),
+            rebuilt_tensors: tally.rebuilt,
             planning: None,
             plan: None,
             first: self.iteration == 0,

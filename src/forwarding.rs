@@ -166,42 +166,93 @@ impl<B: Backend> FloatTensorOps<Self> for Swapping<B> {
         times: usize,
     ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_repeat_dim");
+        let __replay = __op.replayable().then(|| (dim.clone(), times.clone()));
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_repeat_dim(tensor, dim, times);
         let __out = __op.output(__out);
+        if let Some((dim, times)) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_repeat_dim(tensor, dim, times)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
     fn float_add(lhs: FloatTensor<Self>, rhs: FloatTensor<Self>) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_add");
+        let __replay = __op.replayable().then(|| ());
         let lhs = __op.input(lhs);
         let rhs = __op.input(rhs);
         let __out = <B as FloatTensorOps<B>>::float_add(lhs, rhs);
         let __out = __op.output(__out);
+        if let Some(()) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let lhs = __in.next().expect("a rebuilt tensor's inputs");
+                    let rhs = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_add(lhs, rhs)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
     fn float_add_scalar(lhs: FloatTensor<Self>, rhs: Scalar) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_add_scalar");
+        let __replay = __op.replayable().then(|| (rhs.clone(),));
         let lhs = __op.input(lhs);
         let __out = <B as FloatTensorOps<B>>::float_add_scalar(lhs, rhs);
         let __out = __op.output(__out);
+        if let Some((rhs,)) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let lhs = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_add_scalar(lhs, rhs)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
     fn float_clamp_min(tensor: FloatTensor<Self>, min: Scalar) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_clamp_min");
+        let __replay = __op.replayable().then(|| (min.clone(),));
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_clamp_min(tensor, min);
         let __out = __op.output(__out);
+        if let Some((min,)) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_clamp_min(tensor, min)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
     fn float_clamp_max(tensor: FloatTensor<Self>, max: Scalar) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_clamp_max");
+        let __replay = __op.replayable().then(|| (max.clone(),));
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_clamp_max(tensor, max);
         let __out = __op.output(__out);
+        if let Some((max,)) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_clamp_max(tensor, max)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
@@ -211,60 +262,133 @@ impl<B: Backend> FloatTensorOps<Self> for Swapping<B> {
         max: Scalar,
     ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_clamp");
+        let __replay = __op.replayable().then(|| (min.clone(), max.clone()));
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_clamp(tensor, min, max);
         let __out = __op.output(__out);
+        if let Some((min, max)) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_clamp(tensor, min, max)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
     fn float_sub(lhs: FloatTensor<Self>, rhs: FloatTensor<Self>) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_sub");
+        let __replay = __op.replayable().then(|| ());
         let lhs = __op.input(lhs);
         let rhs = __op.input(rhs);
         let __out = <B as FloatTensorOps<B>>::float_sub(lhs, rhs);
         let __out = __op.output(__out);
+        if let Some(()) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let lhs = __in.next().expect("a rebuilt tensor's inputs");
+                    let rhs = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_sub(lhs, rhs)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
     fn float_sub_scalar(lhs: FloatTensor<Self>, rhs: Scalar) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_sub_scalar");
+        let __replay = __op.replayable().then(|| (rhs.clone(),));
         let lhs = __op.input(lhs);
         let __out = <B as FloatTensorOps<B>>::float_sub_scalar(lhs, rhs);
         let __out = __op.output(__out);
+        if let Some((rhs,)) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let lhs = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_sub_scalar(lhs, rhs)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
     fn float_mul(lhs: FloatTensor<Self>, rhs: FloatTensor<Self>) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_mul");
+        let __replay = __op.replayable().then(|| ());
         let lhs = __op.input(lhs);
         let rhs = __op.input(rhs);
         let __out = <B as FloatTensorOps<B>>::float_mul(lhs, rhs);
         let __out = __op.output(__out);
+        if let Some(()) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let lhs = __in.next().expect("a rebuilt tensor's inputs");
+                    let rhs = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_mul(lhs, rhs)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
     fn float_mul_scalar(lhs: FloatTensor<Self>, rhs: Scalar) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_mul_scalar");
+        let __replay = __op.replayable().then(|| (rhs.clone(),));
         let lhs = __op.input(lhs);
         let __out = <B as FloatTensorOps<B>>::float_mul_scalar(lhs, rhs);
         let __out = __op.output(__out);
+        if let Some((rhs,)) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let lhs = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_mul_scalar(lhs, rhs)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
     fn float_div(lhs: FloatTensor<Self>, rhs: FloatTensor<Self>) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_div");
+        let __replay = __op.replayable().then(|| ());
         let lhs = __op.input(lhs);
         let rhs = __op.input(rhs);
         let __out = <B as FloatTensorOps<B>>::float_div(lhs, rhs);
         let __out = __op.output(__out);
+        if let Some(()) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let lhs = __in.next().expect("a rebuilt tensor's inputs");
+                    let rhs = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_div(lhs, rhs)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
     fn float_div_scalar(lhs: FloatTensor<Self>, rhs: Scalar) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_div_scalar");
+        let __replay = __op.replayable().then(|| (rhs.clone(),));
         let lhs = __op.input(lhs);
         let __out = <B as FloatTensorOps<B>>::float_div_scalar(lhs, rhs);
         let __out = __op.output(__out);
+        if let Some((rhs,)) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let lhs = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_div_scalar(lhs, rhs)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
@@ -273,18 +397,39 @@ impl<B: Backend> FloatTensorOps<Self> for Swapping<B> {
         rhs: FloatTensor<Self>,
     ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_remainder");
+        let __replay = __op.replayable().then(|| ());
         let lhs = __op.input(lhs);
         let rhs = __op.input(rhs);
         let __out = <B as FloatTensorOps<B>>::float_remainder(lhs, rhs);
         let __out = __op.output(__out);
+        if let Some(()) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let lhs = __in.next().expect("a rebuilt tensor's inputs");
+                    let rhs = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_remainder(lhs, rhs)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
     fn float_remainder_scalar(lhs: FloatTensor<Self>, rhs: Scalar) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_remainder_scalar");
+        let __replay = __op.replayable().then(|| (rhs.clone(),));
         let lhs = __op.input(lhs);
         let __out = <B as FloatTensorOps<B>>::float_remainder_scalar(lhs, rhs);
         let __out = __op.output(__out);
+        if let Some((rhs,)) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let lhs = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_remainder_scalar(lhs, rhs)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
@@ -293,10 +438,21 @@ impl<B: Backend> FloatTensorOps<Self> for Swapping<B> {
         rhs: FloatTensor<Self>,
     ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_matmul");
+        let __replay = __op.replayable().then(|| ());
         let lhs = __op.input(lhs);
         let rhs = __op.input(rhs);
         let __out = <B as FloatTensorOps<B>>::float_matmul(lhs, rhs);
         let __out = __op.output(__out);
+        if let Some(()) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let lhs = __in.next().expect("a rebuilt tensor's inputs");
+                    let rhs = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_matmul(lhs, rhs)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
@@ -306,34 +462,75 @@ impl<B: Backend> FloatTensorOps<Self> for Swapping<B> {
         dim: usize,
     ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_cross");
+        let __replay = __op.replayable().then(|| (dim.clone(),));
         let lhs = __op.input(lhs);
         let rhs = __op.input(rhs);
         let __out = <B as FloatTensorOps<B>>::float_cross(lhs, rhs, dim);
         let __out = __op.output(__out);
+        if let Some((dim,)) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let lhs = __in.next().expect("a rebuilt tensor's inputs");
+                    let rhs = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_cross(lhs, rhs, dim)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
     fn float_neg(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_neg");
+        let __replay = __op.replayable().then(|| ());
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_neg(tensor);
         let __out = __op.output(__out);
+        if let Some(()) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_neg(tensor)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
     fn float_recip(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_recip");
+        let __replay = __op.replayable().then(|| ());
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_recip(tensor);
         let __out = __op.output(__out);
+        if let Some(()) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_recip(tensor)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
     fn float_transpose(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_transpose");
+        let __replay = __op.replayable().then(|| ());
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_transpose(tensor);
         let __out = __op.output(__out);
+        if let Some(()) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_transpose(tensor)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
@@ -343,9 +540,19 @@ impl<B: Backend> FloatTensorOps<Self> for Swapping<B> {
         dim2: usize,
     ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_swap_dims");
+        let __replay = __op.replayable().then(|| (dim1.clone(), dim2.clone()));
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_swap_dims(tensor, dim1, dim2);
         let __out = __op.output(__out);
+        if let Some((dim1, dim2)) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_swap_dims(tensor, dim1, dim2)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
@@ -367,9 +574,19 @@ impl<B: Backend> FloatTensorOps<Self> for Swapping<B> {
     }
     fn float_reshape(tensor: FloatTensor<Self>, shape: Shape) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_reshape");
+        let __replay = __op.replayable().then(|| (shape.clone(),));
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_reshape(tensor, shape);
         let __out = __op.output(__out);
+        if let Some((shape,)) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_reshape(tensor, shape)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
@@ -658,9 +875,19 @@ impl<B: Backend> FloatTensorOps<Self> for Swapping<B> {
     }
     fn float_detach(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_detach");
+        let __replay = __op.replayable().then(|| ());
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_detach(tensor);
         let __out = __op.output(__out);
+        if let Some(()) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_detach(tensor)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
@@ -669,11 +896,23 @@ impl<B: Backend> FloatTensorOps<Self> for Swapping<B> {
         _require_grad: bool,
     ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_set_require_grad");
+        let __replay = __op.replayable().then(|| (_require_grad.clone(),));
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<
             B,
         >>::float_set_require_grad(tensor, _require_grad);
         let __out = __op.output(__out);
+        if let Some((_require_grad,)) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<
+                        B,
+                    >>::float_set_require_grad(tensor, _require_grad)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
@@ -687,122 +926,273 @@ impl<B: Backend> FloatTensorOps<Self> for Swapping<B> {
     }
     fn float_sum(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_sum");
+        let __replay = __op.replayable().then(|| ());
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_sum(tensor);
         let __out = __op.output(__out);
+        if let Some(()) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_sum(tensor)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
     fn float_sum_dim(tensor: FloatTensor<Self>, dim: usize) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_sum_dim");
+        let __replay = __op.replayable().then(|| (dim.clone(),));
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_sum_dim(tensor, dim);
         let __out = __op.output(__out);
+        if let Some((dim,)) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_sum_dim(tensor, dim)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
     fn float_prod(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_prod");
+        let __replay = __op.replayable().then(|| ());
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_prod(tensor);
         let __out = __op.output(__out);
+        if let Some(()) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_prod(tensor)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
     fn float_prod_dim(tensor: FloatTensor<Self>, dim: usize) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_prod_dim");
+        let __replay = __op.replayable().then(|| (dim.clone(),));
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_prod_dim(tensor, dim);
         let __out = __op.output(__out);
+        if let Some((dim,)) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_prod_dim(tensor, dim)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
     fn float_mean(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_mean");
+        let __replay = __op.replayable().then(|| ());
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_mean(tensor);
         let __out = __op.output(__out);
+        if let Some(()) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_mean(tensor)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
     fn float_mean_dim(tensor: FloatTensor<Self>, dim: usize) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_mean_dim");
+        let __replay = __op.replayable().then(|| (dim.clone(),));
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_mean_dim(tensor, dim);
         let __out = __op.output(__out);
+        if let Some((dim,)) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_mean_dim(tensor, dim)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
     fn float_cumsum(tensor: FloatTensor<Self>, dim: usize) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_cumsum");
+        let __replay = __op.replayable().then(|| (dim.clone(),));
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_cumsum(tensor, dim);
         let __out = __op.output(__out);
+        if let Some((dim,)) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_cumsum(tensor, dim)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
     fn float_cumprod(tensor: FloatTensor<Self>, dim: usize) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_cumprod");
+        let __replay = __op.replayable().then(|| (dim.clone(),));
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_cumprod(tensor, dim);
         let __out = __op.output(__out);
+        if let Some((dim,)) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_cumprod(tensor, dim)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
     fn float_cummin(tensor: FloatTensor<Self>, dim: usize) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_cummin");
+        let __replay = __op.replayable().then(|| (dim.clone(),));
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_cummin(tensor, dim);
         let __out = __op.output(__out);
+        if let Some((dim,)) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_cummin(tensor, dim)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
     fn float_cummax(tensor: FloatTensor<Self>, dim: usize) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_cummax");
+        let __replay = __op.replayable().then(|| (dim.clone(),));
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_cummax(tensor, dim);
         let __out = __op.output(__out);
+        if let Some((dim,)) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_cummax(tensor, dim)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
     fn float_cast(tensor: FloatTensor<Self>, dtype: FloatDType) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_cast");
+        let __replay = __op.replayable().then(|| (dtype.clone(),));
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_cast(tensor, dtype);
         let __out = __op.output(__out);
+        if let Some((dtype,)) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_cast(tensor, dtype)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
     fn float_exp(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_exp");
+        let __replay = __op.replayable().then(|| ());
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_exp(tensor);
         let __out = __op.output(__out);
+        if let Some(()) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_exp(tensor)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
     fn float_log(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_log");
+        let __replay = __op.replayable().then(|| ());
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_log(tensor);
         let __out = __op.output(__out);
+        if let Some(()) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_log(tensor)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
     fn float_log1p(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_log1p");
+        let __replay = __op.replayable().then(|| ());
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_log1p(tensor);
         let __out = __op.output(__out);
+        if let Some(()) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_log1p(tensor)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
     fn float_powf(lhs: FloatTensor<Self>, rhs: FloatTensor<Self>) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_powf");
+        let __replay = __op.replayable().then(|| ());
         let lhs = __op.input(lhs);
         let rhs = __op.input(rhs);
         let __out = <B as FloatTensorOps<B>>::float_powf(lhs, rhs);
         let __out = __op.output(__out);
+        if let Some(()) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let lhs = __in.next().expect("a rebuilt tensor's inputs");
+                    let rhs = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_powf(lhs, rhs)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
@@ -816,25 +1206,55 @@ impl<B: Backend> FloatTensorOps<Self> for Swapping<B> {
     }
     fn float_powi_scalar(lhs: FloatTensor<Self>, rhs: Scalar) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_powi_scalar");
+        let __replay = __op.replayable().then(|| (rhs.clone(),));
         let lhs = __op.input(lhs);
         let __out = <B as FloatTensorOps<B>>::float_powi_scalar(lhs, rhs);
         let __out = __op.output(__out);
+        if let Some((rhs,)) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let lhs = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_powi_scalar(lhs, rhs)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
     fn float_powi_scalar_impl(lhs: FloatTensor<Self>, rhs: Scalar) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_powi_scalar_impl");
+        let __replay = __op.replayable().then(|| (rhs.clone(),));
         let lhs = __op.input(lhs);
         let __out = <B as FloatTensorOps<B>>::float_powi_scalar_impl(lhs, rhs);
         let __out = __op.output(__out);
+        if let Some((rhs,)) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let lhs = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_powi_scalar_impl(lhs, rhs)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
     fn float_powf_scalar(tensor: FloatTensor<Self>, value: Scalar) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_powf_scalar");
+        let __replay = __op.replayable().then(|| (value.clone(),));
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_powf_scalar(tensor, value);
         let __out = __op.output(__out);
+        if let Some((value,)) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_powf_scalar(tensor, value)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
@@ -843,170 +1263,381 @@ impl<B: Backend> FloatTensorOps<Self> for Swapping<B> {
         value: Scalar,
     ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_powf_scalar_impl");
+        let __replay = __op.replayable().then(|| (value.clone(),));
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_powf_scalar_impl(tensor, value);
         let __out = __op.output(__out);
+        if let Some((value,)) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_powf_scalar_impl(tensor, value)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
     fn float_sqrt(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_sqrt");
+        let __replay = __op.replayable().then(|| ());
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_sqrt(tensor);
         let __out = __op.output(__out);
+        if let Some(()) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_sqrt(tensor)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
     fn float_abs(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_abs");
+        let __replay = __op.replayable().then(|| ());
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_abs(tensor);
         let __out = __op.output(__out);
+        if let Some(()) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_abs(tensor)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
     fn float_cos(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_cos");
+        let __replay = __op.replayable().then(|| ());
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_cos(tensor);
         let __out = __op.output(__out);
+        if let Some(()) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_cos(tensor)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
     fn float_sin(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_sin");
+        let __replay = __op.replayable().then(|| ());
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_sin(tensor);
         let __out = __op.output(__out);
+        if let Some(()) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_sin(tensor)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
     fn float_tan(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_tan");
+        let __replay = __op.replayable().then(|| ());
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_tan(tensor);
         let __out = __op.output(__out);
+        if let Some(()) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_tan(tensor)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
     fn float_cosh(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_cosh");
+        let __replay = __op.replayable().then(|| ());
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_cosh(tensor);
         let __out = __op.output(__out);
+        if let Some(()) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_cosh(tensor)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
     fn float_sinh(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_sinh");
+        let __replay = __op.replayable().then(|| ());
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_sinh(tensor);
         let __out = __op.output(__out);
+        if let Some(()) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_sinh(tensor)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
     fn float_tanh(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_tanh");
+        let __replay = __op.replayable().then(|| ());
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_tanh(tensor);
         let __out = __op.output(__out);
+        if let Some(()) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_tanh(tensor)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
     fn float_acos(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_acos");
+        let __replay = __op.replayable().then(|| ());
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_acos(tensor);
         let __out = __op.output(__out);
+        if let Some(()) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_acos(tensor)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
     fn float_acosh(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_acosh");
+        let __replay = __op.replayable().then(|| ());
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_acosh(tensor);
         let __out = __op.output(__out);
+        if let Some(()) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_acosh(tensor)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
     fn float_asin(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_asin");
+        let __replay = __op.replayable().then(|| ());
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_asin(tensor);
         let __out = __op.output(__out);
+        if let Some(()) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_asin(tensor)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
     fn float_asinh(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_asinh");
+        let __replay = __op.replayable().then(|| ());
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_asinh(tensor);
         let __out = __op.output(__out);
+        if let Some(()) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_asinh(tensor)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
     fn float_atan(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_atan");
+        let __replay = __op.replayable().then(|| ());
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_atan(tensor);
         let __out = __op.output(__out);
+        if let Some(()) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_atan(tensor)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
     fn float_atanh(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_atanh");
+        let __replay = __op.replayable().then(|| ());
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_atanh(tensor);
         let __out = __op.output(__out);
+        if let Some(()) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_atanh(tensor)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
     fn float_atan2(lhs: FloatTensor<Self>, rhs: FloatTensor<Self>) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_atan2");
+        let __replay = __op.replayable().then(|| ());
         let lhs = __op.input(lhs);
         let rhs = __op.input(rhs);
         let __out = <B as FloatTensorOps<B>>::float_atan2(lhs, rhs);
         let __out = __op.output(__out);
+        if let Some(()) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let lhs = __in.next().expect("a rebuilt tensor's inputs");
+                    let rhs = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_atan2(lhs, rhs)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
     fn float_round(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_round");
+        let __replay = __op.replayable().then(|| ());
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_round(tensor);
         let __out = __op.output(__out);
+        if let Some(()) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_round(tensor)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
     fn float_floor(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_floor");
+        let __replay = __op.replayable().then(|| ());
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_floor(tensor);
         let __out = __op.output(__out);
+        if let Some(()) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_floor(tensor)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
     fn float_ceil(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_ceil");
+        let __replay = __op.replayable().then(|| ());
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_ceil(tensor);
         let __out = __op.output(__out);
+        if let Some(()) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_ceil(tensor)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
     fn float_trunc(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_trunc");
+        let __replay = __op.replayable().then(|| ());
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_trunc(tensor);
         let __out = __op.output(__out);
+        if let Some(()) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_trunc(tensor)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
     fn float_erf(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_erf");
+        let __replay = __op.replayable().then(|| ());
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_erf(tensor);
         let __out = __op.output(__out);
+        if let Some(()) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_erf(tensor)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
@@ -1045,9 +1676,19 @@ impl<B: Backend> FloatTensorOps<Self> for Swapping<B> {
     }
     fn float_topk(tensor: FloatTensor<Self>, dim: usize, k: usize) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_topk");
+        let __replay = __op.replayable().then(|| (dim.clone(), k.clone()));
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_topk(tensor, dim, k);
         let __out = __op.output(__out);
+        if let Some((dim, k)) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_topk(tensor, dim, k)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
@@ -1065,17 +1706,37 @@ impl<B: Backend> FloatTensorOps<Self> for Swapping<B> {
     }
     fn float_max(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_max");
+        let __replay = __op.replayable().then(|| ());
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_max(tensor);
         let __out = __op.output(__out);
+        if let Some(()) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_max(tensor)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
     fn float_max_dim(tensor: FloatTensor<Self>, dim: usize) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_max_dim");
+        let __replay = __op.replayable().then(|| (dim.clone(),));
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_max_dim(tensor, dim);
         let __out = __op.output(__out);
+        if let Some((dim,)) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_max_dim(tensor, dim)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
@@ -1100,17 +1761,37 @@ impl<B: Backend> FloatTensorOps<Self> for Swapping<B> {
     }
     fn float_min(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_min");
+        let __replay = __op.replayable().then(|| ());
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_min(tensor);
         let __out = __op.output(__out);
+        if let Some(()) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_min(tensor)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
     fn float_min_dim(tensor: FloatTensor<Self>, dim: usize) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_min_dim");
+        let __replay = __op.replayable().then(|| (dim.clone(),));
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_min_dim(tensor, dim);
         let __out = __op.output(__out);
+        if let Some((dim,)) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_min_dim(tensor, dim)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
@@ -1135,17 +1816,37 @@ impl<B: Backend> FloatTensorOps<Self> for Swapping<B> {
     }
     fn float_max_abs(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_max_abs");
+        let __replay = __op.replayable().then(|| ());
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_max_abs(tensor);
         let __out = __op.output(__out);
+        if let Some(()) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_max_abs(tensor)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
     fn float_max_abs_dim(tensor: FloatTensor<Self>, dim: usize) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_max_abs_dim");
+        let __replay = __op.replayable().then(|| (dim.clone(),));
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_max_abs_dim(tensor, dim);
         let __out = __op.output(__out);
+        if let Some((dim,)) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_max_abs_dim(tensor, dim)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
@@ -1191,17 +1892,37 @@ impl<B: Backend> FloatTensorOps<Self> for Swapping<B> {
     }
     fn float_sign(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_sign");
+        let __replay = __op.replayable().then(|| ());
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_sign(tensor);
         let __out = __op.output(__out);
+        if let Some(()) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_sign(tensor)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
     fn float_expand(tensor: FloatTensor<Self>, shape: Shape) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_expand");
+        let __replay = __op.replayable().then(|| (shape.clone(),));
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_expand(tensor, shape);
         let __out = __op.output(__out);
+        if let Some((shape,)) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_expand(tensor, shape)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
@@ -1211,9 +1932,19 @@ impl<B: Backend> FloatTensorOps<Self> for Swapping<B> {
         descending: bool,
     ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_sort");
+        let __replay = __op.replayable().then(|| (dim.clone(), descending.clone()));
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_sort(tensor, dim, descending);
         let __out = __op.output(__out);
+        if let Some((dim, descending)) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_sort(tensor, dim, descending)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
@@ -1256,12 +1987,23 @@ impl<B: Backend> FloatTensorOps<Self> for Swapping<B> {
         options: GridSampleOptions,
     ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_grid_sample_2d");
+        let __replay = __op.replayable().then(|| (options.clone(),));
         let tensor = __op.input(tensor);
         let grid = __op.input(grid);
         let __out = <B as FloatTensorOps<
             B,
         >>::float_grid_sample_2d(tensor, grid, options);
         let __out = __op.output(__out);
+        if let Some((options,)) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    let grid = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_grid_sample_2d(tensor, grid, options)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
@@ -1272,9 +2014,21 @@ impl<B: Backend> FloatTensorOps<Self> for Swapping<B> {
         step: usize,
     ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_unfold");
+        let __replay = __op
+            .replayable()
+            .then(|| (dim.clone(), size.clone(), step.clone()));
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_unfold(tensor, dim, size, step);
         let __out = __op.output(__out);
+        if let Some((dim, size, step)) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_unfold(tensor, dim, size, step)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
@@ -2593,11 +3347,23 @@ impl<B: Backend> ModuleOps<Self> for Swapping<B> {
         bias: Option<FloatTensor<Self>>,
     ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("linear");
+        let __replay = __op.replayable().then(|| (bias.is_some(),));
         let x = __op.input(x);
         let weight = __op.input(weight);
         let bias = bias.map(|t| __op.input(t));
         let __out = <B as ModuleOps<B>>::linear(x, weight, bias);
         let __out = __op.output(__out);
+        if let Some((__some_bias,)) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let x = __in.next().expect("a rebuilt tensor's inputs");
+                    let weight = __in.next().expect("a rebuilt tensor's inputs");
+                    let bias = if __some_bias { __in.next() } else { None };
+                    <B as ModuleOps<B>>::linear(x, weight, bias)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
@@ -2640,11 +3406,23 @@ impl<B: Backend> ModuleOps<Self> for Swapping<B> {
         options: ConvOptions<1>,
     ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("conv1d");
+        let __replay = __op.replayable().then(|| (bias.is_some(), options.clone()));
         let x = __op.input(x);
         let weight = __op.input(weight);
         let bias = bias.map(|t| __op.input(t));
         let __out = <B as ModuleOps<B>>::conv1d(x, weight, bias, options);
         let __out = __op.output(__out);
+        if let Some((__some_bias, options)) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let x = __in.next().expect("a rebuilt tensor's inputs");
+                    let weight = __in.next().expect("a rebuilt tensor's inputs");
+                    let bias = if __some_bias { __in.next() } else { None };
+                    <B as ModuleOps<B>>::conv1d(x, weight, bias, options)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
@@ -2703,11 +3481,23 @@ impl<B: Backend> ModuleOps<Self> for Swapping<B> {
         options: ConvOptions<2>,
     ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("conv2d");
+        let __replay = __op.replayable().then(|| (bias.is_some(), options.clone()));
         let x = __op.input(x);
         let weight = __op.input(weight);
         let bias = bias.map(|t| __op.input(t));
         let __out = <B as ModuleOps<B>>::conv2d(x, weight, bias, options);
         let __out = __op.output(__out);
+        if let Some((__some_bias, options)) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let x = __in.next().expect("a rebuilt tensor's inputs");
+                    let weight = __in.next().expect("a rebuilt tensor's inputs");
+                    let bias = if __some_bias { __in.next() } else { None };
+                    <B as ModuleOps<B>>::conv2d(x, weight, bias, options)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
@@ -2768,6 +3558,9 @@ impl<B: Backend> ModuleOps<Self> for Swapping<B> {
         options: DeformConvOptions<2>,
     ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("deform_conv2d");
+        let __replay = __op
+            .replayable()
+            .then(|| (mask.is_some(), bias.is_some(), options.clone()));
         let x = __op.input(x);
         let offset = __op.input(offset);
         let weight = __op.input(weight);
@@ -2777,6 +3570,21 @@ impl<B: Backend> ModuleOps<Self> for Swapping<B> {
             B,
         >>::deform_conv2d(x, offset, weight, mask, bias, options);
         let __out = __op.output(__out);
+        if let Some((__some_mask, __some_bias, options)) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let x = __in.next().expect("a rebuilt tensor's inputs");
+                    let offset = __in.next().expect("a rebuilt tensor's inputs");
+                    let weight = __in.next().expect("a rebuilt tensor's inputs");
+                    let mask = if __some_mask { __in.next() } else { None };
+                    let bias = if __some_bias { __in.next() } else { None };
+                    <B as ModuleOps<
+                        B,
+                    >>::deform_conv2d(x, offset, weight, mask, bias, options)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
@@ -2813,11 +3621,23 @@ impl<B: Backend> ModuleOps<Self> for Swapping<B> {
         options: ConvOptions<3>,
     ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("conv3d");
+        let __replay = __op.replayable().then(|| (bias.is_some(), options.clone()));
         let x = __op.input(x);
         let weight = __op.input(weight);
         let bias = bias.map(|t| __op.input(t));
         let __out = <B as ModuleOps<B>>::conv3d(x, weight, bias, options);
         let __out = __op.output(__out);
+        if let Some((__some_bias, options)) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let x = __in.next().expect("a rebuilt tensor's inputs");
+                    let weight = __in.next().expect("a rebuilt tensor's inputs");
+                    let bias = if __some_bias { __in.next() } else { None };
+                    <B as ModuleOps<B>>::conv3d(x, weight, bias, options)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
@@ -2876,11 +3696,23 @@ impl<B: Backend> ModuleOps<Self> for Swapping<B> {
         options: ConvTransposeOptions<1>,
     ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("conv_transpose1d");
+        let __replay = __op.replayable().then(|| (bias.is_some(), options.clone()));
         let x = __op.input(x);
         let weight = __op.input(weight);
         let bias = bias.map(|t| __op.input(t));
         let __out = <B as ModuleOps<B>>::conv_transpose1d(x, weight, bias, options);
         let __out = __op.output(__out);
+        if let Some((__some_bias, options)) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let x = __in.next().expect("a rebuilt tensor's inputs");
+                    let weight = __in.next().expect("a rebuilt tensor's inputs");
+                    let bias = if __some_bias { __in.next() } else { None };
+                    <B as ModuleOps<B>>::conv_transpose1d(x, weight, bias, options)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
@@ -2945,11 +3777,23 @@ impl<B: Backend> ModuleOps<Self> for Swapping<B> {
         options: ConvTransposeOptions<2>,
     ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("conv_transpose2d");
+        let __replay = __op.replayable().then(|| (bias.is_some(), options.clone()));
         let x = __op.input(x);
         let weight = __op.input(weight);
         let bias = bias.map(|t| __op.input(t));
         let __out = <B as ModuleOps<B>>::conv_transpose2d(x, weight, bias, options);
         let __out = __op.output(__out);
+        if let Some((__some_bias, options)) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let x = __in.next().expect("a rebuilt tensor's inputs");
+                    let weight = __in.next().expect("a rebuilt tensor's inputs");
+                    let bias = if __some_bias { __in.next() } else { None };
+                    <B as ModuleOps<B>>::conv_transpose2d(x, weight, bias, options)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
@@ -3014,11 +3858,23 @@ impl<B: Backend> ModuleOps<Self> for Swapping<B> {
         options: ConvTransposeOptions<3>,
     ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("conv_transpose3d");
+        let __replay = __op.replayable().then(|| (bias.is_some(), options.clone()));
         let x = __op.input(x);
         let weight = __op.input(weight);
         let bias = bias.map(|t| __op.input(t));
         let __out = <B as ModuleOps<B>>::conv_transpose3d(x, weight, bias, options);
         let __out = __op.output(__out);
+        if let Some((__some_bias, options)) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let x = __in.next().expect("a rebuilt tensor's inputs");
+                    let weight = __in.next().expect("a rebuilt tensor's inputs");
+                    let bias = if __some_bias { __in.next() } else { None };
+                    <B as ModuleOps<B>>::conv_transpose3d(x, weight, bias, options)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
@@ -3082,9 +3938,19 @@ impl<B: Backend> ModuleOps<Self> for Swapping<B> {
         options: UnfoldOptions,
     ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("unfold4d");
+        let __replay = __op.replayable().then(|| (kernel_size.clone(), options.clone()));
         let x = __op.input(x);
         let __out = <B as ModuleOps<B>>::unfold4d(x, kernel_size, options);
         let __out = __op.output(__out);
+        if let Some((kernel_size, options)) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let x = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as ModuleOps<B>>::unfold4d(x, kernel_size, options)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
@@ -3097,11 +3963,38 @@ impl<B: Backend> ModuleOps<Self> for Swapping<B> {
         ceil_mode: bool,
     ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("avg_pool1d");
+        let __replay = __op
+            .replayable()
+            .then(|| (
+                kernel_size.clone(),
+                stride.clone(),
+                padding.clone(),
+                count_include_pad.clone(),
+                ceil_mode.clone(),
+            ));
         let x = __op.input(x);
         let __out = <B as ModuleOps<
             B,
         >>::avg_pool1d(x, kernel_size, stride, padding, count_include_pad, ceil_mode);
         let __out = __op.output(__out);
+        if let Some((kernel_size, stride, padding, count_include_pad, ceil_mode)) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let x = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as ModuleOps<
+                        B,
+                    >>::avg_pool1d(
+                        x,
+                        kernel_size,
+                        stride,
+                        padding,
+                        count_include_pad,
+                        ceil_mode,
+                    )
+                }),
+            );
+        }
         __op.finish();
         __out
     }
@@ -3141,11 +4034,38 @@ impl<B: Backend> ModuleOps<Self> for Swapping<B> {
         ceil_mode: bool,
     ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("avg_pool2d");
+        let __replay = __op
+            .replayable()
+            .then(|| (
+                kernel_size.clone(),
+                stride.clone(),
+                padding.clone(),
+                count_include_pad.clone(),
+                ceil_mode.clone(),
+            ));
         let x = __op.input(x);
         let __out = <B as ModuleOps<
             B,
         >>::avg_pool2d(x, kernel_size, stride, padding, count_include_pad, ceil_mode);
         let __out = __op.output(__out);
+        if let Some((kernel_size, stride, padding, count_include_pad, ceil_mode)) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let x = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as ModuleOps<
+                        B,
+                    >>::avg_pool2d(
+                        x,
+                        kernel_size,
+                        stride,
+                        padding,
+                        count_include_pad,
+                        ceil_mode,
+                    )
+                }),
+            );
+        }
         __op.finish();
         __out
     }
@@ -3181,9 +4101,19 @@ impl<B: Backend> ModuleOps<Self> for Swapping<B> {
         output_size: [usize; 2],
     ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("adaptive_avg_pool2d");
+        let __replay = __op.replayable().then(|| (output_size.clone(),));
         let x = __op.input(x);
         let __out = <B as ModuleOps<B>>::adaptive_avg_pool2d(x, output_size);
         let __out = __op.output(__out);
+        if let Some((output_size,)) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let x = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as ModuleOps<B>>::adaptive_avg_pool2d(x, output_size)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
@@ -3206,9 +4136,19 @@ impl<B: Backend> ModuleOps<Self> for Swapping<B> {
         output_size: usize,
     ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("adaptive_avg_pool1d");
+        let __replay = __op.replayable().then(|| (output_size.clone(),));
         let x = __op.input(x);
         let __out = <B as ModuleOps<B>>::adaptive_avg_pool1d(x, output_size);
         let __out = __op.output(__out);
+        if let Some((output_size,)) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let x = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as ModuleOps<B>>::adaptive_avg_pool1d(x, output_size)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
@@ -3235,11 +4175,31 @@ impl<B: Backend> ModuleOps<Self> for Swapping<B> {
         ceil_mode: bool,
     ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("max_pool1d");
+        let __replay = __op
+            .replayable()
+            .then(|| (
+                kernel_size.clone(),
+                stride.clone(),
+                padding.clone(),
+                dilation.clone(),
+                ceil_mode.clone(),
+            ));
         let x = __op.input(x);
         let __out = <B as ModuleOps<
             B,
         >>::max_pool1d(x, kernel_size, stride, padding, dilation, ceil_mode);
         let __out = __op.output(__out);
+        if let Some((kernel_size, stride, padding, dilation, ceil_mode)) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let x = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as ModuleOps<
+                        B,
+                    >>::max_pool1d(x, kernel_size, stride, padding, dilation, ceil_mode)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
@@ -3313,11 +4273,31 @@ impl<B: Backend> ModuleOps<Self> for Swapping<B> {
         ceil_mode: bool,
     ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("max_pool2d");
+        let __replay = __op
+            .replayable()
+            .then(|| (
+                kernel_size.clone(),
+                stride.clone(),
+                padding.clone(),
+                dilation.clone(),
+                ceil_mode.clone(),
+            ));
         let x = __op.input(x);
         let __out = <B as ModuleOps<
             B,
         >>::max_pool2d(x, kernel_size, stride, padding, dilation, ceil_mode);
         let __out = __op.output(__out);
+        if let Some((kernel_size, stride, padding, dilation, ceil_mode)) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let x = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as ModuleOps<
+                        B,
+                    >>::max_pool2d(x, kernel_size, stride, padding, dilation, ceil_mode)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
@@ -3388,9 +4368,19 @@ impl<B: Backend> ModuleOps<Self> for Swapping<B> {
         options: InterpolateOptions,
     ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("interpolate");
+        let __replay = __op.replayable().then(|| (output_size.clone(), options.clone()));
         let x = __op.input(x);
         let __out = <B as ModuleOps<B>>::interpolate(x, output_size, options);
         let __out = __op.output(__out);
+        if let Some((output_size, options)) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let x = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as ModuleOps<B>>::interpolate(x, output_size, options)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
@@ -3437,11 +4427,23 @@ impl<B: Backend> ModuleOps<Self> for Swapping<B> {
         epsilon: f64,
     ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("layer_norm");
+        let __replay = __op.replayable().then(|| (beta.is_some(), epsilon.clone()));
         let tensor = __op.input(tensor);
         let gamma = __op.input(gamma);
         let beta = beta.map(|t| __op.input(t));
         let __out = <B as ModuleOps<B>>::layer_norm(tensor, gamma, beta, epsilon);
         let __out = __op.output(__out);
+        if let Some((__some_beta, epsilon)) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    let gamma = __in.next().expect("a rebuilt tensor's inputs");
+                    let beta = if __some_beta { __in.next() } else { None };
+                    <B as ModuleOps<B>>::layer_norm(tensor, gamma, beta, epsilon)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
@@ -3511,10 +4513,21 @@ impl<B: Backend> ModuleOps<Self> for Swapping<B> {
         n: Option<usize>,
     ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("irfft");
+        let __replay = __op.replayable().then(|| (dim.clone(), n.clone()));
         let spectrum_re = __op.input(spectrum_re);
         let spectrum_im = __op.input(spectrum_im);
         let __out = <B as ModuleOps<B>>::irfft(spectrum_re, spectrum_im, dim, n);
         let __out = __op.output(__out);
+        if let Some((dim, n)) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let spectrum_re = __in.next().expect("a rebuilt tensor's inputs");
+                    let spectrum_im = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as ModuleOps<B>>::irfft(spectrum_re, spectrum_im, dim, n)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
@@ -3525,17 +4538,37 @@ impl<B: Backend> ActivationOps<Self> for Swapping<B> {
         negative_slope: Scalar,
     ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("leaky_relu");
+        let __replay = __op.replayable().then(|| (negative_slope.clone(),));
         let tensor = __op.input(tensor);
         let __out = <B as ActivationOps<B>>::leaky_relu(tensor, negative_slope);
         let __out = __op.output(__out);
+        if let Some((negative_slope,)) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as ActivationOps<B>>::leaky_relu(tensor, negative_slope)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
     fn relu(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("relu");
+        let __replay = __op.replayable().then(|| ());
         let tensor = __op.input(tensor);
         let __out = <B as ActivationOps<B>>::relu(tensor);
         let __out = __op.output(__out);
+        if let Some(()) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as ActivationOps<B>>::relu(tensor)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
@@ -3553,18 +4586,39 @@ impl<B: Backend> ActivationOps<Self> for Swapping<B> {
     }
     fn gelu(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("gelu");
+        let __replay = __op.replayable().then(|| ());
         let tensor = __op.input(tensor);
         let __out = <B as ActivationOps<B>>::gelu(tensor);
         let __out = __op.output(__out);
+        if let Some(()) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as ActivationOps<B>>::gelu(tensor)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
     fn prelu(tensor: FloatTensor<Self>, alpha: FloatTensor<Self>) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("prelu");
+        let __replay = __op.replayable().then(|| ());
         let tensor = __op.input(tensor);
         let alpha = __op.input(alpha);
         let __out = <B as ActivationOps<B>>::prelu(tensor, alpha);
         let __out = __op.output(__out);
+        if let Some(()) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    let alpha = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as ActivationOps<B>>::prelu(tensor, alpha)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
@@ -3582,9 +4636,19 @@ impl<B: Backend> ActivationOps<Self> for Swapping<B> {
     }
     fn sigmoid(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("sigmoid");
+        let __replay = __op.replayable().then(|| ());
         let tensor = __op.input(tensor);
         let __out = <B as ActivationOps<B>>::sigmoid(tensor);
         let __out = __op.output(__out);
+        if let Some(()) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as ActivationOps<B>>::sigmoid(tensor)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
@@ -3606,41 +4670,91 @@ impl<B: Backend> ActivationOps<Self> for Swapping<B> {
         beta: Scalar,
     ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("hard_sigmoid");
+        let __replay = __op.replayable().then(|| (alpha.clone(), beta.clone()));
         let tensor = __op.input(tensor);
         let __out = <B as ActivationOps<B>>::hard_sigmoid(tensor, alpha, beta);
         let __out = __op.output(__out);
+        if let Some((alpha, beta)) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as ActivationOps<B>>::hard_sigmoid(tensor, alpha, beta)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
     fn log_sigmoid(tensor: FloatTensor<Self>) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("log_sigmoid");
+        let __replay = __op.replayable().then(|| ());
         let tensor = __op.input(tensor);
         let __out = <B as ActivationOps<B>>::log_sigmoid(tensor);
         let __out = __op.output(__out);
+        if let Some(()) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as ActivationOps<B>>::log_sigmoid(tensor)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
     fn softmax(tensor: FloatTensor<Self>, dim: usize) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("softmax");
+        let __replay = __op.replayable().then(|| (dim.clone(),));
         let tensor = __op.input(tensor);
         let __out = <B as ActivationOps<B>>::softmax(tensor, dim);
         let __out = __op.output(__out);
+        if let Some((dim,)) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as ActivationOps<B>>::softmax(tensor, dim)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
     fn log_softmax(tensor: FloatTensor<Self>, dim: usize) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("log_softmax");
+        let __replay = __op.replayable().then(|| (dim.clone(),));
         let tensor = __op.input(tensor);
         let __out = <B as ActivationOps<B>>::log_softmax(tensor, dim);
         let __out = __op.output(__out);
+        if let Some((dim,)) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as ActivationOps<B>>::log_softmax(tensor, dim)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
     fn softmin(tensor: FloatTensor<Self>, dim: usize) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("softmin");
+        let __replay = __op.replayable().then(|| (dim.clone(),));
         let tensor = __op.input(tensor);
         let __out = <B as ActivationOps<B>>::softmin(tensor, dim);
         let __out = __op.output(__out);
+        if let Some((dim,)) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as ActivationOps<B>>::softmin(tensor, dim)
+                }),
+            );
+        }
         __op.finish();
         __out
     }

@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
 
-use burn_backend::{Backend, DType, Shape, TensorMetadata};
+use burn_backend::{Backend, BackendTypes, DType, Shape, TensorMetadata};
 use serde::{Deserialize, Serialize};
 
 use crate::policy::Codec;
@@ -34,6 +34,15 @@ pub(crate) enum SlotEvent {
     },
     Released {
         id: TensorId,
+    },
+    /// Freed for the plan: it is rebuilt by running its op again at its next use.
+    Dropped {
+        id: TensorId,
+    },
+    /// Rebuilt, taking `nanos` of the compute thread.
+    Rebuilt {
+        id: TensorId,
+        nanos: u64,
     },
     /// The compute thread waited `nanos` for a tensor to come back: its
     /// prefetch had not landed, or (`on_demand`) none was issued.
@@ -79,6 +88,8 @@ pub enum Residency {
     OnHost,
     /// A host-to-device copy is in flight; the tensor is usable once it lands.
     Prefetching,
+    /// Freed; rebuilt by running the op that made it again at its next use.
+    Dropped,
 }
 
 /// What a slot holds right now.
@@ -89,6 +100,21 @@ pub(crate) enum Storage<P> {
     Loading(Incoming<P>),
     /// Moved into an op by its last handle; nothing is held.
     Consumed,
+    /// Freed for the plan; the slot's recipe makes it again.
+    Dropped,
+}
+
+/// Runs an op again on its float inputs (in the order it took them).
+pub(crate) type Replay<B> = Box<
+    dyn FnOnce(Vec<<B as BackendTypes>::FloatTensorPrimitive>) -> <B as BackendTypes>::FloatTensorPrimitive
+        + Send,
+>;
+
+/// How to make a tensor again: the op that made it, and its float inputs
+/// (their handles, so they are there, on the device or not, when needed).
+pub(crate) struct Recipe<B: Backend> {
+    pub(crate) inputs: Vec<Arc<Slot<B>>>,
+    pub(crate) replay: Replay<B>,
 }
 
 /// The shared state behind all clones of one handle.
@@ -99,6 +125,8 @@ pub(crate) struct Slot<B: Backend> {
     pub(crate) device: B::Device,
     pub(crate) bytes: u64,
     storage: Mutex<Storage<B::FloatTensorPrimitive>>,
+    /// Where the plan rebuilds it in backward: how to make it again.
+    recipe: Mutex<Option<Recipe<B>>>,
     /// The executor that accounts for it: the thread that made it, or the
     /// one that last used it in an op ([`Slot::adopt`]).
     tracker: Mutex<Arc<Tracker>>,
@@ -164,6 +192,7 @@ impl<B: Backend> SwapTensor<B> {
                 device,
                 bytes,
                 storage: Mutex::new(Storage::Resident(primitive)),
+                recipe: Mutex::new(None),
                 owner: AtomicUsize::new(Arc::as_ptr(&tracker) as usize),
                 tracker: Mutex::new(tracker),
                 _holder: holder,
@@ -202,6 +231,7 @@ impl<B: Backend> SwapTensor<B> {
                     Storage::Resident(p) => p,
                     Storage::OnHost(host) => slot.load_from(host),
                     Storage::Loading(incoming) => slot.collect(incoming),
+                    Storage::Dropped => slot.rebuild(),
                     Storage::Consumed => unreachable!("a live slot always holds its data"),
                 }
             }
@@ -251,7 +281,48 @@ impl<B: Backend> Slot<B> {
             Storage::OnHost(host) if host.in_flight() => Residency::Offloading,
             Storage::OnHost(_) => Residency::OnHost,
             Storage::Loading(_) => Residency::Prefetching,
+            Storage::Dropped => Residency::Dropped,
         }
+    }
+
+    /// Keeps how to make the tensor again, for a plan that rebuilds it.
+    pub(crate) fn set_recipe(&self, recipe: Recipe<B>) {
+        *self.recipe.lock().unwrap_or_else(|p| p.into_inner()) = Some(recipe);
+    }
+
+    /// Frees the tensor's device memory if it has a recipe to make it again
+    /// (else it stays, and so does the plan's count of it).
+    pub(crate) fn drop_for_rebuild(&self) {
+        let has_recipe = self
+            .recipe
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .is_some();
+        let mut storage = self.lock();
+        if has_recipe && matches!(&*storage, Storage::Resident(_)) {
+            *storage = Storage::Dropped;
+            self.report(SlotEvent::Dropped { id: self.id });
+        }
+    }
+
+    /// Makes a dropped tensor again: its inputs first (brought back or
+    /// rebuilt themselves), then the op that made it.
+    fn rebuild(&self) -> B::FloatTensorPrimitive {
+        let recipe = self
+            .recipe
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take()
+            .expect("a dropped tensor keeps its recipe until it is rebuilt");
+        let _span = tracing::trace_span!("rebuild", id = self.id, bytes = self.bytes).entered();
+        let started = Instant::now();
+        let inputs = recipe.inputs.iter().map(|s| s.resident_clone()).collect();
+        let primitive = (recipe.replay)(inputs);
+        self.report(SlotEvent::Rebuilt {
+            id: self.id,
+            nanos: started.elapsed().as_nanos() as u64,
+        });
+        primitive
     }
 
     /// A clone of the primitive, loading it back first if it is on the host.
@@ -261,6 +332,7 @@ impl<B: Backend> Slot<B> {
             let primitive = match std::mem::replace(&mut *storage, Storage::Consumed) {
                 Storage::OnHost(host) => self.load_from(host),
                 Storage::Loading(incoming) => self.collect(incoming),
+                Storage::Dropped => self.rebuild(),
                 Storage::Resident(_) | Storage::Consumed => {
                     unreachable!("a live slot always holds its data")
                 }

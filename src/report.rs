@@ -126,6 +126,9 @@ pub struct IterationReport {
     pub doing: &'static str,
     /// Bytes it moved to the host.
     pub swapped_out_bytes: u64,
+    /// Tensors it freed after forward and rebuilt in backward by running
+    /// their op again.
+    pub rebuilt_tensors: u64,
     /// A plan was made from it: how long the planner took.
     pub planning: Option<Duration>,
     /// That plan in one line, or why none fits.
@@ -149,6 +152,9 @@ impl fmt::Display for IterationReport {
                 ", moved {} to the host",
                 human_bytes(self.swapped_out_bytes)
             )?;
+            if self.rebuilt_tensors > 0 {
+                write!(f, ", rebuilt {} tensors", self.rebuilt_tensors)?;
+            }
         }
         if self.first && self.wall > SLOW_FIRST_ITERATION {
             write!(
@@ -212,6 +218,10 @@ pub(crate) struct OffloadTally {
     pub pool_refused: u64,
     /// ...and the first reason.
     pub pool_why: Option<String>,
+    /// Tensors rebuilt by running their op again...
+    pub rebuilt: u64,
+    /// ...and the compute thread's time on it.
+    pub rebuild_ns: u64,
 }
 
 impl OffloadTally {

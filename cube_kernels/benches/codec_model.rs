@@ -6,10 +6,12 @@
 //! compressed size, mean and largest.
 //!
 //! `cargo build --release --features cuda --bench codec_model`, then on the
-//! GPU: `codec_model [--quick] [--json PATH] [--model PATH]`. `--quick`
-//! measures 1 MB to 512 MB only. `--model` also writes the model fitted on
-//! all samples (the file the executor would keep next to the tuner's
-//! cache). The tuner's cache is `TUNE_CACHE` (default `codecs-tune.json`):
+//! GPU: `codec_model [--quick] [--json PATH] [--model PATH] [--cost-model PATH]`.
+//! `--quick` measures 1 MB to 512 MB only. `--model` also writes the model
+//! fitted on all samples (the file the executor would keep next to the
+//! tuner's cache); `--cost-model` writes it with the host link measured
+//! too (pinned memory, one stream each way, alone and both at once): the
+//! `CostModel` that `BURN_SWAP_COST_MODEL` reads. The tuner's cache is `TUNE_CACHE` (default `codecs-tune.json`):
 //! carry it between runs, the first calibration tunes every size bucket.
 
 #[cfg(not(feature = "cuda"))]
@@ -90,5 +92,89 @@ fn main() {
             .expect("fit")
             .save(&path)
             .expect("write model");
+    }
+    if let Some(path) = value_of("--cost-model") {
+        let link = link::measure();
+        println!(
+            "link: to host {:.1} GB/s, to device {:.1} GB/s; both at once {:.1} / {:.1} GB/s; latency {:.1} us",
+            link.to_host_bytes_per_s / 1e9,
+            link.to_device_bytes_per_s / 1e9,
+            link.duplex_to_host_bytes_per_s / 1e9,
+            link.duplex_to_device_bytes_per_s / 1e9,
+            link.latency_ns / 1e3
+        );
+        let costs = burn_swap_plan::cost::CostModel {
+            link,
+            codecs: Some(CodecTimeModel::fit(&device, kernels_version(), &samples).expect("fit")),
+        };
+        costs.save(&path).expect("write cost model");
+    }
+}
+
+/// The host link, measured the way the CUDA swap engine uses it.
+#[cfg(feature = "cuda")]
+mod link {
+    use std::time::Instant;
+
+    use burn_swap_plan::cost::LinkModel;
+    use cudarc::driver::CudaContext;
+
+    const BYTES: usize = 256 << 20;
+    const REPS: usize = 7;
+
+    fn median(mut v: Vec<f64>) -> f64 {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    }
+
+    /// Bandwidth each way alone and both at once (256 MiB copies between
+    /// pinned host memory and the device, one stream per direction, the
+    /// median of 7), and the time of a 4 KiB copy as the fixed cost.
+    pub fn measure() -> LinkModel {
+        let ctx = CudaContext::new(0).expect("a CUDA context");
+        let down = ctx.new_stream().expect("a stream");
+        let up = ctx.new_stream().expect("a stream");
+        // Flags 0: cached pinned memory, as the swap engine's pool (write
+        // combining would slow the device-to-host direction).
+        let mut host_out = unsafe { ctx.alloc_pinned_with_flags::<u8>(BYTES, 0) }.expect("pinned");
+        let host_in = unsafe { ctx.alloc_pinned_with_flags::<u8>(BYTES, 0) }.expect("pinned");
+        let from = down.alloc_zeros::<u8>(BYTES).expect("device memory");
+        let mut to = up.alloc_zeros::<u8>(BYTES).expect("device memory");
+        let mut timed = |to_host: bool, to_device: bool| {
+            let started = Instant::now();
+            if to_host {
+                down.memcpy_dtoh(&from, &mut host_out).expect("copy");
+            }
+            if to_device {
+                up.memcpy_htod(&host_in, &mut to).expect("copy");
+            }
+            down.synchronize().expect("sync");
+            up.synchronize().expect("sync");
+            started.elapsed().as_secs_f64()
+        };
+        timed(true, true); // warm-up
+        let rate = |secs: f64| BYTES as f64 / secs;
+        let to_host = rate(median((0..REPS).map(|_| timed(true, false)).collect()));
+        let to_device = rate(median((0..REPS).map(|_| timed(false, true)).collect()));
+        let both = rate(median((0..REPS).map(|_| timed(true, true)).collect()));
+        let small = down.alloc_zeros::<u8>(4096).expect("device memory");
+        let mut small_host = vec![0u8; 4096];
+        let latency = median(
+            (0..REPS)
+                .map(|_| {
+                    let started = Instant::now();
+                    down.memcpy_dtoh(&small, &mut small_host).expect("copy");
+                    down.synchronize().expect("sync");
+                    started.elapsed().as_secs_f64()
+                })
+                .collect(),
+        );
+        LinkModel {
+            to_host_bytes_per_s: to_host,
+            to_device_bytes_per_s: to_device,
+            duplex_to_host_bytes_per_s: both,
+            duplex_to_device_bytes_per_s: both,
+            latency_ns: latency * 1e9,
+        }
     }
 }

@@ -35,4 +35,13 @@ pub enum PlanError {
         /// What is missing, in words.
         missing: String,
     },
+    /// The policy prices its choices with the ops' times, and the profile
+    /// has none.
+    #[error("burn-swap: policy {policy} prices its choices with the ops' times, and iteration {iteration} was profiled without them (time it op by op: BURN_SWAP_TIMING=1)")]
+    NoOpTimes {
+        /// The policy's name.
+        policy: String,
+        /// The profiled iteration.
+        iteration: u64,
+    },
 }

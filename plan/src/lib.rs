@@ -13,6 +13,10 @@
 //! - [`cost`]: what a plan's copies cost: the host link, the codecs' time
 //!   model (fitted to timings taken on the device) and a replay of the
 //!   iteration with one copy queue per direction.
+//! - [`evaluate`]: the plan evaluator: an iteration's time and peak device
+//!   memory under any plan, predicted from its profile.
+//! - [`recompute`]: which saved tensors can be rebuilt in backward by
+//!   running their op again, and from what.
 //! - [`policy`]: from a profile to a plan ([`KeepAll`], [`SwapAll`], and the
 //!   compress-then-swap policies [`Cswap`], [`CompressAll`],
 //!   [`CompressionOracle`]).
@@ -24,17 +28,20 @@
 mod bytes;
 pub mod cost;
 pub mod error;
+pub mod evaluate;
 mod json;
 pub mod memory;
 pub mod plan;
 pub mod policy;
 pub mod profile;
+pub mod recompute;
 pub mod svg;
 #[cfg(test)]
 mod testing;
 
 pub use bytes::human_bytes;
 pub use error::PlanError;
+pub use evaluate::{Evaluation, Evaluator};
 pub use json::write_json;
 pub use memory::{simulate, Footprint};
 pub use plan::{Action, Decision, Plan};

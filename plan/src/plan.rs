@@ -22,6 +22,10 @@ pub enum Action {
     /// Copied to host memory after its last forward use, brought back before
     /// its first backward use.
     Swap,
+    /// Freed after its last forward use and rebuilt before its first
+    /// backward use by running the op that made it again, on inputs that
+    /// are kept, swapped or themselves rebuilt (see [`crate::recompute`]).
+    Recompute,
 }
 
 /// The plan for one saved activation.
@@ -33,11 +37,14 @@ pub struct Decision {
     pub bytes: u64,
     /// What to do.
     pub action: Action,
-    /// For `Swap`: offload once this op has run.
+    /// For `Swap`: offload once this op has run; for `Recompute`: free it
+    /// once this op has run.
     pub offload_after: u32,
-    /// For `Swap`: bring it back before this op runs.
+    /// For `Swap`: bring it back before this op runs; for `Recompute`: the
+    /// same as `needed_at`.
     pub prefetch_at: u32,
-    /// For `Swap`: its first backward use (the op its copy must beat).
+    /// For `Swap` and `Recompute`: the first op that needs it again (its
+    /// first backward use, or earlier where a rebuilt tensor is made from it).
     #[serde(default)]
     pub needed_at: u32,
     /// For `Swap`: compressed on the device with this codec before it
@@ -121,6 +128,14 @@ impl Plan {
             .count()
     }
 
+    /// How many tensors are rebuilt in backward.
+    pub fn recomputed_count(&self) -> usize {
+        self.decisions
+            .iter()
+            .filter(|d| d.action == Action::Recompute)
+            .count()
+    }
+
     /// Bytes swapped out (and back) per iteration.
     pub fn swapped_bytes(&self) -> u64 {
         self.decisions
@@ -146,6 +161,13 @@ impl fmt::Display for Plan {
                 n => format!(", {n} of them compressed first"),
             }
         )?;
+        if self.recomputed_count() > 0 {
+            writeln!(
+                f,
+                "  {} rebuilt in backward by running their op again",
+                self.recomputed_count()
+            )?;
+        }
         write!(
             f,
             "  peak device bytes of the iteration: {} at op {}, budget: {}; peak resident saved: {} (keep-all: {})",
@@ -158,10 +180,11 @@ impl fmt::Display for Plan {
         if let Some(p) = &self.predicted {
             write!(
                 f,
-                "\n  predicted: {:.3} ms a step ({:.3} ms of ops, {:.3} ms of codec kernels, {:.3} ms waiting for copies), {} to the host",
+                "\n  predicted: {:.3} ms a step ({:.3} ms of ops, {:.3} ms of codec kernels, {:.3} ms rebuilding tensors, {:.3} ms waiting for copies), {} to the host",
                 p.iteration_ns / 1e6,
                 p.ops_ns / 1e6,
                 p.codec_ns / 1e6,
+                p.recompute_ns / 1e6,
                 p.wait_ns / 1e6,
                 human_bytes(p.to_host_bytes)
             )?;

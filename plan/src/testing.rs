@@ -20,6 +20,7 @@ pub(crate) fn record(index: u32, inputs: &[u64], outputs: &[(u64, u64)]) -> OpRe
                 dtype: "F32".into(),
             })
             .collect(),
+        replayable: true,
     }
 }
 
@@ -50,4 +51,30 @@ pub(crate) fn chain(sizes: &[u64]) -> Profile {
         recorder.released(id, at);
     }
     recorder.finish(0, backward + k, None)
+}
+
+/// `profile` with every op taking `ns`.
+pub(crate) fn timed(mut profile: Profile, ns: u64) -> Profile {
+    for op in &mut profile.ops {
+        op.duration_ns = Some(ns);
+    }
+    profile
+}
+
+/// A CNN-like chain: `blocks` of conv2d (4 ms), relu and float_mul (0.2 ms
+/// each), each op making one 1 MiB tensor from the one before; the loss
+/// and every backward op take 1 ms.
+pub(crate) fn cnn(blocks: usize) -> Profile {
+    const NAMES: [(&str, u64); 3] = [("conv2d", 4_000_000), ("relu", 200_000), ("float_mul", 200_000)];
+    let forward = blocks * 3;
+    let mut profile = timed(chain(&vec![1 << 20; forward]), 1_000_000);
+    for (i, op) in profile.ops.iter_mut().take(forward).enumerate() {
+        let (name, ns) = NAMES[i % 3];
+        op.name = name.into();
+        op.duration_ns = Some(ns);
+    }
+    for t in &mut profile.tensors {
+        t.producer = NAMES[t.key.op as usize % 3].0.to_string();
+    }
+    profile
 }

@@ -16,7 +16,9 @@ use std::time::Instant;
 use burn_backend::{Backend, BackendTypes};
 
 use crate::executor::{self, next_tensor_id};
-use crate::handle::{ManagedSlot, Residency, Slot, SwapTensor, TensorId, Tracker};
+use crate::handle::{
+    ManagedSlot, Recipe, Replay, Residency, Slot, SwapTensor, TensorId, Tracker,
+};
 use crate::profiler::{dtype_name, OpRecord, OutputInfo};
 use crate::transfer::TransferOptions;
 
@@ -55,6 +57,11 @@ pub(crate) struct OpScope<B: Backend> {
     tracker: Arc<Tracker>,
     /// Inputs another thread made, now accounted here: (id, bytes, on the device).
     adopted: Vec<(TensorId, u64, bool)>,
+    /// The op can run again on the same inputs (see [`Self::replayable`]).
+    replayable: bool,
+    /// The plan rebuilds this op's output in backward: its float inputs,
+    /// kept for the rebuild.
+    recipe_inputs: Option<Vec<Arc<Slot<B>>>>,
 }
 
 /// FNV-1a: op signatures only need to be stable and cheap.
@@ -67,6 +74,10 @@ impl<B: Backend> OpScope<B> {
         crate::runtime_failure::raise_if_failed(|| executor::with(|e| e.memory_when_failed()));
         let training = crate::autodiff::in_training_op();
         let (start, tracker) = executor::with(|e| (training.then(|| e.begin_op()), e.tracker()));
+        let recipe_inputs = start
+            .as_ref()
+            .is_some_and(|s| s.keeps_recipe)
+            .then(|| Vec::with_capacity(2));
         let mut started = None;
         if let Some(start) = &start {
             for slot in &start.prefetch {
@@ -90,6 +101,24 @@ impl<B: Backend> OpScope<B> {
             started,
             tracker,
             adopted: Vec::new(),
+            replayable: false,
+            recipe_inputs,
+        }
+    }
+
+    /// Marks the op as one that can run again on the same inputs (generated
+    /// for deterministic ops of float tensors with one float output), and
+    /// says whether the plan rebuilds its output: then its float inputs are
+    /// kept, and the op hands its [`Self::recipe`] over once it ran.
+    pub(crate) fn replayable(&mut self) -> bool {
+        self.replayable = true;
+        self.recipe_inputs.is_some()
+    }
+
+    /// How to run the op again, for its output's rebuild in backward.
+    pub(crate) fn recipe(&mut self, replay: Replay<B>) {
+        if let (Some(inputs), Some(output)) = (self.recipe_inputs.take(), self.outputs.first()) {
+            output.set_recipe(Recipe { inputs, replay });
         }
     }
 
@@ -108,6 +137,9 @@ impl<B: Backend> OpScope<B> {
     /// `B`'s primitive for a float input.
     pub(crate) fn input(&mut self, tensor: SwapTensor<B>) -> B::FloatTensorPrimitive {
         self.note_input(&tensor.slot);
+        if let Some(inputs) = &mut self.recipe_inputs {
+            inputs.push(tensor.slot.clone());
+        }
         if Arc::strong_count(&tensor.slot) > 1 {
             self.shared_inputs.push(tensor.slot.clone());
         }
@@ -150,6 +182,7 @@ impl<B: Backend> OpScope<B> {
             signature: self.signature,
             inputs: self.inputs,
             outputs: self.outputs.iter().map(|s| s.id).collect(),
+            replayable: self.replayable,
             output_info: self
                 .outputs
                 .iter()
@@ -183,6 +216,16 @@ impl<B: Backend> OpScope<B> {
         let holds_budget = end.holds_budget;
         for slot in end.evict {
             evict(&slot, &end.transfer);
+        }
+        for id in end.drop_for_rebuild {
+            let slot = self
+                .shared_inputs
+                .iter()
+                .chain(self.outputs.iter())
+                .find(|s| s.id == id);
+            if let Some(slot) = slot {
+                slot.drop_for_rebuild();
+            }
         }
         for (id, codec) in end.offload {
             let slot = self

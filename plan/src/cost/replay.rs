@@ -1,7 +1,8 @@
 //! One iteration replayed with a plan's copies: the compute stream runs the
 //! profiled ops one after another (their recorded times), the compression
-//! kernels in between, and one copy queue per direction carries the swapped
-//! tensors; the compute stream waits where a tensor it needs has not landed.
+//! kernels and the ops that rebuild recomputed tensors in between, and one
+//! copy queue per direction carries the swapped tensors; the compute stream
+//! waits where a tensor it needs has not landed.
 
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
@@ -20,6 +21,9 @@ pub struct SwapReplay {
     pub ops_ns: f64,
     /// Compression and decompression kernels.
     pub codec_ns: f64,
+    /// Ops run again to rebuild recomputed tensors.
+    #[serde(default)]
+    pub recompute_ns: f64,
     /// Waiting for tensors to come back.
     pub wait_ns: f64,
     /// Bytes copied to the host (compressed where compressed).
@@ -61,9 +65,13 @@ pub fn replay(
     costs: &CostModel,
     codec_time: CodecTime,
 ) -> SwapReplay {
+    // Only compressed tensors are looked up: a planner replays many plans
+    // without codecs, and the map is the replay's largest cost then.
+    let compresses = decisions.iter().any(|d| d.codec.is_some());
     let tensors: FxHashMap<TensorKey, (&str, f64)> = profile
         .tensors
         .iter()
+        .filter(|_| compresses)
         .map(|t| {
             (
                 t.key,
@@ -95,6 +103,12 @@ pub fn replay(
         .collect();
 
     let op_count = profile.ops.len().max(profile.op_count as usize);
+    let op_ns = |op: usize| profile.ops.get(op).and_then(|o| o.duration_ns);
+    // Before each op: the time spent rebuilding the tensors it needs.
+    let mut rebuilds = vec![0.0_f64; op_count + 1];
+    for d in decisions.iter().filter(|d| d.action == Action::Recompute) {
+        rebuilds[(d.needed_at as usize).min(op_count)] += op_ns(d.key.op as usize).unwrap_or(0) as f64;
+    }
     let mut offloads: Vec<Vec<usize>> = vec![Vec::new(); op_count + 1];
     let mut prefetches: Vec<Vec<usize>> = vec![Vec::new(); op_count + 1];
     let mut needs: Vec<Vec<usize>> = vec![Vec::new(); op_count + 1];
@@ -133,7 +147,9 @@ pub fn replay(
                 out.codec_ns += cost.decompress_ns;
             }
         }
-        if let Some(duration) = profile.ops.get(op).and_then(|o| o.duration_ns) {
+        now += rebuilds[op];
+        out.recompute_ns += rebuilds[op];
+        if let Some(duration) = op_ns(op) {
             now += duration as f64;
             out.ops_ns += duration as f64;
             out.timed_ops += 1;

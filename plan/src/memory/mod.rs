@@ -134,7 +134,8 @@ pub fn recorded_saved_on_host(tensors: &[TensorProfile], op_count: u32) -> Vec<u
 
 /// Saved bytes resident at each op of `profile` under `decisions`. A
 /// download holds its device memory until its copy is done, so a swapped
-/// tensor is counted on the device through the op after its offload; a link
+/// tensor is counted on the device through the op after its offload (a
+/// recomputed one only through its last forward use); a link
 /// slower than that is met by the executor, which waits for downloads
 /// rather than go over the budget.
 pub fn resident_timeline(profile: &Profile, decisions: &[Decision]) -> Vec<u64> {
@@ -151,6 +152,12 @@ pub fn resident_timeline(profile: &Profile, decisions: &[Decision]) -> Vec<u64> 
                 let held = (d.offload_after + 1).min(release);
                 intervals.push((d.key.op, held, d.bytes));
                 intervals.push((d.prefetch_at, release, d.bytes));
+            }
+            // Freed as its last forward use ends; rebuilt as the op that
+            // needs it starts.
+            Action::Recompute => {
+                intervals.push((d.key.op, d.offload_after.min(release), d.bytes));
+                intervals.push((d.needed_at, release, d.bytes));
             }
         }
     }

@@ -1,11 +1,15 @@
 //! Policies: from a profile to a plan, one decision per saved tensor.
 
 mod compress;
+mod home;
 mod keep_all;
+mod recompute;
 mod swap_all;
 
 pub use compress::{CompressAll, CompressionOracle, Cswap};
+pub use home::{Home, HomeProgress, ProgressFn};
 pub use keep_all::KeepAll;
+pub use recompute::{Capuchin, SuperNeurons};
 pub use swap_all::SwapAll;
 
 use std::fmt;
@@ -16,7 +20,7 @@ use crate::error::PlanError;
 use crate::human_bytes;
 use crate::memory::{simulate, Footprint};
 use crate::plan::{Action, Decision, Plan};
-use crate::profile::Profile;
+use crate::profile::{Profile, TensorProfile};
 
 /// What a policy plans for, besides the profile.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -54,10 +58,16 @@ pub trait Policy: Send + Sync + fmt::Debug {
     fn uses_sparsity(&self) -> bool {
         false
     }
+    /// Whether the policy prices its choices with the ops' times: then the
+    /// iterations it plans from are timed op by op (the device synchronised
+    /// around each op, which slows those iterations only).
+    fn needs_op_times(&self) -> bool {
+        false
+    }
 }
 
 /// A built-in policy by its name (`keep-all`, `swap-all`, `compress-all`,
-/// `cswap`, `oracle` or their aliases).
+/// `cswap`, `oracle`, `superneurons`, `capuchin`, `home` or their aliases).
 pub fn by_name(name: &str) -> Option<Arc<dyn Policy>> {
     match name.trim() {
         "keep-all" | "keep" => Some(Arc::new(KeepAll)),
@@ -65,8 +75,57 @@ pub fn by_name(name: &str) -> Option<Arc<dyn Policy>> {
         "compress-all" | "cdma" => Some(Arc::new(CompressAll::default())),
         "cswap" => Some(Arc::new(Cswap)),
         "oracle" => Some(Arc::new(CompressionOracle)),
+        "superneurons" => Some(Arc::new(SuperNeurons)),
+        "capuchin" => Some(Arc::new(Capuchin)),
+        "home" | "pso" => Some(Arc::new(Home::default())),
         _ => None,
     }
+}
+
+/// The first backward use of saved tensor `t` if a policy may move it off
+/// the device: at least `min_swap_bytes`, and not needed again the moment
+/// forward is done with it.
+fn movable(t: &TensorProfile, params: &PlanParams) -> Option<u32> {
+    let first_use = t.first_backward_use?;
+    (t.bytes >= params.min_swap_bytes && t.last_forward_use < first_use).then_some(first_use)
+}
+
+/// `action` for saved tensor `t`: off the device after its last forward
+/// use, back (just in time, until prefetches are scheduled) for its first
+/// backward use.
+fn decision(t: &TensorProfile, action: Action) -> Decision {
+    let Some(first_use) = t.first_backward_use else {
+        return Decision::keep(t.key, t.bytes);
+    };
+    Decision {
+        key: t.key,
+        bytes: t.bytes,
+        action,
+        offload_after: t.last_forward_use,
+        prefetch_at: first_use,
+        needed_at: first_use,
+        codec: None,
+    }
+}
+
+/// The link's cost model, for a policy that prices copies against the
+/// ops' recorded times; an error when either is missing.
+fn needs_link_and_op_times<'a>(
+    name: &str,
+    profile: &Profile,
+    params: &'a PlanParams,
+) -> Result<&'a CostModel, PlanError> {
+    let costs = params.costs.as_deref().ok_or_else(|| PlanError::NoCostModel {
+        policy: name.to_string(),
+        missing: "a cost model (at least the host link)".into(),
+    })?;
+    if !profile.ops.iter().any(|o| o.duration_ns.is_some()) {
+        return Err(PlanError::NoOpTimes {
+            policy: name.to_string(),
+            iteration: profile.iteration,
+        });
+    }
+    Ok(costs)
 }
 
 /// The plan of `decisions` with its simulated peaks, or why it does not fit

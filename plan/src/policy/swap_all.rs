@@ -1,4 +1,4 @@
-use super::{finish_plan, PlanParams, Policy};
+use super::{decision, finish_plan, movable, PlanParams, Policy};
 use crate::error::PlanError;
 use crate::human_bytes;
 use crate::memory::{peak_of, simulate, Footprint};
@@ -22,43 +22,16 @@ impl Policy for SwapAll {
         let backward_start = profile.backward_start.unwrap_or(profile.op_count);
         let mut decisions: Vec<Decision> = profile
             .saved_tensors()
-            .map(|t| match t.first_backward_use {
-                Some(first_use)
-                    if t.bytes >= params.min_swap_bytes && t.last_forward_use < first_use =>
-                {
-                    Decision {
-                        key: t.key,
-                        bytes: t.bytes,
-                        action: Action::Swap,
-                        offload_after: t.last_forward_use,
-                        prefetch_at: first_use,
-                        needed_at: first_use,
-                        codec: None,
-                    }
-                }
-                _ => Decision::keep(t.key, t.bytes),
+            .map(|t| match movable(t, params) {
+                Some(_) => decision(t, Action::Swap),
+                None => Decision::keep(t.key, t.bytes),
             })
             .collect();
         let footprint = Footprint::of(profile);
-        // Without a budget, early copies may use the room the plan has
-        // anyway (its device peak with just-in-time prefetches), and only
-        // tensors that do not raise its saved-bytes peak stay on the device:
-        // swap-all then moves all it can and still brings tensors back early.
-        let cap = params
-            .budget_bytes
-            .unwrap_or_else(|| footprint.peak(profile, &decisions).0);
         let just_in_time_saved_peak = simulate(profile, &decisions).0;
-        match params.prefetch_lookahead_ops {
-            Some(ops) => prefetch_by_lookahead(
-                profile,
-                &footprint,
-                cap,
-                &mut decisions,
-                ops,
-                backward_start,
-            ),
-            None => prefetch_early(profile, &footprint, cap, &mut decisions, backward_start),
-        }
+        schedule_prefetches(profile, &footprint, params, &mut decisions);
+        // Without a budget, only tensors that do not raise the saved-bytes
+        // peak stay on the device: swap-all then moves all it can.
         let (keep_footprint, keep_cap) = match params.budget_bytes {
             Some(budget) => (footprint.clone(), budget),
             None => (Footprint::default(), just_in_time_saved_peak),
@@ -79,6 +52,28 @@ impl Policy for SwapAll {
             human_bytes(params.min_swap_bytes)
         );
         finish_plan(self, profile, &footprint, params, decisions, &tried)
+    }
+}
+
+/// Sets the op each swapped tensor of `decisions` comes back at: a fixed
+/// lookahead where `params` asks for one, else as early as the budget
+/// allows. Without a budget, early copies may use the room the plan has
+/// anyway (its device peak with just-in-time prefetches).
+pub(super) fn schedule_prefetches(
+    profile: &Profile,
+    footprint: &Footprint,
+    params: &PlanParams,
+    decisions: &mut [Decision],
+) {
+    let backward_start = profile.backward_start.unwrap_or(profile.op_count);
+    let cap = params
+        .budget_bytes
+        .unwrap_or_else(|| footprint.peak(profile, decisions).0);
+    match params.prefetch_lookahead_ops {
+        Some(ops) => {
+            prefetch_by_lookahead(profile, footprint, cap, decisions, ops, backward_start)
+        }
+        None => prefetch_early(profile, footprint, cap, decisions, backward_start),
     }
 }
 

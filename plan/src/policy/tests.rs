@@ -92,3 +92,135 @@ fn built_in_policies_are_found_by_name_and_alias() {
     assert_eq!(by_name("oracle").unwrap().name(), "oracle");
     assert!(by_name("swap-most").is_none());
 }
+
+mod rebuilding {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::cost::LinkModel;
+    use crate::evaluate::Evaluator;
+    use crate::testing::{chain, cnn};
+
+    /// 1 GB/s each way: a 1 MiB tensor's copy takes about 1 ms.
+    fn priced(budget_bytes: Option<u64>) -> PlanParams {
+        priced_at(budget_bytes, 1e9)
+    }
+
+    fn priced_at(budget_bytes: Option<u64>, bytes_per_s: f64) -> PlanParams {
+        PlanParams {
+            costs: Some(Arc::new(CostModel {
+                link: LinkModel::symmetric(bytes_per_s, bytes_per_s, 0.0),
+                codecs: None,
+            })),
+            ..params(budget_bytes)
+        }
+    }
+
+    fn action_of(plan: &Plan, op: u32) -> Action {
+        plan.decisions.iter().find(|d| d.key.op == op).unwrap().action
+    }
+
+    fn predicted_ns(profile: &Profile, params: &PlanParams, plan: &Plan) -> f64 {
+        let costs = params.costs.as_deref().unwrap();
+        Evaluator::new(profile, costs)
+            .evaluate(&plan.decisions)
+            .time
+            .iteration_ns
+    }
+
+    #[test]
+    fn superneurons_swaps_the_inputs_of_convolutions_and_rebuilds_cheap_outputs() {
+        let profile = cnn(3);
+        let plan = SuperNeurons.plan(&profile, &priced(None)).unwrap();
+        // op 0 conv2d -> op 1 relu -> op 2 float_mul -> op 3 conv2d ...
+        assert_eq!(action_of(&plan, 2), Action::Swap, "{plan}"); // feeds a conv
+        assert_eq!(action_of(&plan, 1), Action::Recompute, "{plan}"); // relu, from a kept conv output
+        assert_eq!(action_of(&plan, 0), Action::Keep, "{plan}"); // a conv's output
+        assert!(plan.predicted.unwrap().recompute_ns > 0.0);
+    }
+
+    #[test]
+    fn a_tensor_made_from_one_forward_freed_cannot_be_rebuilt() {
+        let mut profile = chain(&[100, 100, 100]);
+        // Tensor 1 is not saved any more: released in forward, right after op 1.
+        profile.tensors[0].saved = false;
+        profile.tensors[0].released_at = Some(1);
+        let graph = crate::recompute::RecomputeGraph::of(&profile);
+        assert!(!graph.can_recompute(profile.tensors[1].key));
+        assert!(graph.can_recompute(profile.tensors[2].key));
+    }
+
+    #[test]
+    fn policies_that_price_by_op_time_need_it() {
+        let profile = chain(&[100, 100, 100]);
+        let err = Capuchin.plan(&profile, &priced(Some(200))).unwrap_err();
+        assert!(matches!(err, PlanError::NoOpTimes { .. }), "{err}");
+        let err = Home::default().plan(&cnn(1), &params(Some(200))).unwrap_err();
+        assert!(matches!(err, PlanError::NoCostModel { .. }), "{err}");
+    }
+
+    #[test]
+    fn capuchin_fits_the_budget_rebuilding_what_costs_less_than_a_copy_that_does_not_hide() {
+        let profile = cnn(3);
+        let keep = KeepAll.plan(&profile, &priced(None)).unwrap();
+        let budget = keep.expected_peak_bytes / 2;
+        // A fast link: every copy hides behind the 4 ms convolutions, so
+        // swapping costs nothing.
+        let plan = Capuchin.plan(&profile, &priced(Some(budget))).unwrap();
+        assert!(plan.expected_peak_bytes <= budget, "{plan}");
+        assert_eq!(plan.recomputed_count(), 0, "{plan}");
+        // A slow one (10 ms a copy): the cheap ops' outputs are rebuilt.
+        let plan = Capuchin.plan(&profile, &priced_at(Some(budget), 1e8)).unwrap();
+        assert!(plan.expected_peak_bytes <= budget, "{plan}");
+        assert!(plan.recomputed_count() > 0, "{plan}");
+        // Too small for anything: the error names the policy.
+        let err = Capuchin.plan(&profile, &priced(Some(1 << 20))).unwrap_err();
+        assert!(matches!(&err, PlanError::BudgetTooSmall { policy, .. } if policy == "capuchin"), "{err}");
+    }
+
+    fn small_swarm(seed: u64) -> Home {
+        Home {
+            particles: 48,
+            rounds: 40,
+            seed,
+            ..Home::default()
+        }
+    }
+
+    #[test]
+    fn home_fits_the_budget_no_slower_than_every_baseline_and_the_same_for_a_seed() {
+        let profile = cnn(4);
+        let keep = KeepAll.plan(&profile, &priced(None)).unwrap();
+        let params = priced(Some(keep.expected_peak_bytes / 2));
+        let home = small_swarm(7).plan(&profile, &params).unwrap();
+        assert!(home.expected_peak_bytes <= params.budget_bytes.unwrap(), "{home}");
+        let home_ns = predicted_ns(&profile, &params, &home);
+        assert_eq!(home.predicted.unwrap().iteration_ns, home_ns);
+        let baselines: [&dyn Policy; 3] = [&SwapAll, &SuperNeurons, &Capuchin];
+        for baseline in baselines {
+            if let Ok(plan) = baseline.plan(&profile, &params) {
+                let ns = predicted_ns(&profile, &params, &plan);
+                assert!(home_ns <= ns + 1.0, "home {home_ns} ns, {} {ns} ns", baseline.name());
+            }
+        }
+        let again = small_swarm(7).plan(&profile, &params).unwrap();
+        let actions = |p: &Plan| p.decisions.iter().map(|d| (d.action, d.prefetch_at)).collect::<Vec<_>>();
+        assert_eq!(actions(&home), actions(&again));
+    }
+
+    #[test]
+    fn home_says_when_no_plan_fits_and_shows_progress() {
+        let profile = cnn(2);
+        let rounds = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let seen = rounds.clone();
+        let home = Home {
+            progress: Some(Arc::new(move |p: HomeProgress| {
+                seen.store(p.round, std::sync::atomic::Ordering::Relaxed);
+            })),
+            ..small_swarm(1)
+        };
+        let err = home.plan(&profile, &priced(Some(1 << 20))).unwrap_err();
+        assert!(matches!(&err, PlanError::BudgetTooSmall { policy, .. } if policy == "home"), "{err}");
+        assert_eq!(rounds.load(std::sync::atomic::Ordering::Relaxed), 40);
+    }
+}

@@ -75,6 +75,10 @@ pub struct OpProfile {
     /// under exact allocations, else 0.
     #[serde(default)]
     pub workspace_bytes: u64,
+    /// Its output can be rebuilt by running it again (see
+    /// [`OpRecord::replayable`]).
+    #[serde(default)]
+    pub replayable: bool,
 }
 
 /// One tensor produced in a profiled iteration.

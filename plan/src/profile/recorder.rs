@@ -42,6 +42,10 @@ pub struct OpRecord {
     pub outputs: Vec<TensorId>,
     /// What each output is.
     pub output_info: Vec<OutputInfo>,
+    /// Running the op again on the same inputs gives the same output (a
+    /// deterministic op of float inputs with one float output), so a plan
+    /// may rebuild its output instead of keeping it.
+    pub replayable: bool,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -141,6 +145,7 @@ impl Recorder {
             duration_ns,
             live_bytes,
             workspace_bytes,
+            replayable: record.replayable,
         });
     }
 

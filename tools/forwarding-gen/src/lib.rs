@@ -314,14 +314,85 @@ fn swapping_method(trait_name: &str, m: &Method) -> TokenStream {
     }
     let ret_conv = m.ret.as_ref().map(classify).unwrap_or(Conv::Pass);
     let out = convert(quote!(__out), &ret_conv, &output_map);
+    if !replayable(trait_name, m) {
+        return quote!(#sig {
+            let mut __op = crate::decorator::OpScope::<B>::begin(#name_str);
+            #(#prelude)*
+            let __out = #call_path(#(#args),*);
+            let __out = #out;
+            __op.finish();
+            __out
+        });
+    }
+    // The op's plain arguments are cloned before the call, and its float
+    // inputs kept by the scope, only where the plan rebuilds its output.
+    let mut kept = Vec::new();
+    let mut kept_values = Vec::new();
+    let mut rebind = Vec::new();
+    for (arg, ty) in &m.params {
+        match classify(ty) {
+            Conv::Float => rebind.push(quote!(
+                let #arg = __in.next().expect("a rebuilt tensor's inputs");
+            )),
+            Conv::OptFloat => {
+                let some = format_ident!("__some_{}", arg);
+                kept.push(quote!(#some));
+                kept_values.push(quote!(#arg.is_some()));
+                rebind.push(quote!(let #arg = if #some { __in.next() } else { None };));
+            }
+            _ => {
+                kept.push(quote!(#arg));
+                kept_values.push(quote!(#arg.clone()));
+            }
+        }
+    }
     quote!(#sig {
         let mut __op = crate::decorator::OpScope::<B>::begin(#name_str);
+        let __replay = __op.replayable().then(|| (#(#kept_values,)*));
         #(#prelude)*
         let __out = #call_path(#(#args),*);
         let __out = #out;
+        if let Some((#(#kept,)*)) = __replay {
+            __op.recipe(Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                let mut __in = __in.into_iter();
+                #(#rebind)*
+                #call_path(#(#args),*)
+            }));
+        }
         __op.finish();
         __out
     })
+}
+
+/// Ops whose output a plan may rebuild by running them again: ops of float
+/// tensors and plain values with one float output, none random. Int and
+/// bool tensor arguments (indices, masks) rule an op out: keeping them for
+/// the rebuild would hold memory no plan counts.
+fn replayable(trait_name: &str, m: &Method) -> bool {
+    let name = m.name.to_string();
+    if !matches!(trait_name, "FloatTensorOps" | "ModuleOps" | "ActivationOps")
+        || name.contains("random")
+        || name.ends_with("_backward")
+        || !m.sig.generics.params.is_empty()
+        || m.ret.as_ref().map(classify) != Some(Conv::Float)
+    {
+        return false;
+    }
+    let mut floats = 0;
+    for (_, ty) in &m.params {
+        match classify(ty) {
+            Conv::Float => floats += 1,
+            Conv::OptFloat => {}
+            Conv::Pass => {
+                let s = compact(ty);
+                if s.starts_with('&') || s.contains("Tensor") || s.contains("Device") {
+                    return false;
+                }
+            }
+            _ => return false,
+        }
+    }
+    floats > 0
 }
 
 fn swap_autodiff_method(trait_name: &str, m: &Method) -> TokenStream {

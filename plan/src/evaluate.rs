@@ -1,0 +1,175 @@
+//! The plan evaluator: what an iteration would cost under a plan, in time
+//! and in device memory, predicted from its profile and the device's cost
+//! model without running it.
+//!
+//! Time is the [`replay`](crate::cost::replay) of the iteration: the
+//! profiled ops at their recorded times, the codec kernels and the ops that
+//! rebuild recomputed tensors on the compute stream, one copy queue per
+//! direction (slower while both run), and the waits where a tensor is not
+//! back in time. Memory is the [`Footprint`] of the iteration: its working
+//! tensors and op workspaces, plus the saved tensors each plan keeps on the
+//! device op by op (a download holds its memory through the next op, a
+//! rebuilt tensor is back from the op that needs it). Host memory is what
+//! the swapped tensors hold there between their two copies.
+
+use serde::{Deserialize, Serialize};
+
+use crate::cost::{replay, CodecTime, CostModel, SwapReplay};
+use crate::memory::{peak_of, sweep, Footprint};
+use crate::plan::{Action, Decision};
+use crate::profile::Profile;
+use crate::recompute::RecomputeGraph;
+
+/// What the evaluator predicts for one plan.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Evaluation {
+    /// The iteration's time on the compute stream, and what it is made of.
+    pub time: SwapReplay,
+    /// Peak device bytes the iteration adds over what it began with.
+    pub peak_bytes: u64,
+    /// Op of that peak.
+    pub peak_op: u32,
+    /// Peak bytes held in host memory by swapped tensors (the pinned
+    /// pool's need).
+    pub host_peak_bytes: u64,
+}
+
+/// Predicts iterations like one profile under any plan.
+#[derive(Debug, Clone)]
+pub struct Evaluator<'a> {
+    profile: &'a Profile,
+    costs: &'a CostModel,
+    footprint: Footprint,
+    graph: RecomputeGraph,
+    codec_time: CodecTime,
+}
+
+impl<'a> Evaluator<'a> {
+    /// An evaluator for iterations like `profile` on a device `costs` describes.
+    pub fn new(profile: &'a Profile, costs: &'a CostModel) -> Self {
+        Self {
+            profile,
+            costs,
+            footprint: Footprint::of(profile),
+            graph: RecomputeGraph::of(profile),
+            codec_time: CodecTime::Measured,
+        }
+    }
+
+    /// The same, with compression kernels taking no time (a bound).
+    pub fn with_free_codecs(mut self) -> Self {
+        self.codec_time = CodecTime::Free;
+        self
+    }
+
+    /// The profile it predicts from.
+    pub fn profile(&self) -> &'a Profile {
+        self.profile
+    }
+
+    /// The device's cost model.
+    pub fn costs(&self) -> &'a CostModel {
+        self.costs
+    }
+
+    /// The iteration's working bytes, op by op.
+    pub fn footprint(&self) -> &Footprint {
+        &self.footprint
+    }
+
+    /// The tensors a plan may rebuild.
+    pub fn graph(&self) -> &RecomputeGraph {
+        &self.graph
+    }
+
+    /// Whether the profile has op times to predict from.
+    pub fn has_op_times(&self) -> bool {
+        self.profile.ops.iter().any(|o| o.duration_ns.is_some())
+    }
+
+    /// Time and memory of the iteration under `decisions`.
+    pub fn evaluate(&self, decisions: &[Decision]) -> Evaluation {
+        let time = replay(self.profile, decisions, self.costs, self.codec_time);
+        let (peak_bytes, peak_op) = self.footprint.peak(self.profile, decisions);
+        Evaluation {
+            time,
+            peak_bytes,
+            peak_op,
+            host_peak_bytes: host_peak(self.profile, decisions),
+        }
+    }
+}
+
+/// The most bytes swapped tensors hold in host memory at once: from the op
+/// after their offload to the op that brings them back.
+fn host_peak(profile: &Profile, decisions: &[Decision]) -> u64 {
+    let intervals = decisions
+        .iter()
+        .filter(|d| d.action == Action::Swap && d.prefetch_at > d.offload_after + 1)
+        .map(|d| (d.offload_after + 1, d.prefetch_at - 1, d.bytes));
+    peak_of(&sweep(profile.op_count, intervals)).0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cost::LinkModel;
+    use crate::recompute::resolve_needs;
+    use crate::testing::{chain, timed};
+
+    fn link() -> CostModel {
+        CostModel {
+            link: LinkModel::symmetric(1e9, 1e9, 0.0),
+            codecs: None,
+        }
+    }
+
+    #[test]
+    fn a_rebuilt_tensor_costs_its_op_again_and_frees_its_memory_in_between() {
+        // Four 1 MB tensors, each op 1 ms.
+        let profile = timed(chain(&[1 << 20; 4]), 1_000_000);
+        let costs = link();
+        let evaluator = Evaluator::new(&profile, &costs);
+        let keep = Decision::keep_all(&profile);
+        let base = evaluator.evaluate(&keep);
+        assert_eq!(base.time.recompute_ns, 0.0);
+        let mut decisions = keep.clone();
+        let t = &profile.tensors[1];
+        decisions[1] = Decision {
+            action: Action::Recompute,
+            offload_after: t.last_forward_use,
+            prefetch_at: t.first_backward_use.unwrap(),
+            needed_at: t.first_backward_use.unwrap(),
+            ..decisions[1]
+        };
+        resolve_needs(evaluator.graph(), &mut decisions);
+        let rebuilt = evaluator.evaluate(&decisions);
+        assert_eq!(rebuilt.time.recompute_ns, 1e6);
+        assert_eq!(rebuilt.time.iteration_ns, base.time.iteration_ns + 1e6);
+        assert!(rebuilt.peak_bytes < base.peak_bytes);
+        assert_eq!(rebuilt.host_peak_bytes, 0);
+    }
+
+    #[test]
+    fn a_chain_of_rebuilt_tensors_is_rebuilt_from_the_first_kept_one() {
+        let profile = timed(chain(&[1 << 20; 4]), 1_000_000);
+        let costs = link();
+        let evaluator = Evaluator::new(&profile, &costs);
+        let mut decisions = Decision::keep_all(&profile);
+        for i in [1, 2] {
+            let t = &profile.tensors[i];
+            decisions[i] = Decision {
+                action: Action::Recompute,
+                offload_after: t.last_forward_use,
+                prefetch_at: t.first_backward_use.unwrap(),
+                needed_at: t.first_backward_use.unwrap(),
+                ..decisions[i]
+            };
+        }
+        resolve_needs(evaluator.graph(), &mut decisions);
+        // Tensor 2 is made from tensor 1: rebuilding 2 needs 1 first, at 2's use.
+        assert_eq!(decisions[1].needed_at, decisions[2].needed_at);
+        let e = evaluator.evaluate(&decisions);
+        assert_eq!(e.time.recompute_ns, 2e6);
+    }
+}

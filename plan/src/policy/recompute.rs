@@ -1,0 +1,151 @@
+//! Baselines that rebuild tensors as well as swap them: SuperNeurons' rule
+//! and a Capuchin-like greedy.
+
+use super::swap_all::schedule_prefetches;
+use super::{decision, finish_plan, movable, needs_link_and_op_times, PlanParams, Policy};
+use crate::cost::{replay, CodecTime};
+use crate::error::PlanError;
+use crate::memory::{peak_of, Footprint};
+use crate::plan::{Action, Decision, Plan};
+use crate::profile::{Profile, TensorProfile};
+use crate::recompute::{resolve_needs, RecomputeGraph};
+
+/// Ops whose output is expensive to make again: convolutions and matrix
+/// products (every other op is cheap next to them).
+fn is_costly(op_name: &str) -> bool {
+    op_name.contains("conv") || op_name.contains("matmul") || op_name.contains("attention")
+}
+
+/// SuperNeurons' rule: the inputs of convolutions are swapped, the outputs
+/// of cheap ops (activations, normalisation, pooling, element-wise ops)
+/// are rebuilt in backward, everything else stays on the device.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SuperNeurons;
+
+impl Policy for SuperNeurons {
+    fn name(&self) -> &str {
+        "superneurons"
+    }
+
+    fn plan(&self, profile: &Profile, params: &PlanParams) -> Result<Plan, PlanError> {
+        let graph = RecomputeGraph::of(profile);
+        let feeds_conv = |t: &TensorProfile| {
+            t.forward_uses.iter().any(|&op| {
+                profile
+                    .ops
+                    .get(op as usize)
+                    .is_some_and(|o| o.name.starts_with("conv"))
+            })
+        };
+        let mut decisions: Vec<Decision> = profile
+            .saved_tensors()
+            .map(|t| match movable(t, params) {
+                Some(_) if feeds_conv(t) => decision(t, Action::Swap),
+                Some(_)
+                    if graph.can_recompute(t.key)
+                        && !is_costly(&profile.ops[t.key.op as usize].name) =>
+                {
+                    decision(t, Action::Recompute)
+                }
+                _ => Decision::keep(t.key, t.bytes),
+            })
+            .collect();
+        let footprint = Footprint::of(profile);
+        resolve_needs(&graph, &mut decisions);
+        schedule_prefetches(profile, &footprint, params, &mut decisions);
+        let swapped = decisions.iter().filter(|d| d.action == Action::Swap).count();
+        let rebuilt = decisions.len() - swapped - decisions.iter().filter(|d| d.action == Action::Keep).count();
+        let tried = format!(
+            "swapping the {swapped} inputs of convolutions and rebuilding {rebuilt} outputs of cheap ops"
+        );
+        let mut plan = finish_plan(self, profile, &footprint, params, decisions, &tried)?;
+        plan.predicted = params
+            .costs
+            .as_deref()
+            .map(|costs| replay(profile, &plan.decisions, costs, CodecTime::Measured));
+        Ok(plan)
+    }
+}
+
+/// Capuchin's choices without its runtime: while the plan's device peak is
+/// over the budget, one tensor resident at the peak is swapped or rebuilt,
+/// the one that costs the least time per byte freed. A swap costs what its
+/// two copies do not hide in the compute between its last forward use and
+/// its first backward use (nothing if they hide); a rebuild costs its op
+/// again. No budget: nothing moves.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Capuchin;
+
+impl Policy for Capuchin {
+    fn name(&self) -> &str {
+        "capuchin"
+    }
+
+    fn needs_op_times(&self) -> bool {
+        true
+    }
+
+    fn plan(&self, profile: &Profile, params: &PlanParams) -> Result<Plan, PlanError> {
+        let costs = needs_link_and_op_times(self.name(), profile, params)?;
+        let graph = RecomputeGraph::of(profile);
+        let footprint = Footprint::of(profile);
+        // When each op starts, on the profiled clock.
+        let mut starts = Vec::with_capacity(profile.ops.len() + 1);
+        let mut clock = 0.0_f64;
+        for op in &profile.ops {
+            starts.push(clock);
+            clock += op.duration_ns.unwrap_or(0) as f64;
+        }
+        starts.push(clock);
+        let start_of = |op: u32| starts[(op as usize).min(starts.len() - 1)];
+        let tensors: Vec<&TensorProfile> = profile.saved_tensors().collect();
+        let mut decisions = Decision::keep_all(profile);
+        let mut moved = 0;
+        if let Some(budget) = params.budget_bytes {
+            loop {
+                let (peak, at) = peak_of(&footprint.timeline(profile, &decisions));
+                if peak <= budget {
+                    break;
+                }
+                let mut best: Option<(f64, usize, Action)> = None;
+                for (i, t) in tensors.iter().enumerate() {
+                    let Some(first_use) = movable(t, params) else {
+                        continue;
+                    };
+                    if decisions[i].action != Action::Keep || at >= first_use {
+                        continue;
+                    }
+                    let mut options = Vec::with_capacity(2);
+                    if at > t.last_forward_use + 1 {
+                        let copies = costs.link.to_host_ns(t.bytes, false)
+                            + costs.link.to_device_ns(t.bytes, false);
+                        let gap = start_of(first_use) - start_of(t.last_forward_use + 1);
+                        options.push(((copies - gap).max(0.0), Action::Swap));
+                    }
+                    if at > t.last_forward_use && graph.can_recompute(t.key) {
+                        options.push((graph.rebuild_ns(t.key) as f64, Action::Recompute));
+                    }
+                    for (cost_ns, action) in options {
+                        let per_byte = cost_ns / t.bytes as f64;
+                        if best.is_none_or(|(b, _, _)| per_byte < b) {
+                            best = Some((per_byte, i, action));
+                        }
+                    }
+                }
+                let Some((_, i, action)) = best else {
+                    break;
+                };
+                decisions[i] = decision(tensors[i], action);
+                resolve_needs(&graph, &mut decisions);
+                moved += 1;
+            }
+        }
+        schedule_prefetches(profile, &footprint, params, &mut decisions);
+        let tried = format!(
+            "moving {moved} tensors resident at the peak, each the cheapest per byte to swap or rebuild, until none was left"
+        );
+        let mut plan = finish_plan(self, profile, &footprint, params, decisions, &tried)?;
+        plan.predicted = Some(replay(profile, &plan.decisions, costs, CodecTime::Measured));
+        Ok(plan)
+    }
+}

@@ -1,0 +1,124 @@
+//! Which saved tensors a plan may rebuild in backward instead of keeping
+//! them, and what rebuilding one needs.
+//!
+//! A saved tensor can be rebuilt when the op that made it can run again
+//! ([`OpProfile::replayable`](crate::profile::OpProfile::replayable)) and
+//! everything it read is still there in backward: tensors made before the
+//! iteration (parameters, the batch), or saved tensors of the iteration
+//! (kept, swapped or themselves rebuilt, a chain) that live at least until
+//! the rebuilt tensor is needed. A tensor forward made and freed cannot be a
+//! source: keeping it for the rebuild would cost the memory the rebuild saves.
+
+use std::cmp::Reverse;
+
+use rustc_hash::FxHashMap;
+
+use crate::plan::{Action, Decision};
+use crate::profile::{Phase, Profile, TensorId, TensorKey, TensorProfile};
+
+/// The saved tensors that can be rebuilt, each with the saved tensors its op reads.
+#[derive(Debug, Clone, Default)]
+pub struct RecomputeGraph {
+    sources: FxHashMap<TensorKey, Vec<TensorKey>>,
+    /// The producing op's recorded time, where timed.
+    op_ns: FxHashMap<TensorKey, u64>,
+}
+
+impl RecomputeGraph {
+    /// The rebuildable tensors of `profile`.
+    pub fn of(profile: &Profile) -> Self {
+        let by_id: FxHashMap<TensorId, &TensorProfile> =
+            profile.tensors.iter().map(|t| (t.id, t)).collect();
+        let mut graph = Self::default();
+        'tensors: for t in profile.saved_tensors() {
+            let Some(op) = profile.ops.get(t.key.op as usize) else {
+                continue;
+            };
+            let Some(needed) = t.first_backward_use else {
+                continue;
+            };
+            if !op.replayable || op.phase != Phase::Forward || op.outputs.len() != 1 {
+                continue;
+            }
+            let mut sources = Vec::with_capacity(op.inputs.len());
+            for id in &op.inputs {
+                match by_id.get(id) {
+                    None => {} // made before the iteration: it outlives backward
+                    Some(u) if u.saved && u.released_at.is_none_or(|r| r >= needed) => {
+                        sources.push(u.key)
+                    }
+                    Some(_) => continue 'tensors,
+                }
+            }
+            graph.sources.insert(t.key, sources);
+            if let Some(ns) = op.duration_ns {
+                graph.op_ns.insert(t.key, ns);
+            }
+        }
+        graph
+    }
+
+    /// Whether `key` can be rebuilt.
+    pub fn can_recompute(&self, key: TensorKey) -> bool {
+        self.sources.contains_key(&key)
+    }
+
+    /// The saved tensors rebuilding `key` reads.
+    pub fn sources(&self, key: TensorKey) -> &[TensorKey] {
+        self.sources.get(&key).map_or(&[], Vec::as_slice)
+    }
+
+    /// The recorded time of the op that rebuilds `key` (0 where untimed).
+    pub fn rebuild_ns(&self, key: TensorKey) -> u64 {
+        self.op_ns.get(&key).copied().unwrap_or(0)
+    }
+
+    /// How many saved tensors can be rebuilt.
+    pub fn len(&self) -> usize {
+        self.sources.len()
+    }
+
+    /// Whether none can.
+    pub fn is_empty(&self) -> bool {
+        self.sources.is_empty()
+    }
+}
+
+/// Makes the sources of every rebuilt tensor ready in time for it: a
+/// source's `needed_at` becomes the earliest op that needs it, its own
+/// backward use or the rebuild of a tensor made from it (a swapped source
+/// is then brought back by that op, a rebuilt one is rebuilt then). Each
+/// rebuilt tensor's `prefetch_at` is its `needed_at`. Decisions that rebuild
+/// a tensor `graph` cannot rebuild become `Keep`.
+pub fn resolve_needs(graph: &RecomputeGraph, decisions: &mut [Decision]) {
+    for d in decisions.iter_mut() {
+        if d.action == Action::Recompute && !graph.can_recompute(d.key) {
+            *d = Decision::keep(d.key, d.bytes);
+        }
+    }
+    let index: FxHashMap<TensorKey, usize> = decisions
+        .iter()
+        .enumerate()
+        .map(|(i, d)| (d.key, i))
+        .collect();
+    let mut rebuilt: Vec<usize> = (0..decisions.len())
+        .filter(|&i| decisions[i].action == Action::Recompute)
+        .collect();
+    // A tensor is made after its sources: latest first, so that each one's
+    // need is final before it is passed on.
+    rebuilt.sort_by_key(|&i| Reverse(decisions[i].key.op));
+    for i in rebuilt {
+        let need = decisions[i].needed_at;
+        decisions[i].prefetch_at = need;
+        for source in graph.sources(decisions[i].key) {
+            let Some(&j) = index.get(source) else {
+                continue;
+            };
+            let d = &mut decisions[j];
+            if d.action != Action::Keep && need < d.needed_at {
+                d.needed_at = need;
+                d.prefetch_at = d.prefetch_at.min(need);
+            }
+        }
+    }
+}

@@ -1,0 +1,160 @@
+//! Recomputation on Flex: tensors a plan rebuilds are freed after their
+//! last forward use and made again in backward by running their op on kept,
+//! swapped or rebuilt inputs; gradients stay bit-identical to the
+//! undecorated `Autodiff<Flex>`.
+#![cfg(feature = "recompute")]
+
+mod common;
+
+use std::sync::Arc;
+
+use burn::backend::{Autodiff, Flex};
+use burn_swap::policy::{
+    resolve_needs, Action, Capuchin, Decision, Home, Plan, PlanError, PlanParams, Policy,
+    RecomputeGraph, SuperNeurons,
+};
+use burn_swap::{KeepAll, Profile, SwapAutodiff, SwapConfig};
+use burn_swap_models::ModelKind;
+use common::{gradients_per_iteration, serial, zvc_cost_model};
+
+type Plain = Autodiff<Flex>;
+type Swap = SwapAutodiff<Flex>;
+
+const ITERATIONS: usize = 4;
+
+/// Runs `kind` under `config`, checks its gradients against plain
+/// autodiff's, and returns the plan the last iterations followed.
+fn assert_same_gradients(kind: ModelKind, config: SwapConfig, batch: usize) -> Arc<Plan> {
+    let expected = gradients_per_iteration::<Plain>(kind, batch, ITERATIONS, 7);
+    burn_swap::configure(config);
+    let actual = gradients_per_iteration::<Swap>(kind, batch, ITERATIONS, 7);
+    assert_eq!(expected.len(), actual.len());
+    for (i, (e, a)) in expected.iter().zip(&actual).enumerate() {
+        assert!(e == a, "{kind}: iteration {i} differs");
+    }
+    burn_swap::status().expect("planning succeeded");
+    burn_swap::current_plan().expect("a plan")
+}
+
+fn rebuilt_last_iteration() -> u64 {
+    burn_swap::last_iteration()
+        .expect("an iteration")
+        .rebuilt_tensors
+}
+
+/// Rebuilds every saved tensor that can be rebuilt, however small: chains
+/// of rebuilt tensors, each made from one rebuilt before it.
+#[derive(Debug)]
+struct RebuildAll;
+
+impl Policy for RebuildAll {
+    fn name(&self) -> &str {
+        "rebuild-all"
+    }
+
+    fn plan(&self, profile: &Profile, params: &PlanParams) -> Result<Plan, PlanError> {
+        let graph = RecomputeGraph::of(profile);
+        let mut plan = KeepAll.plan(profile, params)?;
+        plan.policy = self.name().into();
+        for d in &mut plan.decisions {
+            let t = profile.tensors.iter().find(|t| t.key == d.key).unwrap();
+            if graph.can_recompute(d.key) {
+                *d = Decision {
+                    action: Action::Recompute,
+                    offload_after: t.last_forward_use,
+                    prefetch_at: t.first_backward_use.unwrap(),
+                    needed_at: t.first_backward_use.unwrap(),
+                    ..*d
+                };
+            }
+        }
+        resolve_needs(&graph, &mut plan.decisions);
+        Ok(plan)
+    }
+}
+
+#[test]
+fn rebuilding_every_tensor_that_can_be_keeps_gradients_identical() {
+    let _guard = serial();
+    for (kind, batch) in [
+        (ModelKind::SmallCnn, 4),
+        (ModelKind::ResidualNet, 2),
+        (ModelKind::TransformerNet, 2),
+    ] {
+        let config = SwapConfig::builder().policy(RebuildAll).build();
+        let plan = assert_same_gradients(kind, config, batch);
+        assert!(plan.recomputed_count() > 0, "{kind}: {plan}");
+        assert_eq!(
+            rebuilt_last_iteration(),
+            plan.recomputed_count() as u64,
+            "{kind}: every tensor the plan rebuilds was rebuilt"
+        );
+    }
+}
+
+#[test]
+fn superneurons_swaps_and_rebuilds_with_identical_gradients() {
+    let _guard = serial();
+    let config = SwapConfig::builder()
+        .policy(SuperNeurons)
+        .min_swap_bytes(0)
+        .build();
+    let plan = assert_same_gradients(ModelKind::SmallCnn, config, 4);
+    assert!(plan.swapped_count() > 0, "{plan}");
+    assert!(plan.recomputed_count() > 0, "{plan}");
+    assert!(rebuilt_last_iteration() > 0);
+    let profile = burn_swap::last_profile().unwrap();
+    assert!(profile.swapped_out_bytes > 0);
+}
+
+#[test]
+fn home_and_capuchin_plan_from_timed_iterations_under_a_budget() {
+    let _guard = serial();
+    // The iteration's growth with everything kept, then half of it.
+    burn_swap::configure(SwapConfig::builder().policy(KeepAll).build());
+    gradients_per_iteration::<Swap>(ModelKind::SmallCnn, 4, 3, 7);
+    let keep_all = burn_swap::current_plan().unwrap().expected_peak_bytes;
+    let budget = keep_all * 3 / 4;
+    let home = Home {
+        particles: 24,
+        rounds: 12,
+        ..Home::default()
+    };
+    let configs = [
+        ("capuchin", SwapConfig::builder().policy(Capuchin)),
+        ("home", SwapConfig::builder().policy(home)),
+    ];
+    for (name, builder) in configs {
+        let config = builder
+            .cost_model(zvc_cost_model(1e9))
+            .min_swap_bytes(0)
+            .budget_bytes(budget)
+            .build();
+        let plan = assert_same_gradients(ModelKind::SmallCnn, config, 4);
+        assert_eq!(plan.policy, name);
+        println!("{plan}");
+        assert!(plan.expected_peak_bytes <= budget, "{plan}");
+        assert!(
+            plan.predicted.is_some_and(|p| p.ops_ns > 0.0),
+            "{name} priced its plan with the profiled op times: {plan}"
+        );
+    }
+}
+
+#[test]
+fn policies_that_need_a_cost_model_say_so() {
+    let _guard = serial();
+    burn_swap::configure(
+        SwapConfig::builder()
+            .policy(Capuchin)
+            .min_swap_bytes(0)
+            .on_budget_error(burn_swap::OnBudgetError::KeepAll)
+            .build(),
+    );
+    gradients_per_iteration::<Swap>(ModelKind::SmallCnn, 2, 3, 7);
+    let err = burn_swap::status().unwrap_err();
+    assert!(
+        err.to_string().contains("policy capuchin needs a cost model"),
+        "{err}"
+    );
+}
