@@ -393,7 +393,7 @@ pub fn policy_by_name(name: &str) -> Result<Arc<dyn Policy>, SwapError> {
 /// The particle swarm's progress on standard error, every tenth of its rounds.
 fn say_search_progress(p: policy::HomeProgress) {
     let step = (p.rounds / 10).max(1);
-    if p.round % step == 0 || p.round == p.rounds {
+    if p.round.is_multiple_of(step) || p.round == p.rounds {
         let best = format!(
             "best plan {:.3} ms a step{}",
             p.best_ns / 1e6,

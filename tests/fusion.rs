@@ -150,6 +150,29 @@ fn check(kind: &str, spec: ModelSpec, batch: usize) {
     assert_same(kind, &expected, &actual);
 }
 
+/// Rebuilding runs ops of its own, so fusion's blocks differ; what is
+/// computed must not.
+#[cfg(feature = "recompute")]
+#[test]
+fn rebuilt_tensors_under_fusion_are_bit_identical() {
+    let _guard = serial();
+    let spec = ModelSpec::new(ModelKind::SmallCnn);
+    let expected = train::<Plain>(spec, 4);
+    burn_swap::configure(
+        SwapConfig::builder()
+            .policy(burn_swap::policy::SuperNeurons)
+            .min_swap_bytes(0)
+            .build(),
+    );
+    let actual = train::<Swap>(spec, 4);
+    assert!(
+        burn_swap::last_iteration().unwrap().rebuilt_tensors > 0,
+        "nothing was rebuilt"
+    );
+    assert!(expected.steps == actual.steps, "losses or gradients differ");
+    assert!(expected.params == actual.params, "parameters differ after {STEPS} Adam steps");
+}
+
 #[test]
 fn small_cnn_under_fusion_is_bit_identical_and_moves_bytes() {
     check("small-cnn", ModelSpec::new(ModelKind::SmallCnn), 4);

@@ -132,7 +132,6 @@ fn home_and_capuchin_plan_from_timed_iterations_under_a_budget() {
             .build();
         let plan = assert_same_gradients(ModelKind::SmallCnn, config, 4);
         assert_eq!(plan.policy, name);
-        println!("{plan}");
         assert!(plan.expected_peak_bytes <= budget, "{plan}");
         assert!(
             plan.predicted.is_some_and(|p| p.ops_ns > 0.0),

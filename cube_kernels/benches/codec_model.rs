@@ -6,12 +6,13 @@
 //! compressed size, mean and largest.
 //!
 //! `cargo build --release --features cuda --bench codec_model`, then on the
-//! GPU: `codec_model [--quick] [--json PATH] [--model PATH] [--cost-model PATH]`.
+//! GPU: `codec_model [--quick] [--json PATH] [--model PATH] [--cost-model PATH [--link-only]]`.
 //! `--quick` measures 1 MB to 512 MB only. `--model` also writes the model
 //! fitted on all samples (the file the executor would keep next to the
 //! tuner's cache); `--cost-model` writes it with the host link measured
 //! too (pinned memory, one stream each way, alone and both at once): the
-//! `CostModel` that `BURN_SWAP_COST_MODEL` reads. The tuner's cache is `TUNE_CACHE` (default `codecs-tune.json`):
+//! `CostModel` that `BURN_SWAP_COST_MODEL` reads; `--link-only` with it
+//! measures the link alone and skips the codecs. The tuner's cache is `TUNE_CACHE` (default `codecs-tune.json`):
 //! carry it between runs, the first calibration tunes every size bucket.
 
 #[cfg(not(feature = "cuda"))]
@@ -36,6 +37,15 @@ fn main() {
             .position(|a| a == flag)
             .and_then(|i| args.get(i + 1).cloned())
     };
+    if let (true, Some(path)) = (args.iter().any(|a| a == "--link-only"), value_of("--cost-model")) {
+        let costs = burn_swap_plan::cost::CostModel {
+            link: link::measure(),
+            codecs: None,
+        };
+        print_link(&costs.link);
+        costs.save(&path).expect("write cost model");
+        return;
+    }
     let mut calibration = Calibration::default();
     if args.iter().any(|a| a == "--quick") {
         calibration.sizes.retain(|&s| s <= 512 << 20);
@@ -95,20 +105,25 @@ fn main() {
     }
     if let Some(path) = value_of("--cost-model") {
         let link = link::measure();
-        println!(
-            "link: to host {:.1} GB/s, to device {:.1} GB/s; both at once {:.1} / {:.1} GB/s; latency {:.1} us",
-            link.to_host_bytes_per_s / 1e9,
-            link.to_device_bytes_per_s / 1e9,
-            link.duplex_to_host_bytes_per_s / 1e9,
-            link.duplex_to_device_bytes_per_s / 1e9,
-            link.latency_ns / 1e3
-        );
+        print_link(&link);
         let costs = burn_swap_plan::cost::CostModel {
             link,
             codecs: Some(CodecTimeModel::fit(&device, kernels_version(), &samples).expect("fit")),
         };
         costs.save(&path).expect("write cost model");
     }
+}
+
+#[cfg(feature = "cuda")]
+fn print_link(link: &burn_swap_plan::cost::LinkModel) {
+    println!(
+        "link: to host {:.1} GB/s, to device {:.1} GB/s; both at once {:.1} / {:.1} GB/s; latency {:.1} us",
+        link.to_host_bytes_per_s / 1e9,
+        link.to_device_bytes_per_s / 1e9,
+        link.duplex_to_host_bytes_per_s / 1e9,
+        link.duplex_to_device_bytes_per_s / 1e9,
+        link.latency_ns / 1e3
+    );
 }
 
 /// The host link, measured the way the CUDA swap engine uses it.

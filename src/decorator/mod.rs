@@ -83,6 +83,11 @@ impl<B: Backend> OpScope<B> {
             for slot in &start.prefetch {
                 slot.prefetch();
             }
+            if start.timing && crate::transfer::is_fused::<B>() {
+                crate::notice::once("op timing under fusion", || {
+                    "this iteration is timed op by op (BURN_SWAP_TIMING, or a policy that prices by op time: capuchin, home), which synchronises the device around each op; under burn's fusion that changes which ops fuse, and the gradients of timed iterations are not bit-identical to Autodiff<B> (measured on CUDA)".to_string()
+                });
+            }
             started = start.timing.then(|| {
                 let _ = B::sync(&B::Device::default());
                 Instant::now()

@@ -366,6 +366,11 @@ pub(crate) fn note_new<P: 'static>(primitive: &P) -> Option<Holder> {
     None
 }
 
+/// Whether `B` is burn's fusion backend.
+pub(crate) fn is_fused<B: Backend>() -> bool {
+    is_fused_type::<B::FloatTensorPrimitive>()
+}
+
 /// Whether `P` is the tensor type of burn's fusion backend.
 #[cfg_attr(
     not(any(feature = "cuda", feature = "wgpu")),
