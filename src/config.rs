@@ -397,7 +397,11 @@ fn say_search_progress(p: policy::HomeProgress) {
         let best = format!(
             "best plan {:.3} ms a step{}",
             p.best_ns / 1e6,
-            if p.fits { "" } else { " (none under the budget yet)" }
+            if p.fits {
+                ""
+            } else {
+                " (none under the budget yet)"
+            }
         );
         tracing::info!(round = p.round, rounds = p.rounds, "{best}");
         crate::notice::say(|| format!("planning (home): round {}/{}, {best}", p.round, p.rounds));

@@ -186,7 +186,11 @@ impl ActivePlan {
         let mut drop_after = HashMap::default();
         let mut recipe_ops = std::collections::HashSet::default();
         if rebuilds(&plan) {
-            for d in plan.decisions.iter().filter(|d| d.action == Action::Recompute) {
+            for d in plan
+                .decisions
+                .iter()
+                .filter(|d| d.action == Action::Recompute)
+            {
                 drop_after.insert(d.key, d.offload_after);
                 recipe_ops.insert(d.key.op);
             }
@@ -718,8 +722,7 @@ impl Executor {
                 .as_ref()
                 .is_some_and(|a| a.recipe_ops.contains(&index));
         // A policy that prices by op time plans from timed iterations.
-        let timing =
-            self.config.timing || (!self.on_plan && self.config.policy.needs_op_times());
+        let timing = self.config.timing || (!self.on_plan && self.config.policy.needs_op_times());
         OpStart {
             index,
             timing,

@@ -106,7 +106,9 @@ pub(crate) enum Storage<P> {
 
 /// Runs an op again on its float inputs (in the order it took them).
 pub(crate) type Replay<B> = Box<
-    dyn FnOnce(Vec<<B as BackendTypes>::FloatTensorPrimitive>) -> <B as BackendTypes>::FloatTensorPrimitive
+    dyn FnOnce(
+            Vec<<B as BackendTypes>::FloatTensorPrimitive>,
+        ) -> <B as BackendTypes>::FloatTensorPrimitive
         + Send,
 >;
 

@@ -2,9 +2,9 @@
 //! planning core, `burn-swap-plan`).
 
 pub use burn_swap_plan::cost::{Codec, CodecTimeModel, CostModel, LinkModel};
+pub use burn_swap_plan::evaluate::{Evaluation, Evaluator};
 pub use burn_swap_plan::memory::{simulate, Footprint};
 pub use burn_swap_plan::plan::{Action, Decision, Plan};
-pub use burn_swap_plan::evaluate::{Evaluation, Evaluator};
 pub use burn_swap_plan::policy::{
     by_name, Capuchin, CompressAll, CompressionOracle, Cswap, Home, HomeProgress, KeepAll,
     PlanParams, Policy, ProgressFn, SuperNeurons, SwapAll,

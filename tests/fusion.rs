@@ -170,7 +170,10 @@ fn rebuilt_tensors_under_fusion_are_bit_identical() {
         "nothing was rebuilt"
     );
     assert!(expected.steps == actual.steps, "losses or gradients differ");
-    assert!(expected.params == actual.params, "parameters differ after {STEPS} Adam steps");
+    assert!(
+        expected.params == actual.params,
+        "parameters differ after {STEPS} Adam steps"
+    );
 }
 
 #[test]

@@ -153,7 +153,8 @@ fn policies_that_need_a_cost_model_say_so() {
     gradients_per_iteration::<Swap>(ModelKind::SmallCnn, 2, 3, 7);
     let err = burn_swap::status().unwrap_err();
     assert!(
-        err.to_string().contains("policy capuchin needs a cost model"),
+        err.to_string()
+            .contains("policy capuchin needs a cost model"),
         "{err}"
     );
 }

@@ -37,7 +37,10 @@ fn main() {
             .position(|a| a == flag)
             .and_then(|i| args.get(i + 1).cloned())
     };
-    if let (true, Some(path)) = (args.iter().any(|a| a == "--link-only"), value_of("--cost-model")) {
+    if let (true, Some(path)) = (
+        args.iter().any(|a| a == "--link-only"),
+        value_of("--cost-model"),
+    ) {
         let costs = burn_swap_plan::cost::CostModel {
             link: link::measure(),
             codecs: None,

@@ -19,7 +19,10 @@ use burn_swap_plan::policy::{Home, PlanParams, Policy};
 use burn_swap_plan::{Decision, Profile};
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
     let value_of = |flag: &str| {
         args.iter()
             .position(|a| a == flag)
@@ -60,7 +63,11 @@ fn main() {
         "{} ops, {} saved tensors{}; {} threads",
         profile.ops.len(),
         profile.saved_count,
-        if untimed { " (no op times: 100 us each)" } else { "" },
+        if untimed {
+            " (no op times: 100 us each)"
+        } else {
+            ""
+        },
         rayon::current_num_threads()
     );
     let home = Home::default();

@@ -65,7 +65,11 @@ pub(crate) fn timed(mut profile: Profile, ns: u64) -> Profile {
 /// each), each op making one 1 MiB tensor from the one before; the loss
 /// and every backward op take 1 ms.
 pub(crate) fn cnn(blocks: usize) -> Profile {
-    const NAMES: [(&str, u64); 3] = [("conv2d", 4_000_000), ("relu", 200_000), ("float_mul", 200_000)];
+    const NAMES: [(&str, u64); 3] = [
+        ("conv2d", 4_000_000),
+        ("relu", 200_000),
+        ("float_mul", 200_000),
+    ];
     let forward = blocks * 3;
     let mut profile = timed(chain(&vec![1 << 20; forward]), 1_000_000);
     for (i, op) in profile.ops.iter_mut().take(forward).enumerate() {

@@ -16,9 +16,7 @@ use std::time::Instant;
 use burn_backend::{Backend, BackendTypes};
 
 use crate::executor::{self, next_tensor_id};
-use crate::handle::{
-    ManagedSlot, Recipe, Replay, Residency, Slot, SwapTensor, TensorId, Tracker,
-};
+use crate::handle::{ManagedSlot, Recipe, Replay, Residency, Slot, SwapTensor, TensorId, Tracker};
 use crate::profiler::{dtype_name, OpRecord, OutputInfo};
 use crate::transfer::TransferOptions;
 

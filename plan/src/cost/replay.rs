@@ -107,7 +107,8 @@ pub fn replay(
     // Before each op: the time spent rebuilding the tensors it needs.
     let mut rebuilds = vec![0.0_f64; op_count + 1];
     for d in decisions.iter().filter(|d| d.action == Action::Recompute) {
-        rebuilds[(d.needed_at as usize).min(op_count)] += op_ns(d.key.op as usize).unwrap_or(0) as f64;
+        rebuilds[(d.needed_at as usize).min(op_count)] +=
+            op_ns(d.key.op as usize).unwrap_or(0) as f64;
     }
     let mut offloads: Vec<Vec<usize>> = vec![Vec::new(); op_count + 1];
     let mut prefetches: Vec<Vec<usize>> = vec![Vec::new(); op_count + 1];

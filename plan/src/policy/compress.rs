@@ -8,7 +8,7 @@
 //! as it does for swap-all. What changes is what crosses the link and the
 //! kernels the compute stream runs for it.
 
-use super::{PlanParams, Policy, SwapAll};
+use super::{predicted, PlanParams, Policy, SwapAll};
 use crate::cost::{replay, Codec, CodecTime, CostModel, SwapReplay};
 use crate::error::PlanError;
 use crate::plan::{Action, Plan};
@@ -44,10 +44,7 @@ impl Policy for CompressAll {
         {
             d.codec = Some(self.codec);
         }
-        plan.predicted = params
-            .costs
-            .as_deref()
-            .map(|costs| replay(profile, &plan.decisions, costs, CodecTime::Measured));
+        plan.predicted = predicted(profile, &plan, params);
         Ok(plan)
     }
 }

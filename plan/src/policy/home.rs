@@ -241,8 +241,7 @@ fn cheapest_codec(costs: &CostModel, t: &TensorProfile) -> Option<Codec> {
         .into_iter()
         .filter_map(|codec| {
             let cost = costs.codec_cost(codec, &t.dtype, t.bytes, zeros)?;
-            let total =
-                cost.compress_ns + cost.decompress_ns + round_trip(cost.compressed_bytes);
+            let total = cost.compress_ns + cost.decompress_ns + round_trip(cost.compressed_bytes);
             (total < plain).then_some((total, codec))
         })
         .min_by(|a, b| a.0.total_cmp(&b.0))

@@ -15,7 +15,7 @@ pub use swap_all::SwapAll;
 use std::fmt;
 use std::sync::Arc;
 
-use crate::cost::CostModel;
+use crate::cost::{replay, CodecTime, CostModel, SwapReplay};
 use crate::error::PlanError;
 use crate::human_bytes;
 use crate::memory::{simulate, Footprint};
@@ -82,6 +82,14 @@ pub fn by_name(name: &str) -> Option<Arc<dyn Policy>> {
     }
 }
 
+/// The iteration replayed under `plan`, where `params` has the device's costs.
+fn predicted(profile: &Profile, plan: &Plan, params: &PlanParams) -> Option<SwapReplay> {
+    params
+        .costs
+        .as_deref()
+        .map(|costs| replay(profile, &plan.decisions, costs, CodecTime::Measured))
+}
+
 /// The first backward use of saved tensor `t` if a policy may move it off
 /// the device: at least `min_swap_bytes`, and not needed again the moment
 /// forward is done with it.
@@ -115,10 +123,13 @@ fn needs_link_and_op_times<'a>(
     profile: &Profile,
     params: &'a PlanParams,
 ) -> Result<&'a CostModel, PlanError> {
-    let costs = params.costs.as_deref().ok_or_else(|| PlanError::NoCostModel {
-        policy: name.to_string(),
-        missing: "a cost model (at least the host link)".into(),
-    })?;
+    let costs = params
+        .costs
+        .as_deref()
+        .ok_or_else(|| PlanError::NoCostModel {
+            policy: name.to_string(),
+            missing: "a cost model (at least the host link)".into(),
+        })?;
     if !profile.ops.iter().any(|o| o.duration_ns.is_some()) {
         return Err(PlanError::NoOpTimes {
             policy: name.to_string(),

@@ -2,7 +2,9 @@
 //! and a Capuchin-like greedy.
 
 use super::swap_all::schedule_prefetches;
-use super::{decision, finish_plan, movable, needs_link_and_op_times, PlanParams, Policy};
+use super::{
+    decision, finish_plan, movable, needs_link_and_op_times, predicted, PlanParams, Policy,
+};
 use crate::cost::{replay, CodecTime};
 use crate::error::PlanError;
 use crate::memory::{peak_of, Footprint};
@@ -53,16 +55,21 @@ impl Policy for SuperNeurons {
         let footprint = Footprint::of(profile);
         resolve_needs(&graph, &mut decisions);
         schedule_prefetches(profile, &footprint, params, &mut decisions);
-        let swapped = decisions.iter().filter(|d| d.action == Action::Swap).count();
-        let rebuilt = decisions.len() - swapped - decisions.iter().filter(|d| d.action == Action::Keep).count();
+        let swapped = decisions
+            .iter()
+            .filter(|d| d.action == Action::Swap)
+            .count();
+        let rebuilt = decisions.len()
+            - swapped
+            - decisions
+                .iter()
+                .filter(|d| d.action == Action::Keep)
+                .count();
         let tried = format!(
             "swapping the {swapped} inputs of convolutions and rebuilding {rebuilt} outputs of cheap ops"
         );
         let mut plan = finish_plan(self, profile, &footprint, params, decisions, &tried)?;
-        plan.predicted = params
-            .costs
-            .as_deref()
-            .map(|costs| replay(profile, &plan.decisions, costs, CodecTime::Measured));
+        plan.predicted = predicted(profile, &plan, params);
         Ok(plan)
     }
 }

@@ -70,9 +70,7 @@ pub(super) fn schedule_prefetches(
         .budget_bytes
         .unwrap_or_else(|| footprint.peak(profile, decisions).0);
     match params.prefetch_lookahead_ops {
-        Some(ops) => {
-            prefetch_by_lookahead(profile, footprint, cap, decisions, ops, backward_start)
-        }
+        Some(ops) => prefetch_by_lookahead(profile, footprint, cap, decisions, ops, backward_start),
         None => prefetch_early(profile, footprint, cap, decisions, backward_start),
     }
 }

@@ -117,7 +117,11 @@ mod rebuilding {
     }
 
     fn action_of(plan: &Plan, op: u32) -> Action {
-        plan.decisions.iter().find(|d| d.key.op == op).unwrap().action
+        plan.decisions
+            .iter()
+            .find(|d| d.key.op == op)
+            .unwrap()
+            .action
     }
 
     fn predicted_ns(profile: &Profile, params: &PlanParams, plan: &Plan) -> f64 {
@@ -155,7 +159,9 @@ mod rebuilding {
         let profile = chain(&[100, 100, 100]);
         let err = Capuchin.plan(&profile, &priced(Some(200))).unwrap_err();
         assert!(matches!(err, PlanError::NoOpTimes { .. }), "{err}");
-        let err = Home::default().plan(&cnn(1), &params(Some(200))).unwrap_err();
+        let err = Home::default()
+            .plan(&cnn(1), &params(Some(200)))
+            .unwrap_err();
         assert!(matches!(err, PlanError::NoCostModel { .. }), "{err}");
     }
 
@@ -170,12 +176,17 @@ mod rebuilding {
         assert!(plan.expected_peak_bytes <= budget, "{plan}");
         assert_eq!(plan.recomputed_count(), 0, "{plan}");
         // A slow one (10 ms a copy): the cheap ops' outputs are rebuilt.
-        let plan = Capuchin.plan(&profile, &priced_at(Some(budget), 1e8)).unwrap();
+        let plan = Capuchin
+            .plan(&profile, &priced_at(Some(budget), 1e8))
+            .unwrap();
         assert!(plan.expected_peak_bytes <= budget, "{plan}");
         assert!(plan.recomputed_count() > 0, "{plan}");
         // Too small for anything: the error names the policy.
         let err = Capuchin.plan(&profile, &priced(Some(1 << 20))).unwrap_err();
-        assert!(matches!(&err, PlanError::BudgetTooSmall { policy, .. } if policy == "capuchin"), "{err}");
+        assert!(
+            matches!(&err, PlanError::BudgetTooSmall { policy, .. } if policy == "capuchin"),
+            "{err}"
+        );
     }
 
     fn small_swarm(seed: u64) -> Home {
@@ -193,18 +204,30 @@ mod rebuilding {
         let keep = KeepAll.plan(&profile, &priced(None)).unwrap();
         let params = priced(Some(keep.expected_peak_bytes / 2));
         let home = small_swarm(7).plan(&profile, &params).unwrap();
-        assert!(home.expected_peak_bytes <= params.budget_bytes.unwrap(), "{home}");
+        assert!(
+            home.expected_peak_bytes <= params.budget_bytes.unwrap(),
+            "{home}"
+        );
         let home_ns = predicted_ns(&profile, &params, &home);
         assert_eq!(home.predicted.unwrap().iteration_ns, home_ns);
         let baselines: [&dyn Policy; 3] = [&SwapAll, &SuperNeurons, &Capuchin];
         for baseline in baselines {
             if let Ok(plan) = baseline.plan(&profile, &params) {
                 let ns = predicted_ns(&profile, &params, &plan);
-                assert!(home_ns <= ns + 1.0, "home {home_ns} ns, {} {ns} ns", baseline.name());
+                assert!(
+                    home_ns <= ns + 1.0,
+                    "home {home_ns} ns, {} {ns} ns",
+                    baseline.name()
+                );
             }
         }
         let again = small_swarm(7).plan(&profile, &params).unwrap();
-        let actions = |p: &Plan| p.decisions.iter().map(|d| (d.action, d.prefetch_at)).collect::<Vec<_>>();
+        let actions = |p: &Plan| {
+            p.decisions
+                .iter()
+                .map(|d| (d.action, d.prefetch_at))
+                .collect::<Vec<_>>()
+        };
         assert_eq!(actions(&home), actions(&again));
     }
 
@@ -220,7 +243,10 @@ mod rebuilding {
             ..small_swarm(1)
         };
         let err = home.plan(&profile, &priced(Some(1 << 20))).unwrap_err();
-        assert!(matches!(&err, PlanError::BudgetTooSmall { policy, .. } if policy == "home"), "{err}");
+        assert!(
+            matches!(&err, PlanError::BudgetTooSmall { policy, .. } if policy == "home"),
+            "{err}"
+        );
         assert_eq!(rounds.load(std::sync::atomic::Ordering::Relaxed), 40);
     }
 }
