@@ -23,7 +23,7 @@ const TOP: f64 = 104.0;
 const BOTTOM: f64 = 50.0;
 
 /// What [`timeline_svg_with`] draws besides the profile.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct SvgOptions {
     /// The budget: a horizontal line.
     pub budget: Option<u64>,
@@ -31,6 +31,10 @@ pub struct SvgOptions {
     /// `--device-memory`): a horizontal line at what it left the iteration,
     /// that is less the bytes it began with.
     pub device_memory: Option<u64>,
+    /// A plan's device bytes op by op, as predicted from a profile
+    /// ([`Footprint::timeline`](crate::Footprint::timeline)): a line beside
+    /// what the iteration really added.
+    pub predicted: Option<Vec<u64>>,
 }
 
 /// An SVG of `profile`'s memory timeline; `budget` draws a line.
@@ -77,6 +81,7 @@ pub fn timeline_svg_with(profile: &Profile, options: &SvgOptions) -> String {
         .chain(on_host.iter().copied())
         .chain(options.budget)
         .chain(room)
+        .chain(options.predicted.iter().flatten().copied())
         .max()
         .unwrap_or(1)
         .max(1) as f64;
@@ -155,6 +160,14 @@ pub fn timeline_svg_with(profile: &Profile, options: &SvgOptions) -> String {
     );
     // All live float tensors.
     let _ = writeln!(svg, "{}", polyline(&mut live.iter().copied(), live_style));
+    let predicted_style = r##"stroke="#76b7b2" stroke-width="2" stroke-dasharray="2 2""##;
+    if let Some(predicted) = &options.predicted {
+        let _ = writeln!(
+            svg,
+            "{}",
+            polyline(&mut predicted.iter().copied(), predicted_style)
+        );
+    }
     if let Some(bwd) = profile.backward_start {
         let bx = x(bwd as usize);
         let _ = writeln!(
@@ -244,6 +257,12 @@ pub fn timeline_svg_with(profile: &Profile, options: &SvgOptions) -> String {
             "all tensors the iteration added (held to the budget)".into(),
         ),
     ];
+    if options.predicted.is_some() {
+        legend.push((
+            format!(r##"<line x1="{{x}}" y1="{{m}}" x2="{{x2}}" y2="{{m}}" {predicted_style}/>"##),
+            "the plan's device bytes, as predicted from the profile".into(),
+        ));
+    }
     if options.budget.is_some() {
         legend.push((
             r##"<line x1="{x}" y1="{m}" x2="{x2}" y2="{m}" stroke="#e15759" stroke-width="1.5" stroke-dasharray="6 3"/>"##.into(),
@@ -313,6 +332,7 @@ mod tests {
         let options = super::SvgOptions {
             budget: Some(1000),
             device_memory: Some(2000),
+            ..Default::default()
         };
         let svg = super::timeline_svg_with(&profile, &options);
         assert!(svg.contains("keep-all: saved on the device if nothing moved"));
@@ -330,5 +350,19 @@ mod tests {
             .unwrap();
         let bottom = format!("{:.1} ", super::HEIGHT - super::BOTTOM);
         assert_eq!(host.matches(&bottom).count(), 3);
+    }
+
+    #[test]
+    fn a_plans_predicted_device_bytes_are_drawn_when_given() {
+        let profile = crate::testing::chain(&[100, 200]);
+        let predicted = crate::Footprint::of(&profile)
+            .timeline(&profile, &crate::Decision::keep_all(&profile));
+        let options = super::SvgOptions {
+            predicted: Some(predicted),
+            ..Default::default()
+        };
+        let svg = super::timeline_svg_with(&profile, &options);
+        assert!(svg.contains("the plan's device bytes, as predicted from the profile"));
+        assert_eq!(svg.matches("<polyline").count(), 4);
     }
 }
