@@ -363,9 +363,9 @@ fn run<D: Backend>(args: &Args) {
     let options = SvgOptions {
         budget: args.budget,
         device_memory: args.device_memory,
-        predicted: plan.as_deref().map(|plan| {
-            burn_swap::Footprint::of(&profile).timeline(&profile, &plan.decisions)
-        }),
+        predicted: plan
+            .as_deref()
+            .map(|plan| burn_swap::Footprint::of(&profile).timeline(&profile, &plan.decisions)),
     };
     std::fs::write(&svg, timeline_svg_with(&profile, &options)).expect("write the SVG");
     println!("wrote {} and {}", json.display(), svg.display());

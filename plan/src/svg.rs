@@ -355,8 +355,8 @@ mod tests {
     #[test]
     fn a_plans_predicted_device_bytes_are_drawn_when_given() {
         let profile = crate::testing::chain(&[100, 200]);
-        let predicted = crate::Footprint::of(&profile)
-            .timeline(&profile, &crate::Decision::keep_all(&profile));
+        let predicted =
+            crate::Footprint::of(&profile).timeline(&profile, &crate::Decision::keep_all(&profile));
         let options = super::SvgOptions {
             predicted: Some(predicted),
             ..Default::default()
