@@ -376,13 +376,7 @@ fn default_pinned_pool_bytes() -> u64 {
 
 /// A built-in policy by its name.
 pub fn policy_by_name(name: &str) -> Result<Arc<dyn Policy>, SwapError> {
-    if matches!(name.trim(), "home" | "pso") {
-        return Ok(Arc::new(policy::Home {
-            progress: Some(Arc::new(say_search_progress)),
-            ..policy::Home::default()
-        }));
-    }
-    policy::by_name(name).ok_or_else(|| {
+    policy::by_name_with_progress(name, Some(Arc::new(say_search_progress))).ok_or_else(|| {
         SwapError::Config(format!(
             "unknown policy `{}` (expected keep-all, swap-all, compress-all, cswap, oracle, superneurons, capuchin or home)",
             name.trim()

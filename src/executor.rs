@@ -69,15 +69,22 @@ struct Live {
     unmovable: bool,
 }
 
+/// How the plan takes a tensor off the device once its trigger op ran.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Leave {
+    /// Copied to the host, compressed with the codec first where one is given.
+    ToHost(Option<Codec>),
+    /// Freed, to be rebuilt in backward by running its op again.
+    ForRebuild,
+}
+
 /// What the decorator must do once an op finished.
 pub(crate) struct OpEnd {
-    /// Tensors of the op (inputs and outputs, by id) the plan offloads now,
-    /// each with the codec it is compressed with first, if any.
-    pub offload: Vec<(TensorId, Option<Codec>)>,
+    /// Tensors of the op (inputs and outputs, by id) the plan takes off the
+    /// device now, and how.
+    pub leave: Vec<(TensorId, Leave)>,
     /// Other tensors to move off now: the profiled iteration went over the budget.
     pub evict: Vec<Arc<dyn ManagedSlot>>,
-    /// Tensors of the op (by id) the plan frees now, to rebuild them in backward.
-    pub drop_for_rebuild: Vec<TensorId>,
     /// Downloads count against the budget: after its offloads, the op may
     /// have to wait for some ([`Executor::downloads_to_wait_for`]).
     pub holds_budget: bool,
@@ -123,15 +130,13 @@ impl LastProfile {
 /// The plan being applied, indexed for the per-op path.
 struct ActivePlan {
     plan: Arc<Plan>,
-    /// Swapped tensors: key -> op after which it is offloaded, and the codec
-    /// that compresses it first.
-    offload_after: HashMap<TensorKey, (u32, Option<Codec>)>,
+    /// Swapped and rebuilt tensors: key -> op after which it leaves the
+    /// device, and how.
+    leave_after: HashMap<TensorKey, (u32, Leave)>,
     /// op index -> keys to prefetch before it runs.
     prefetch_at: BTreeMap<u32, Vec<TensorKey>>,
     /// Swapped tensors: key -> (first backward use, bytes).
     needed: HashMap<TensorKey, (u32, u64)>,
-    /// Rebuilt tensors: key -> op after which it is freed.
-    drop_after: HashMap<TensorKey, u32>,
     /// Ops whose output is rebuilt: they keep what they take.
     recipe_ops: std::collections::HashSet<u32>,
     /// See [`Executor::starts_over`].
@@ -168,7 +173,7 @@ fn compressed_with(codec: Option<Codec>) -> Option<Codec> {
 
 impl ActivePlan {
     fn new(plan: Arc<Plan>) -> Self {
-        let mut offload_after = HashMap::default();
+        let mut leave_after = HashMap::default();
         let mut needed = HashMap::default();
         let mut prefetch_at: BTreeMap<u32, Vec<TensorKey>> = BTreeMap::new();
         let mut swapped: Vec<_> = plan
@@ -179,11 +184,11 @@ impl ActivePlan {
         // Copies run in the order they are asked for: the one needed first goes first.
         swapped.sort_by_key(|d| (d.prefetch_at, d.needed_at));
         for d in swapped {
-            offload_after.insert(d.key, (d.offload_after, compressed_with(d.codec)));
+            let leave = Leave::ToHost(compressed_with(d.codec));
+            leave_after.insert(d.key, (d.offload_after, leave));
             needed.insert(d.key, (d.needed_at, d.bytes));
             prefetch_at.entry(d.prefetch_at).or_default().push(d.key);
         }
-        let mut drop_after = HashMap::default();
         let mut recipe_ops = std::collections::HashSet::default();
         if rebuilds(&plan) {
             for d in plan
@@ -191,7 +196,7 @@ impl ActivePlan {
                 .iter()
                 .filter(|d| d.action == Action::Recompute)
             {
-                drop_after.insert(d.key, d.offload_after);
+                leave_after.insert(d.key, (d.offload_after, Leave::ForRebuild));
                 recipe_ops.insert(d.key.op);
             }
         }
@@ -202,10 +207,9 @@ impl ActivePlan {
             first.filter(|&f| plan.op_signatures.iter().filter(|&&s| s == f).count() == 1);
         Self {
             plan,
-            offload_after,
+            leave_after,
             prefetch_at,
             needed,
-            drop_after,
             recipe_ops,
             restart_signature,
         }
@@ -507,13 +511,12 @@ impl Executor {
                     on_demand,
                 } => self.recorder.stalled(id, nanos, on_demand),
                 SlotEvent::Dropped { id } => self.set_resident(id, false),
-                SlotEvent::Rebuilt { id, nanos } => {
+                SlotEvent::Rebuilt { id } => {
                     self.set_resident(id, true);
                     if let Some(live) = self.live.get_mut(&id) {
                         live.last_use = at;
                     }
                     self.tally.rebuilt += 1;
-                    self.tally.rebuild_ns += nanos;
                 }
             }
         }
@@ -922,9 +925,8 @@ impl Executor {
         }
         self.absorb_events(index);
         let mut end = OpEnd {
-            offload: Vec::new(),
+            leave: Vec::new(),
             evict: Vec::new(),
-            drop_for_rebuild: Vec::new(),
             holds_budget: false,
             transfer: self.transfer_options(),
         };
@@ -936,7 +938,6 @@ impl Executor {
                 }
             }
         }
-        let offload = &mut end.offload;
         if self.on_plan {
             let active = self.active.as_ref().expect("on_plan implies a plan");
             let expected = active.plan.op_signatures.get(index as usize);
@@ -952,21 +953,21 @@ impl Executor {
                     let Some(key) = self.live.get(&id).and_then(|l| l.key) else {
                         continue;
                     };
-                    match active.offload_after.get(&key) {
-                        Some(&(at, codec)) if at == index => {
-                            offload.push((id, codec));
+                    let Some(&(at, leave)) = active.leave_after.get(&key) else {
+                        continue;
+                    };
+                    if at == index {
+                        end.leave.push((id, leave));
+                        if let Leave::ToHost(_) = leave {
                             self.tally.asked += 1;
                         }
-                        _ => {}
-                    }
-                    if active.drop_after.get(&key) == Some(&index) {
-                        end.drop_for_rebuild.push(id);
                     }
                 }
             }
         }
         if self.counts_zeros() {
-            for &(id, _) in &end.offload {
+            let offloaded = end.leave.iter().filter(|(_, l)| *l != Leave::ForRebuild);
+            for &(id, _) in offloaded {
                 let slot = self.live.get(&id).and_then(|l| l.slot.as_ref()?.upgrade());
                 if let Some(slot) = slot {
                     self.count_zeros_of(slot.as_ref());

@@ -39,10 +39,9 @@ pub(crate) enum SlotEvent {
     Dropped {
         id: TensorId,
     },
-    /// Rebuilt, taking `nanos` of the compute thread.
+    /// Rebuilt by running its op again.
     Rebuilt {
         id: TensorId,
-        nanos: u64,
     },
     /// The compute thread waited `nanos` for a tensor to come back: its
     /// prefetch had not landed, or (`on_demand`) none was issued.
@@ -317,13 +316,9 @@ impl<B: Backend> Slot<B> {
             .take()
             .expect("a dropped tensor keeps its recipe until it is rebuilt");
         let _span = tracing::trace_span!("rebuild", id = self.id, bytes = self.bytes).entered();
-        let started = Instant::now();
         let inputs = recipe.inputs.iter().map(|s| s.resident_clone()).collect();
         let primitive = (recipe.replay)(inputs);
-        self.report(SlotEvent::Rebuilt {
-            id: self.id,
-            nanos: started.elapsed().as_nanos() as u64,
-        });
+        self.report(SlotEvent::Rebuilt { id: self.id });
         primitive
     }
 

@@ -218,10 +218,8 @@ pub(crate) struct OffloadTally {
     pub pool_refused: u64,
     /// ...and the first reason.
     pub pool_why: Option<String>,
-    /// Tensors rebuilt by running their op again...
+    /// Tensors rebuilt by running their op again.
     pub rebuilt: u64,
-    /// ...and the compute thread's time on it.
-    pub rebuild_ns: u64,
 }
 
 impl OffloadTally {

@@ -10,7 +10,7 @@ use burn::backend::{Autodiff, Flex};
 use burn_swap::policy::{Codec, CompressAll, Cswap};
 use burn_swap::{SwapAutodiff, SwapConfig};
 use burn_swap_models::ModelKind;
-use common::{gradients_per_iteration, serial, zvc_cost_model};
+use common::{gradients_per_iteration, planning_error, serial, zvc_cost_model};
 
 type Plain = Autodiff<Flex>;
 type Swap = SwapAutodiff<Flex>;
@@ -83,17 +83,6 @@ fn cswap_compresses_the_sparse_tensors_a_slow_link_cannot_hide() {
 #[test]
 fn cswap_without_a_cost_model_says_what_is_missing() {
     let _guard = serial();
-    burn_swap::configure(
-        SwapConfig::builder()
-            .policy(Cswap)
-            .min_swap_bytes(0)
-            .on_budget_error(burn_swap::OnBudgetError::KeepAll)
-            .build(),
-    );
-    gradients_per_iteration::<Swap>(ModelKind::Mlp, 4, 2, 7);
-    let err = burn_swap::status().unwrap_err();
-    assert!(
-        err.to_string().contains("policy cswap needs a cost model"),
-        "{err}"
-    );
+    let err = planning_error(Cswap, ModelKind::Mlp, 4);
+    assert!(err.contains("policy cswap needs a cost model"), "{err}");
 }

@@ -15,7 +15,7 @@ use burn_swap::policy::{
 };
 use burn_swap::{KeepAll, Profile, SwapAutodiff, SwapConfig};
 use burn_swap_models::ModelKind;
-use common::{gradients_per_iteration, serial, zvc_cost_model};
+use common::{gradients_per_iteration, planning_error, serial, zvc_cost_model};
 
 type Plain = Autodiff<Flex>;
 type Swap = SwapAutodiff<Flex>;
@@ -143,18 +143,6 @@ fn home_and_capuchin_plan_from_timed_iterations_under_a_budget() {
 #[test]
 fn policies_that_need_a_cost_model_say_so() {
     let _guard = serial();
-    burn_swap::configure(
-        SwapConfig::builder()
-            .policy(Capuchin)
-            .min_swap_bytes(0)
-            .on_budget_error(burn_swap::OnBudgetError::KeepAll)
-            .build(),
-    );
-    gradients_per_iteration::<Swap>(ModelKind::SmallCnn, 2, 3, 7);
-    let err = burn_swap::status().unwrap_err();
-    assert!(
-        err.to_string()
-            .contains("policy capuchin needs a cost model"),
-        "{err}"
-    );
+    let err = planning_error(Capuchin, ModelKind::SmallCnn, 2);
+    assert!(err.contains("policy capuchin needs a cost model"), "{err}");
 }

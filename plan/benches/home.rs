@@ -38,7 +38,7 @@ fn main() {
     let json: serde_json::Value = serde_json::from_str(&text).expect("JSON");
     let json = json.get("profile").cloned().unwrap_or(json);
     let mut profile: Profile = serde_json::from_value(json).expect("a profile");
-    let untimed = profile.ops.iter().all(|o| o.duration_ns.is_none());
+    let untimed = !profile.is_timed();
     if untimed {
         for op in &mut profile.ops {
             op.duration_ns = Some(100_000);

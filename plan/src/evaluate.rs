@@ -41,7 +41,6 @@ pub struct Evaluator<'a> {
     costs: &'a CostModel,
     footprint: Footprint,
     graph: RecomputeGraph,
-    codec_time: CodecTime,
 }
 
 impl<'a> Evaluator<'a> {
@@ -52,24 +51,12 @@ impl<'a> Evaluator<'a> {
             costs,
             footprint: Footprint::of(profile),
             graph: RecomputeGraph::of(profile),
-            codec_time: CodecTime::Measured,
         }
-    }
-
-    /// The same, with compression kernels taking no time (a bound).
-    pub fn with_free_codecs(mut self) -> Self {
-        self.codec_time = CodecTime::Free;
-        self
     }
 
     /// The profile it predicts from.
     pub fn profile(&self) -> &'a Profile {
         self.profile
-    }
-
-    /// The device's cost model.
-    pub fn costs(&self) -> &'a CostModel {
-        self.costs
     }
 
     /// The iteration's working bytes, op by op.
@@ -82,14 +69,9 @@ impl<'a> Evaluator<'a> {
         &self.graph
     }
 
-    /// Whether the profile has op times to predict from.
-    pub fn has_op_times(&self) -> bool {
-        self.profile.ops.iter().any(|o| o.duration_ns.is_some())
-    }
-
     /// Time and memory of the iteration under `decisions`.
     pub fn evaluate(&self, decisions: &[Decision]) -> Evaluation {
-        let time = replay(self.profile, decisions, self.costs, self.codec_time);
+        let time = replay(self.profile, decisions, self.costs, CodecTime::Measured);
         let (peak_bytes, peak_op) = self.footprint.peak(self.profile, decisions);
         Evaluation {
             time,

@@ -72,16 +72,6 @@ impl RecomputeGraph {
     pub fn rebuild_ns(&self, key: TensorKey) -> u64 {
         self.op_ns.get(&key).copied().unwrap_or(0)
     }
-
-    /// How many saved tensors can be rebuilt.
-    pub fn len(&self) -> usize {
-        self.sources.len()
-    }
-
-    /// Whether none can.
-    pub fn is_empty(&self) -> bool {
-        self.sources.is_empty()
-    }
 }
 
 /// Makes the sources of every rebuilt tensor ready in time for it: a

@@ -15,7 +15,7 @@ use std::time::Instant;
 
 use burn_backend::{Backend, BackendTypes};
 
-use crate::executor::{self, next_tensor_id};
+use crate::executor::{self, next_tensor_id, Leave};
 use crate::handle::{ManagedSlot, Recipe, Replay, Residency, Slot, SwapTensor, TensorId, Tracker};
 use crate::profiler::{dtype_name, OpRecord, OutputInfo};
 use crate::transfer::TransferOptions;
@@ -220,23 +220,20 @@ impl<B: Backend> OpScope<B> {
         for slot in end.evict {
             evict(&slot, &end.transfer);
         }
-        for id in end.drop_for_rebuild {
-            let slot = self
-                .shared_inputs
-                .iter()
-                .chain(self.outputs.iter())
-                .find(|s| s.id == id);
-            if let Some(slot) = slot {
-                slot.drop_for_rebuild();
-            }
-        }
-        for (id, codec) in end.offload {
+        for (id, leave) in end.leave {
             let slot = self
                 .shared_inputs
                 .iter()
                 .chain(self.outputs.iter())
                 .find(|s| s.id == id);
             let Some(slot) = slot else { continue };
+            let codec = match leave {
+                Leave::ForRebuild => {
+                    slot.drop_for_rebuild();
+                    continue;
+                }
+                Leave::ToHost(codec) => codec,
+            };
             match slot.offload(&end.transfer, codec) {
                 Ok(bytes) => {
                     let weak: Weak<dyn ManagedSlot> = Arc::downgrade(slot) as Weak<dyn ManagedSlot>;

@@ -26,6 +26,26 @@ pub fn swap_every_tensor(budget: u64) -> burn_swap::SwapConfigBuilder {
         .budget_bytes(budget)
 }
 
+/// What planning with `policy` (every saved tensor movable, the keep-all
+/// fallback on) said about `kind` at `batch` after a few Flex iterations.
+pub fn planning_error(
+    policy: impl burn_swap::Policy + 'static,
+    kind: burn_swap_models::ModelKind,
+    batch: usize,
+) -> String {
+    burn_swap::configure(
+        burn_swap::SwapConfig::builder()
+            .policy(policy)
+            .min_swap_bytes(0)
+            .on_budget_error(burn_swap::OnBudgetError::KeepAll)
+            .build(),
+    );
+    gradients_per_iteration::<burn_swap::SwapAutodiff<burn::backend::Flex>>(kind, batch, 2, 7);
+    burn_swap::status()
+        .expect_err("planning failed")
+        .to_string()
+}
+
 /// A cost model as a device would measure it for ZVC on f32 (a pass over
 /// the bytes, less work for zeros, a bit per value and the non-zero values
 /// out) over a link of `link_bytes_per_s` each way: what `cswap` needs.

@@ -66,19 +66,14 @@ pub fn replay(
     codec_time: CodecTime,
 ) -> SwapReplay {
     // Only compressed tensors are looked up: a planner replays many plans
-    // without codecs, and the map is the replay's largest cost then.
-    let compresses = decisions.iter().any(|d| d.codec.is_some());
-    let tensors: FxHashMap<TensorKey, (&str, f64)> = profile
-        .tensors
-        .iter()
-        .filter(|_| compresses)
-        .map(|t| {
-            (
-                t.key,
-                (t.dtype.as_str(), t.zero_fraction.unwrap_or(0.0) as f64),
-            )
-        })
-        .collect();
+    // without codecs, and the map would be the replay's largest cost then.
+    let mut tensors: FxHashMap<TensorKey, (&str, f64)> = FxHashMap::default();
+    if decisions.iter().any(|d| d.codec.is_some()) {
+        tensors.extend(profile.tensors.iter().map(|t| {
+            let zeros = t.zero_fraction.unwrap_or(0.0) as f64;
+            (t.key, (t.dtype.as_str(), zeros))
+        }));
+    }
     let swapped: Vec<Swapped> = decisions
         .iter()
         .filter(|d| d.action == Action::Swap)

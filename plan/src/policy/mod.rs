@@ -69,6 +69,12 @@ pub trait Policy: Send + Sync + fmt::Debug {
 /// A built-in policy by its name (`keep-all`, `swap-all`, `compress-all`,
 /// `cswap`, `oracle`, `superneurons`, `capuchin`, `home` or their aliases).
 pub fn by_name(name: &str) -> Option<Arc<dyn Policy>> {
+    by_name_with_progress(name, None)
+}
+
+/// [`by_name`], with `progress` told after each round of a search that
+/// takes them (`home`).
+pub fn by_name_with_progress(name: &str, progress: Option<ProgressFn>) -> Option<Arc<dyn Policy>> {
     match name.trim() {
         "keep-all" | "keep" => Some(Arc::new(KeepAll)),
         "swap-all" | "swap" | "vdnn" => Some(Arc::new(SwapAll)),
@@ -77,7 +83,10 @@ pub fn by_name(name: &str) -> Option<Arc<dyn Policy>> {
         "oracle" => Some(Arc::new(CompressionOracle)),
         "superneurons" => Some(Arc::new(SuperNeurons)),
         "capuchin" => Some(Arc::new(Capuchin)),
-        "home" | "pso" => Some(Arc::new(Home::default())),
+        "home" | "pso" => Some(Arc::new(Home {
+            progress,
+            ..Home::default()
+        })),
         _ => None,
     }
 }
@@ -130,7 +139,7 @@ fn needs_link_and_op_times<'a>(
             policy: name.to_string(),
             missing: "a cost model (at least the host link)".into(),
         })?;
-    if !profile.ops.iter().any(|o| o.duration_ns.is_some()) {
+    if !profile.is_timed() {
         return Err(PlanError::NoOpTimes {
             policy: name.to_string(),
             iteration: profile.iteration,

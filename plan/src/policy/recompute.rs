@@ -59,12 +59,10 @@ impl Policy for SuperNeurons {
             .iter()
             .filter(|d| d.action == Action::Swap)
             .count();
-        let rebuilt = decisions.len()
-            - swapped
-            - decisions
-                .iter()
-                .filter(|d| d.action == Action::Keep)
-                .count();
+        let rebuilt = decisions
+            .iter()
+            .filter(|d| d.action == Action::Recompute)
+            .count();
         let tried = format!(
             "swapping the {swapped} inputs of convolutions and rebuilding {rebuilt} outputs of cheap ops"
         );

@@ -191,6 +191,11 @@ impl Profile {
         self.tensors.iter().filter(|t| t.saved)
     }
 
+    /// Whether its ops were timed (`OpProfile::duration_ns`).
+    pub fn is_timed(&self) -> bool {
+        self.ops.iter().any(|o| o.duration_ns.is_some())
+    }
+
     /// The most tracked device bytes the iteration added over what it began
     /// with, after any op: the figure the budget holds (on CUDA the runtime's
     /// own count is in `device`).
