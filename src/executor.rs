@@ -258,6 +258,9 @@ pub(crate) struct Executor {
     failed_for: Vec<Vec<u64>>,
     /// Exact allocations are in force on this thread's stream.
     exact_applied: bool,
+    /// Device bytes of the tensors freed since free buffers were last given
+    /// back ([`SwapConfig::release_after_bytes`]).
+    freed_since_release: u64,
     /// The least device memory the driver reported used this iteration
     /// (while a plan is followed under a budget).
     driver_floor: u64,
@@ -320,6 +323,7 @@ impl Executor {
             trains: false,
             failed_for: Vec::new(),
             exact_applied: false,
+            freed_since_release: 0,
             driver_floor: u64::MAX,
             real_growth: 0,
             deferred: Vec::new(),
@@ -466,6 +470,17 @@ impl Executor {
     fn release_free_memory(&mut self) {
         if let (true, Some(probe)) = (self.config.exact_allocations(), &self.probe) {
             probe.release_free();
+            self.freed_since_release = 0;
+        }
+    }
+
+    /// After an op: gives free device buffers back after every op of an
+    /// iteration without a plan (each op's workspace is measured from
+    /// there), else once enough was freed to be worth a pass over the
+    /// runtime's buffers.
+    fn release_freed_memory(&mut self) {
+        if !self.on_plan || self.freed_since_release >= self.config.release_after_bytes {
+            self.release_free_memory();
         }
     }
 
@@ -536,6 +551,7 @@ impl Executor {
             self.live_bytes += live.bytes;
         } else {
             self.live_bytes -= live.bytes;
+            self.freed_since_release += live.bytes;
         }
     }
 
@@ -855,7 +871,7 @@ impl Executor {
             self.count_unplanned(id, bytes, true);
         }
         self.absorb_events(self.next_op.saturating_sub(1));
-        self.release_free_memory();
+        self.release_freed_memory();
     }
 
     /// Whether op `index` with `signature` starts the planned iteration over:
@@ -993,10 +1009,10 @@ impl Executor {
         }
         let outputs = record.output_info.iter().map(|o| o.bytes).sum();
         let workspace_bytes = self.op_workspace(outputs);
-        // Every op: the buffers ops take and give back inside themselves
-        // (workspaces, autotune's) are never seen as tensors, and a free
-        // buffer kept for its size is memory the next op cannot have.
-        self.release_free_memory();
+        // The buffers ops take and give back inside themselves (workspaces,
+        // autotune's) are never seen as tensors, and a free buffer kept for
+        // its size is memory the next op of another size cannot have.
+        self.release_freed_memory();
         end.holds_budget = self.holds_budget();
         let duration = started.map(|s| s.elapsed().as_nanos() as u64);
         self.recorder.op(
@@ -1040,6 +1056,8 @@ impl Executor {
     pub(crate) fn begin_backward(&mut self) {
         self.trains = true;
         self.absorb_events(self.next_op.saturating_sub(1));
+        // Forward's end is where the iteration peaks.
+        self.release_free_memory();
         if self.counts_zeros() {
             // What forward made and backward will read: the saved tensors
             // still on the device (those moved off were counted as they left).
@@ -1274,11 +1292,12 @@ mod tests {
         })
     }
 
-    /// A device whose used memory the test sets; counts trims.
+    /// A device whose used memory the test sets; counts trims and releases.
     #[derive(Clone, Default)]
     struct Driver {
         used: Arc<AtomicU64>,
         trims: Arc<AtomicU64>,
+        releases: Arc<AtomicU64>,
     }
 
     impl DeviceMemory for Driver {
@@ -1287,6 +1306,9 @@ mod tests {
         }
         fn trim(&self) {
             self.trims.fetch_add(1, Ordering::Relaxed);
+        }
+        fn release_free(&self) {
+            self.releases.fetch_add(1, Ordering::Relaxed);
         }
         fn driver_free_total(&self) -> Option<(u64, u64)> {
             Some((1000 - self.used.load(Ordering::Relaxed), 1000))
@@ -1305,6 +1327,33 @@ mod tests {
         executor.trains_here();
         executor.on_plan = true;
         (executor, driver)
+    }
+
+    #[test]
+    fn free_buffers_go_back_once_enough_was_freed() {
+        let driver = Driver::default();
+        let config = SwapConfig::builder()
+            .policy(SwapAll)
+            .allocator(crate::config::DeviceAllocator::Exact)
+            .release_after_bytes(100)
+            .build();
+        let mut executor = Executor::new(config);
+        executor.install_probe(Box::new(driver.clone()));
+        executor.on_plan = true;
+        for id in 1..=4 {
+            executor.produced(id, TensorKey { op: id as u32, output: 0 }, 40, None);
+        }
+        let releases = || driver.releases.load(Ordering::Relaxed);
+        // 40, then 80 bytes freed: kept for reuse; 120: given back.
+        for (id, expected) in [(1, 0), (2, 0), (3, 1), (4, 1)] {
+            executor.set_resident(id, false);
+            executor.release_freed_memory();
+            assert_eq!(releases(), expected, "after tensor {id}");
+        }
+        // Without a plan, after every op.
+        executor.on_plan = false;
+        executor.release_freed_memory();
+        assert_eq!(releases(), 2);
     }
 
     #[test]

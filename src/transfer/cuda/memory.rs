@@ -7,8 +7,10 @@
 //! size, so swapping lowered the memory in use but not the device's peak.
 //! With exact allocations, each buffer is its own stream-ordered
 //! allocation (`cuMemAllocAsync`, CubeCL's persistent pool); burn-swap
-//! releases the free ones after every op, into the device's memory pool,
-//! where the next allocation of any size can take them. The pool keeps its
+//! releases the free ones into the device's memory pool, where the next
+//! allocation of any size can take them: after every op while profiling,
+//! and once enough was freed while a plan is followed (each release walks
+//! all of CubeCL's buffers on its thread). The pool keeps its
 //! default release threshold (none): what it holds unused goes back to the
 //! driver at the next synchronisation, so a large allocation is not refused
 //! for want of one free range while smaller freed ranges sit in the pool.
