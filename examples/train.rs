@@ -147,12 +147,19 @@ fn parse_args() -> Result<Args, String> {
 }
 
 /// Runs `steps` training steps; returns the seconds each took.
-fn train<B: AutodiffBackend>(args: &Args, label: &str) -> Vec<f64> {
+/// A run's step times (s), and the first step after its last (re)plan.
+struct Run {
+    times: Vec<f64>,
+    steady_from: usize,
+}
+
+fn train<B: AutodiffBackend>(args: &Args, label: &str) -> Run {
     let device = B::Device::default();
     B::seed(&device, 42);
     let spec = ModelSpec::new(args.model).with_image(args.image);
     let mut trainer = Trainer::new(spec.init::<B>(&device), 1e-3);
     let mut times = Vec::new();
+    let mut steady_from = 0;
     for step in 0..args.steps {
         let swap = label == "swap";
         if step == 0 {
@@ -174,7 +181,12 @@ fn train<B: AutodiffBackend>(args: &Args, label: &str) -> Vec<f64> {
         let secs = start.elapsed().as_secs_f64();
         times.push(secs);
         let doing = match burn_swap::last_iteration().filter(|_| swap) {
-            Some(report) => step_status(&report),
+            Some(report) => {
+                if report.planning.is_some() {
+                    steady_from = step + 1;
+                }
+                step_status(&report)
+            }
             None => String::new(),
         };
         say(
@@ -189,7 +201,7 @@ fn train<B: AutodiffBackend>(args: &Args, label: &str) -> Vec<f64> {
             ),
         );
     }
-    times
+    Run { times, steady_from }
 }
 
 /// The model, with its input shape where it takes images.
@@ -229,13 +241,22 @@ fn step_status(report: &burn_swap::IterationReport) -> String {
     line
 }
 
-/// Median samples per second over the steps after the first two (profiling
-/// and planning; on CUDA also kernel compilation and autotune, which can make
-/// a later step slow too: the median is not moved by one such step).
-fn throughput(times: &[f64], batch: usize) -> f64 {
-    let mut tail = times[2.min(times.len() - 1)..].to_vec();
+/// Samples per second at the median step of the steady state: the steps
+/// after the first two (profiling and planning; on CUDA also kernel
+/// compilation and autotune, which can make a later step slow too: the
+/// median is not moved by one such step), or after the last re-plan if it
+/// came later.
+fn throughput(run: &Run, batch: usize) -> f64 {
+    batch as f64 / median_step(run)
+}
+
+/// The median step time (s) of the steady state.
+fn median_step(run: &Run) -> f64 {
+    let times = &run.times;
+    let first = run.steady_from.max(2).min(times.len() - 1);
+    let mut tail = times[first..].to_vec();
     tail.sort_by(f64::total_cmp);
-    batch as f64 / tail[tail.len() / 2]
+    tail[tail.len() / 2]
 }
 
 fn main() {
@@ -333,6 +354,14 @@ fn run<D: Backend>(args: &Args) {
         None => println!("no plan in force: {:?}", burn_swap::status()),
     }
     println!("throughput: {swap_tput:.1} samples/s");
+    if let Some(predicted) = plan.as_ref().and_then(|p| p.predicted) {
+        let measured = median_step(&times) * 1e3;
+        let predicted = predicted.iteration_ns / 1e6;
+        println!(
+            "evaluator: predicted {predicted:.1} ms a step, measured {measured:.1} ms ({:+.1}%)",
+            100.0 * (predicted - measured) / measured
+        );
+    }
     // Each cause burn-swap saw once, in its words; a run that moved nothing
     // for none of them still says so.
     let warnings = burn_swap::warnings();

@@ -272,6 +272,14 @@ pub(crate) struct Executor {
     deferred: Vec<(u32, u64, Weak<dyn ManagedSlot>)>,
     /// When the current iteration's first op began.
     iteration_started: Option<Instant>,
+    /// The iterations' pace, for op times taken without timing each op.
+    step_clock: StepClock,
+    /// The training thread's backend is burn's fusion (set at each op).
+    fused: bool,
+    /// The profile the plan in force was made from while its op times were
+    /// only estimated: planned again, once, with the step time measured on
+    /// an iteration that followed that plan.
+    refine_from: Option<Arc<Profile>>,
     /// Zero counts queued this iteration, read when it ends.
     zero_counts: Vec<(TensorId, PendingZeros)>,
     /// What the transfer layer did with this iteration's offloads.
@@ -328,6 +336,9 @@ impl Executor {
             real_growth: 0,
             deferred: Vec::new(),
             iteration_started: None,
+            step_clock: StepClock::default(),
+            fused: false,
+            refine_from: None,
             zero_counts: Vec::new(),
             tally: OffloadTally::default(),
             warnings: Warnings::default(),
@@ -709,12 +720,21 @@ impl Executor {
         }
     }
 
-    /// An op starts: its index and the prefetches due before it.
-    pub(crate) fn begin_op(&mut self) -> OpStart {
+    /// An op starts, on a backend that is burn's fusion (`fused`) or not:
+    /// its index and the prefetches due before it.
+    pub(crate) fn begin_op(&mut self, fused: bool) -> OpStart {
         let index = self.next_op;
         self.next_op += 1;
+        self.fused = fused;
         if index == 0 {
-            self.iteration_started = Some(Instant::now());
+            if fused && self.config.sparsity_every > 0 && self.config.policy.uses_sparsity() {
+                crate::notice::once("zeros under fusion", || {
+                    "under burn's fusion the zeros of saved tensors are not counted (a counting kernel on the training stream would change which ops fuse, and the gradients would differ from Autodiff<B>): the policy plans as if no tensor compressed".to_string()
+                });
+            }
+            let now = Instant::now();
+            self.iteration_started = Some(now);
+            self.step_clock.iteration_starts(now);
         }
         if index == 0 && self.config.exact_allocations() {
             // What the last iteration freed has been released by now if the
@@ -740,8 +760,13 @@ impl Executor {
                 .active
                 .as_ref()
                 .is_some_and(|a| a.recipe_ops.contains(&index));
-        // A policy that prices by op time plans from timed iterations.
-        let timing = self.config.timing || (!self.on_plan && self.config.policy.needs_op_times());
+        // A policy that prices by op time plans from timed iterations, but
+        // not under fusion: there synchronising around each op changes which
+        // ops fuse (the gradients would differ) and the times are not the
+        // fused kernels'. There the iteration's measured time is shared out
+        // over its ops by their work instead (see `end_backward`).
+        let timing =
+            self.config.timing || (!self.on_plan && !fused && self.config.policy.needs_op_times());
         OpStart {
             index,
             timing,
@@ -1033,11 +1058,13 @@ impl Executor {
     }
 
     /// This iteration counts the zeros of its saved tensors: the policy
-    /// reads them, and the iteration has no plan (its profile may make one)
-    /// or is one of every `sparsity_every`.
+    /// reads them, the backend is not burn's fusion (there the counting
+    /// kernels would change which ops fuse), and the iteration has no plan
+    /// (its profile may make one) or is one of every `sparsity_every`.
     pub(crate) fn counts_zeros(&self) -> bool {
         let every = self.config.sparsity_every;
         every > 0
+            && !self.fused
             && self.config.policy.uses_sparsity()
             && (!self.on_plan || self.iteration.is_multiple_of(every))
     }
@@ -1138,7 +1165,31 @@ impl Executor {
             plan: None,
             first: self.iteration == 0,
         };
+        self.step_clock
+            .iteration_ends(followed_plan, recorder.stalls().total_ns());
         let mut result = Ok(());
+        let refine = match (followed_plan, self.step_clock.measured_compute_ns) {
+            (true, Some(compute_ns)) => self.refine_from.take().map(|p| (p, compute_ns)),
+            _ => None,
+        };
+        if let Some((base, compute_ns)) = refine {
+            // The plan was made from op times the profiled iteration could
+            // only estimate: plan again with the pace of one that followed it.
+            let mut profile = (*base).clone();
+            profile.share_compute_time(compute_ns, true);
+            let started = Instant::now();
+            result = self.replan(&profile);
+            report.planning = Some(started.elapsed());
+            report.plan = Some(match (&self.status, self.plan()) {
+                (Err(err), _) => format!("no plan fits: {err}"),
+                (Ok(()), Some(plan)) => format!(
+                    "{} (op times from the measured step, {:.1} ms)",
+                    plan_line(&plan),
+                    compute_ns as f64 / 1e6
+                ),
+                (Ok(()), None) => "no plan".into(),
+            });
+        }
         if followed_plan {
             self.last_profile = LastProfile::Recorded {
                 recorder: Box::new(recorder),
@@ -1147,7 +1198,15 @@ impl Executor {
                 device,
             };
         } else {
-            let profile = Arc::new(recorder.finish(self.iteration, end, device));
+            let mut profile = recorder.finish(self.iteration, end, device);
+            let prices_by_time = self.config.policy.needs_op_times();
+            if prices_by_time && !profile.is_timed() {
+                // A first estimate, from this iteration's own wall time; the
+                // plan is made again once an iteration followed it.
+                profile.share_compute_time(wall.as_nanos() as u64, false);
+            }
+            let profile = Arc::new(profile);
+            self.refine_from = prices_by_time.then(|| profile.clone());
             self.last_profile = LastProfile::Built(profile.clone());
             // A plan that failed for this op sequence and budget fails again:
             // the fallback goes on quietly until either changes.
@@ -1249,6 +1308,44 @@ impl Executor {
     }
 }
 
+/// The time between the starts of iterations, which is the device's pace
+/// once the training loop waits for it (reads its loss) or the runtime's
+/// queue is full: measured without synchronising anything.
+#[derive(Debug, Default)]
+struct StepClock {
+    last_start: Option<Instant>,
+    /// Iterations in a row, up to the last, that followed the plan.
+    followed_in_a_row: u32,
+    /// What the compute thread waited for copies in the last iteration.
+    last_stall_ns: u64,
+    /// The compute time of the last iteration that followed the plan: the
+    /// time from its start to the next one's, less its waits. Not the first
+    /// to follow a plan: that one also pays for what the plan needs the
+    /// first time (the pinned pool grows, the runtime allocates).
+    measured_compute_ns: Option<u64>,
+}
+
+impl StepClock {
+    fn iteration_starts(&mut self, now: Instant) {
+        if let (Some(last), 2..) = (self.last_start, self.followed_in_a_row) {
+            let period = now.duration_since(last).as_nanos() as u64;
+            self.measured_compute_ns = Some(period.saturating_sub(self.last_stall_ns));
+        }
+        self.last_start = Some(now);
+    }
+
+    fn iteration_ends(&mut self, followed_plan: bool, stall_ns: u64) {
+        self.last_stall_ns = stall_ns;
+        match followed_plan {
+            true => self.followed_in_a_row += 1,
+            false => {
+                self.followed_in_a_row = 0;
+                self.measured_compute_ns = None;
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1330,6 +1427,24 @@ mod tests {
     }
 
     #[test]
+    fn the_step_is_measured_on_the_second_iteration_that_follows_the_plan() {
+        let mut clock = StepClock::default();
+        let t0 = Instant::now();
+        let at = |ms| t0 + std::time::Duration::from_millis(ms);
+        clock.iteration_starts(at(0));
+        clock.iteration_ends(false, 0); // profiled
+        clock.iteration_starts(at(1000));
+        clock.iteration_ends(true, 0); // the first to follow the plan
+        clock.iteration_starts(at(1300));
+        assert_eq!(clock.measured_compute_ns, None);
+        clock.iteration_ends(true, 20_000_000); // waited 20 ms
+        clock.iteration_starts(at(1400));
+        assert_eq!(clock.measured_compute_ns, Some(80_000_000));
+        clock.iteration_ends(false, 0); // off the plan
+        assert_eq!(clock.measured_compute_ns, None);
+    }
+
+    #[test]
     fn free_buffers_go_back_once_enough_was_freed() {
         let driver = Driver::default();
         let config = SwapConfig::builder()
@@ -1341,7 +1456,15 @@ mod tests {
         executor.install_probe(Box::new(driver.clone()));
         executor.on_plan = true;
         for id in 1..=4 {
-            executor.produced(id, TensorKey { op: id as u32, output: 0 }, 40, None);
+            executor.produced(
+                id,
+                TensorKey {
+                    op: id as u32,
+                    output: 0,
+                },
+                40,
+                None,
+            );
         }
         let releases = || driver.releases.load(Ordering::Relaxed);
         // 40, then 80 bytes freed: kept for reuse; 120: given back.

@@ -102,10 +102,9 @@ pub fn install_panic_reporter() {
 /// to follow the plan), so this tells when the timed steps will measure the
 /// plan rather than profiling.
 pub fn last_step_followed_plan() -> bool {
-    match (burn_swap::last_profile(), burn_swap::current_plan()) {
-        (Some(profile), Some(plan)) => profile.iteration > plan.iteration,
-        _ => false,
-    }
+    // A step that planned again (with the measured step time) ends with a
+    // new plan: the next one is the first to follow it.
+    burn_swap::last_iteration().is_some_and(|r| r.followed_plan && r.planning.is_none())
 }
 
 /// Warms up, then times `case.steps` training steps of `B`. Warm-up ends

@@ -318,6 +318,8 @@ mod tests {
             outputs: outputs.iter().map(|o| o.id).collect(),
             output_info: outputs,
             replayable: false,
+            flops: 0,
+            bytes: 0,
         };
         recorder.op(record(0, vec![], vec![info]), Phase::Forward, None, 400, 0);
         recorder.op(record(1, vec![1], vec![]), Phase::Forward, None, 400, 0);

@@ -21,6 +21,8 @@ pub(crate) fn record(index: u32, inputs: &[u64], outputs: &[(u64, u64)]) -> OpRe
             })
             .collect(),
         replayable: true,
+        flops: 0,
+        bytes: outputs.iter().map(|&(_, bytes)| bytes).sum(),
     }
 }
 

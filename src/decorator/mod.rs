@@ -60,6 +60,11 @@ pub(crate) struct OpScope<B: Backend> {
     /// The plan rebuilds this op's output in backward: its float inputs,
     /// kept for the rebuild.
     recipe_inputs: Option<Vec<Arc<Slot<B>>>>,
+    /// Bytes of the float inputs so far.
+    input_bytes: u64,
+    /// The float inputs' shapes, for an op whose work is arithmetic
+    /// (`cost::work::counts_flops`).
+    input_shapes: Option<Vec<Vec<usize>>>,
 }
 
 /// FNV-1a: op signatures only need to be stable and cheap.
@@ -71,7 +76,9 @@ impl<B: Backend> OpScope<B> {
     pub(crate) fn begin(name: &'static str) -> Self {
         crate::runtime_failure::raise_if_failed(|| executor::with(|e| e.memory_when_failed()));
         let training = crate::autodiff::in_training_op();
-        let (start, tracker) = executor::with(|e| (training.then(|| e.begin_op()), e.tracker()));
+        let fused = crate::transfer::is_fused::<B>();
+        let (start, tracker) =
+            executor::with(|e| (training.then(|| e.begin_op(fused)), e.tracker()));
         let recipe_inputs = start
             .as_ref()
             .is_some_and(|s| s.keeps_recipe)
@@ -81,7 +88,7 @@ impl<B: Backend> OpScope<B> {
             for slot in &start.prefetch {
                 slot.prefetch();
             }
-            if start.timing && crate::transfer::is_fused::<B>() {
+            if start.timing && fused {
                 crate::notice::once("op timing under fusion", || {
                     "this iteration is timed op by op (BURN_SWAP_TIMING, or a policy that prices by op time: capuchin, home), which synchronises the device around each op; under burn's fusion that changes which ops fuse, and the gradients of timed iterations are not bit-identical to Autodiff<B> (measured on CUDA)".to_string()
                 });
@@ -106,6 +113,8 @@ impl<B: Backend> OpScope<B> {
             adopted: Vec::new(),
             replayable: false,
             recipe_inputs,
+            input_bytes: 0,
+            input_shapes: burn_swap_plan::cost::work::counts_flops(name).then(Vec::new),
         }
     }
 
@@ -131,6 +140,10 @@ impl<B: Backend> OpScope<B> {
             self.adopted.push((slot.id, slot.bytes, resident));
         }
         self.inputs.push(slot.id);
+        self.input_bytes += slot.bytes;
+        if let Some(shapes) = &mut self.input_shapes {
+            shapes.push(slot.shape.to_vec());
+        }
         self.signature = mix(self.signature, slot.dtype.size() as u64);
         for &dim in slot.shape.iter() {
             self.signature = mix(self.signature, dim as u64);
@@ -179,7 +192,15 @@ impl<B: Backend> OpScope<B> {
         if self.started.is_some() {
             let _ = B::sync(&B::Device::default());
         }
+        let flops = self.input_shapes.as_ref().map_or(0, |shapes| {
+            let shapes: Vec<&[usize]> = shapes.iter().map(Vec::as_slice).collect();
+            let output_elems = self.outputs.first().map_or(0, |s| s.shape.num_elements());
+            burn_swap_plan::cost::work::op_flops(self.name, &shapes, output_elems as u64)
+        });
+        let output_bytes: u64 = self.outputs.iter().map(|s| s.bytes).sum();
         let record = OpRecord {
+            flops,
+            bytes: self.input_bytes + output_bytes,
             index,
             name: self.name,
             signature: self.signature,

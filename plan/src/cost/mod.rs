@@ -12,6 +12,7 @@
 
 mod codec;
 mod replay;
+pub mod work;
 
 pub use codec::{
     BandFit, Codec, CodecCost, CodecFit, CodecSample, CodecTimeModel, FitError, Linear, ModelError,

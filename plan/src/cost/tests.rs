@@ -306,3 +306,28 @@ fn a_plan_with_codecs_reads_back_from_json_and_old_plans_still_read() {
     let d: Decision = serde_json::from_str(old).unwrap();
     assert_eq!(d.codec, None);
 }
+
+#[test]
+fn an_iterations_compute_time_is_shared_out_by_work_then_by_time() {
+    use crate::profile::OpTimes;
+    // Forward ops make 1000- and 3000-byte tensors; the rest move 0 bytes.
+    let mut profile = crate::testing::chain(&[1000, 3000]);
+    assert!(!profile.is_timed());
+    profile.ops[1].flops = 2000; // 1000 bytes' worth at two per byte
+    profile.share_compute_time(5_000_000, false);
+    let ns: Vec<u64> = profile.ops.iter().map(|o| o.duration_ns.unwrap()).collect();
+    assert_eq!(ns[0], 1_000_000);
+    assert_eq!(ns[1], 4_000_000);
+    assert_eq!(ns.iter().sum::<u64>(), 5_000_000);
+    assert_eq!(
+        profile.op_times,
+        OpTimes::Shared {
+            compute_ns: 5_000_000,
+            measured: false
+        }
+    );
+    // Measured later: the same shares, scaled.
+    profile.share_compute_time(10_000_000, true);
+    assert_eq!(profile.ops[0].duration_ns, Some(2_000_000));
+    assert_eq!(profile.ops[1].duration_ns, Some(8_000_000));
+}

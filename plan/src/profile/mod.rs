@@ -65,8 +65,17 @@ pub struct OpProfile {
     pub inputs: Vec<TensorId>,
     /// Float tensors produced (ids).
     pub outputs: Vec<TensorId>,
-    /// Wall time with the device synchronised before and after (timing mode only).
+    /// Its time on the device: as measured with the device synchronised
+    /// before and after (timing mode), or its share of the iteration's
+    /// measured compute time (see [`Profile::op_times`]); `None` untimed.
     pub duration_ns: Option<u64>,
+    /// Floating-point operations it does, where its work is arithmetic
+    /// (matrix products, convolutions; see [`crate::cost::work`]).
+    #[serde(default)]
+    pub flops: u64,
+    /// Bytes of its float inputs and outputs.
+    #[serde(default)]
+    pub bytes: u64,
     /// Bytes of all tracked float tensors on the device after the op.
     pub live_bytes: u64,
     /// Device bytes the op took beyond its outputs and gave back before it
@@ -183,6 +192,32 @@ pub struct Profile {
     /// where the backend does not say).
     #[serde(default)]
     pub device: Option<DeviceReport>,
+    /// Where the ops' times come from.
+    #[serde(default)]
+    pub op_times: OpTimes,
+}
+
+/// Where a profile's op times (`OpProfile::duration_ns`) come from.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OpTimes {
+    /// Not timed.
+    #[default]
+    None,
+    /// Each op timed with the device synchronised around it (slow, and
+    /// under fusion not the fused kernels' times).
+    Synced,
+    /// `compute_ns`, the compute time of a whole iteration, shared out over
+    /// the ops by their synchronised times where they were timed, else by
+    /// their work ([`crate::cost::work`]).
+    Shared {
+        /// The iteration's compute time.
+        compute_ns: u64,
+        /// Measured on iterations that followed a plan (the time between
+        /// their starts, less the compute thread's waits), rather than the
+        /// profiled iteration's own wall time.
+        measured: bool,
+    },
 }
 
 impl Profile {
@@ -191,9 +226,37 @@ impl Profile {
         self.tensors.iter().filter(|t| t.saved)
     }
 
-    /// Whether its ops were timed (`OpProfile::duration_ns`).
+    /// Whether its ops have times (`OpProfile::duration_ns`).
     pub fn is_timed(&self) -> bool {
         self.ops.iter().any(|o| o.duration_ns.is_some())
+    }
+
+    /// Shares `compute_ns`, the compute time of a whole iteration, out over
+    /// the ops: in proportion to their times where they have them (synced,
+    /// or shared before), else to their work.
+    pub fn share_compute_time(&mut self, compute_ns: u64, measured: bool) {
+        let timed = self.is_timed();
+        let weight = |op: &OpProfile| match timed {
+            true => op.duration_ns.unwrap_or(0) as f64,
+            false => crate::cost::work::work_weight(op.flops, op.bytes),
+        };
+        let total: f64 = self.ops.iter().map(weight).sum();
+        if total <= 0.0 {
+            return;
+        }
+        let scale = compute_ns as f64 / total;
+        let shares: Vec<u64> = self
+            .ops
+            .iter()
+            .map(|op| (weight(op) * scale) as u64)
+            .collect();
+        for (op, ns) in self.ops.iter_mut().zip(shares) {
+            op.duration_ns = Some(ns);
+        }
+        self.op_times = OpTimes::Shared {
+            compute_ns,
+            measured,
+        };
     }
 
     /// The most tracked device bytes the iteration added over what it began

@@ -6,8 +6,8 @@ use std::collections::HashMap;
 use rustc_hash::FxHashMap;
 
 use super::{
-    DeviceReport, OpProfile, Phase, Profile, SwapInStalls, TensorId, TensorKey, TensorProfile,
-    TimelinePoint,
+    DeviceReport, OpProfile, OpTimes, Phase, Profile, SwapInStalls, TensorId, TensorKey,
+    TensorProfile, TimelinePoint,
 };
 use crate::memory::{recorded_saved, recorded_saved_on_host};
 
@@ -46,6 +46,10 @@ pub struct OpRecord {
     /// deterministic op of float inputs with one float output), so a plan
     /// may rebuild its output instead of keeping it.
     pub replayable: bool,
+    /// Floating-point operations it does (see [`crate::cost::work`]).
+    pub flops: u64,
+    /// Bytes of its float inputs and outputs.
+    pub bytes: u64,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -104,6 +108,11 @@ impl Recorder {
         self.start_live_bytes = live_bytes;
     }
 
+    /// The compute thread's waits for copies so far in the iteration.
+    pub fn stalls(&self) -> SwapInStalls {
+        self.stalls
+    }
+
     /// Bytes offloaded so far in the iteration.
     pub fn swapped_out_bytes(&self) -> u64 {
         self.swapped_out
@@ -146,6 +155,8 @@ impl Recorder {
             live_bytes,
             workspace_bytes,
             replayable: record.replayable,
+            flops: record.flops,
+            bytes: record.bytes,
         });
     }
 
@@ -275,6 +286,10 @@ impl Recorder {
             .map(|p| (p.op, p.resident_saved_bytes))
             .max_by_key(|(op, b)| (*b, std::cmp::Reverse(*op)))
             .unwrap_or((0, 0));
+        let op_times = match self.ops.iter().any(|o| o.duration_ns.is_some()) {
+            true => OpTimes::Synced,
+            false => OpTimes::None,
+        };
         let saved: Vec<&TensorProfile> = tensors.iter().filter(|t| t.saved).collect();
         Profile {
             iteration,
@@ -295,6 +310,7 @@ impl Recorder {
             timeline,
             op_signatures: self.signatures,
             device,
+            op_times,
         }
     }
 }
