@@ -13,7 +13,7 @@
 //! | `BURN_SWAP_HOST_RESERVE` | host RAM the pinned pool always leaves available | `4GiB` |
 //! | `BURN_SWAP_DEVICE_SAMPLE_OPS` | read the device's real memory use every this many ops while profiling (0: only at phase boundaries) | `1` |
 //! | `BURN_SWAP_COST_MODEL` | a `CostModel` JSON (the link and the codecs' time model, measured on the device) for `cswap` and `oracle` | none |
-//! | `BURN_SWAP_SPARSITY_EVERY` | under `cswap` or `oracle`, count the zeros of the iteration's saved tensors on the device in iterations without a plan and every this many iterations (0: never) | `500` |
+//! | `BURN_SWAP_SPARSITY_EVERY` | under `cswap`, `oracle` or `home` (not under burn's fusion), count the zeros of the iteration's saved tensors on the device in iterations without a plan and every this many iterations (0: never) | `500` |
 //! | `BURN_SWAP_DEVICE_SAMPLE_PLANNED` | `1`: sample it in iterations that follow the plan too (a blocking round trip each: for measurements) | off |
 //! | `BURN_SWAP_UNDER_FUSION` | `0`: leave tensors of burn's fusion backend (`Cuda`, `Wgpu`) on the device | on |
 //! | `BURN_SWAP_ALLOCATOR` | `auto`, `exact` or `pooled`: how device buffers are allocated (see [`DeviceAllocator`]) | `auto` |
