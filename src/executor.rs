@@ -33,7 +33,7 @@ use std::time::Instant;
 use crate::config::{OnBudgetError, SwapConfig};
 use crate::error::SwapError;
 use crate::handle::{ManagedSlot, SlotEvent, TensorId, Tracker};
-use crate::policy::{Action, Codec, Plan};
+use crate::policy::{Action, Codec, CostModel, Plan};
 use crate::profiler::{human_bytes, write_json, OpRecord, Phase, Profile, Recorder, TensorKey};
 use crate::report::{plan_line, IterationReport, OffloadTally, SwapWarning, Warnings};
 use crate::sparsity::PendingZeros;
@@ -280,6 +280,9 @@ pub(crate) struct Executor {
     /// only estimated: planned again, once, with the step time measured on
     /// an iteration that followed that plan.
     refine_from: Option<Arc<Profile>>,
+    /// The cost model with the link as fast as copies really were in an
+    /// iteration that followed the plan (set by that re-plan).
+    calibrated_costs: Option<Arc<CostModel>>,
     /// Zero counts queued this iteration, read when it ends.
     zero_counts: Vec<(TensorId, PendingZeros)>,
     /// What the transfer layer did with this iteration's offloads.
@@ -339,6 +342,7 @@ impl Executor {
             step_clock: StepClock::default(),
             fused: false,
             refine_from: None,
+            calibrated_costs: None,
             zero_counts: Vec::new(),
             tally: OffloadTally::default(),
             warnings: Warnings::default(),
@@ -361,6 +365,9 @@ impl Executor {
         self.warnings = Warnings::default();
         self.last_report = None;
         self.reported_following = false;
+        self.step_clock = StepClock::default();
+        self.refine_from = None;
+        self.calibrated_costs = None;
         self.apply_allocator();
     }
 
@@ -1168,24 +1175,40 @@ impl Executor {
         self.step_clock
             .iteration_ends(followed_plan, recorder.stalls().total_ns());
         let mut result = Ok(());
-        let refine = match (followed_plan, self.step_clock.measured_compute_ns) {
-            (true, Some(compute_ns)) => self.refine_from.take().map(|p| (p, compute_ns)),
+        let refine = match (followed_plan, self.step_clock.measured) {
+            (true, Some(measured)) => self.refine_from.take().map(|p| (p, measured)),
             _ => None,
         };
-        if let Some((base, compute_ns)) = refine {
+        if let Some((base, measured)) = refine {
             // The plan was made from op times the profiled iteration could
-            // only estimate: plan again with the pace of one that followed it.
+            // only estimate: plan again with the pace of one that followed
+            // it, and the link as fast as its copies really were.
             let mut profile = (*base).clone();
-            profile.share_compute_time(compute_ns, true);
+            profile.share_compute_time(measured.compute_ns, true);
+            let link = match (&self.config.cost_model, &self.active) {
+                (Some(costs), Some(active)) => {
+                    let (costs, factor) = costs.calibrated_to(
+                        &profile,
+                        &active.plan.decisions,
+                        measured.wait_ns as f64,
+                    );
+                    self.calibrated_costs = Some(Arc::new(costs));
+                    format!(
+                        "; copies at {:.0}% of the link's measured bandwidth",
+                        factor * 100.0
+                    )
+                }
+                _ => String::new(),
+            };
             let started = Instant::now();
             result = self.replan(&profile);
             report.planning = Some(started.elapsed());
             report.plan = Some(match (&self.status, self.plan()) {
                 (Err(err), _) => format!("no plan fits: {err}"),
                 (Ok(()), Some(plan)) => format!(
-                    "{} (op times from the measured step, {:.1} ms)",
+                    "{} (op times from the measured step, {:.1} ms{link})",
                     plan_line(&plan),
-                    compute_ns as f64 / 1e6
+                    measured.compute_ns as f64 / 1e6
                 ),
                 (Ok(()), None) => "no plan".into(),
             });
@@ -1250,7 +1273,11 @@ impl Executor {
 
     fn replan(&mut self, profile: &Profile) -> Result<(), SwapError> {
         let _span = tracing::info_span!("plan", iteration = profile.iteration).entered();
-        match self.config.policy.plan(profile, &self.config.plan_params()) {
+        let mut params = self.config.plan_params();
+        if let Some(costs) = &self.calibrated_costs {
+            params.costs = Some(costs.clone());
+        }
+        match self.config.policy.plan(profile, &params) {
             Ok(plan) => {
                 // The iteration's report says it in words at `info`.
                 tracing::debug!(
@@ -1318,18 +1345,29 @@ struct StepClock {
     followed_in_a_row: u32,
     /// What the compute thread waited for copies in the last iteration.
     last_stall_ns: u64,
-    /// The compute time of the last iteration that followed the plan: the
-    /// time from its start to the next one's, less its waits. Not the first
+    /// The last iteration that followed the plan, measured. Not the first
     /// to follow a plan: that one also pays for what the plan needs the
     /// first time (the pinned pool grows, the runtime allocates).
-    measured_compute_ns: Option<u64>,
+    measured: Option<MeasuredStep>,
+}
+
+/// An iteration that followed the plan, as the training thread saw it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct MeasuredStep {
+    /// The time from its start to the next one's, less its waits.
+    compute_ns: u64,
+    /// What it waited for copies.
+    wait_ns: u64,
 }
 
 impl StepClock {
     fn iteration_starts(&mut self, now: Instant) {
         if let (Some(last), 2..) = (self.last_start, self.followed_in_a_row) {
             let period = now.duration_since(last).as_nanos() as u64;
-            self.measured_compute_ns = Some(period.saturating_sub(self.last_stall_ns));
+            self.measured = Some(MeasuredStep {
+                compute_ns: period.saturating_sub(self.last_stall_ns),
+                wait_ns: self.last_stall_ns,
+            });
         }
         self.last_start = Some(now);
     }
@@ -1340,7 +1378,7 @@ impl StepClock {
             true => self.followed_in_a_row += 1,
             false => {
                 self.followed_in_a_row = 0;
-                self.measured_compute_ns = None;
+                self.measured = None;
             }
         }
     }
@@ -1436,12 +1474,16 @@ mod tests {
         clock.iteration_starts(at(1000));
         clock.iteration_ends(true, 0); // the first to follow the plan
         clock.iteration_starts(at(1300));
-        assert_eq!(clock.measured_compute_ns, None);
+        assert_eq!(clock.measured, None);
         clock.iteration_ends(true, 20_000_000); // waited 20 ms
         clock.iteration_starts(at(1400));
-        assert_eq!(clock.measured_compute_ns, Some(80_000_000));
+        let measured = MeasuredStep {
+            compute_ns: 80_000_000,
+            wait_ns: 20_000_000,
+        };
+        assert_eq!(clock.measured, Some(measured));
         clock.iteration_ends(false, 0); // off the plan
-        assert_eq!(clock.measured_compute_ns, None);
+        assert_eq!(clock.measured, None);
     }
 
     #[test]

@@ -67,6 +67,17 @@ impl LinkModel {
     fn copy_ns(&self, bytes: u64, bytes_per_s: f64) -> f64 {
         self.latency_ns + bytes as f64 / bytes_per_s * 1e9
     }
+
+    /// The link with every bandwidth times `factor`.
+    pub fn scaled(&self, factor: f64) -> Self {
+        Self {
+            to_host_bytes_per_s: self.to_host_bytes_per_s * factor,
+            to_device_bytes_per_s: self.to_device_bytes_per_s * factor,
+            duplex_to_host_bytes_per_s: self.duplex_to_host_bytes_per_s * factor,
+            duplex_to_device_bytes_per_s: self.duplex_to_device_bytes_per_s * factor,
+            latency_ns: self.latency_ns,
+        }
+    }
 }
 
 /// Everything a plan's copies are priced with on one device.
@@ -87,6 +98,42 @@ impl CostModel {
     /// Writes the model as JSON.
     pub fn save(&self, path: impl AsRef<std::path::Path>) -> std::io::Result<()> {
         crate::json::save_json(path.as_ref(), self)
+    }
+
+    /// The model with the link slowed down until the replay of `decisions`
+    /// on `profile` waits `measured_wait_ns`, as an iteration that followed
+    /// them did: the share of the measured bandwidth copies get during
+    /// training (the device's memory is busy, copies queue behind the
+    /// budget). Never faster than measured; at most 20x slower. Returns the
+    /// model and the factor.
+    pub fn calibrated_to(
+        &self,
+        profile: &crate::profile::Profile,
+        decisions: &[crate::plan::Decision],
+        measured_wait_ns: f64,
+    ) -> (Self, f64) {
+        let with = |factor: f64| Self {
+            link: self.link.scaled(factor),
+            codecs: self.codecs.clone(),
+        };
+        let wait =
+            |factor: f64| replay(profile, decisions, &with(factor), CodecTime::Measured).wait_ns;
+        if wait(1.0) >= measured_wait_ns {
+            return (self.clone(), 1.0);
+        }
+        // The replay waits longer the slower the link: bisect on the factor.
+        let (mut fast, mut slow) = (1.0_f64, 0.05_f64);
+        if wait(slow) <= measured_wait_ns {
+            return (with(slow), slow);
+        }
+        for _ in 0..30 {
+            let mid = (fast * slow).sqrt();
+            match wait(mid) < measured_wait_ns {
+                true => fast = mid,
+                false => slow = mid,
+            }
+        }
+        (with(fast), fast)
     }
 
     /// What compressing `bytes` of `dtype` with `zero_fraction` zeros costs

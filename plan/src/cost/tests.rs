@@ -331,3 +331,25 @@ fn an_iterations_compute_time_is_shared_out_by_work_then_by_time() {
     assert_eq!(profile.ops[0].duration_ns, Some(2_000_000));
     assert_eq!(profile.ops[1].duration_ns, Some(8_000_000));
 }
+
+#[test]
+fn the_link_is_slowed_until_the_replay_waits_what_was_measured() {
+    // 256 MB tensors behind 10 ms ops: at 10 GB/s most of a copy hides.
+    let profile = timed_chain(&[256 * MB; 6], 10_000_000, 0.0);
+    let plan = SwapAll.plan(&profile, &params(None)).unwrap();
+    let costs = costs(None);
+    let predicted = replay(&profile, &plan.decisions, &costs, CodecTime::Measured).wait_ns;
+    // The iteration that followed the plan waited 100 ms more than that.
+    let measured = predicted + 100e6;
+    let (slower, factor) = costs.calibrated_to(&profile, &plan.decisions, measured);
+    assert!(factor < 1.0 && factor > 0.05, "{factor}");
+    let calibrated = replay(&profile, &plan.decisions, &slower, CodecTime::Measured).wait_ns;
+    assert!(
+        (calibrated - measured).abs() < 1e6,
+        "{calibrated} against {measured}"
+    );
+    // Waiting less than predicted never makes the link faster than measured.
+    let (same, factor) = costs.calibrated_to(&profile, &plan.decisions, 0.0);
+    assert_eq!(factor, 1.0);
+    assert_eq!(same, *costs);
+}
