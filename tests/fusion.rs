@@ -269,28 +269,13 @@ fn a_fusion_tensor_two_handles_share_stays_on_the_device() {
 #[cfg(feature = "recompute")]
 #[test]
 fn time_priced_policies_under_fusion_are_bit_identical() {
-    use burn_swap::policy::{Capuchin, Home};
     let _guard = serial();
     let spec = ModelSpec::new(ModelKind::SmallCnn);
     let expected = train::<Plain>(spec, 4);
     burn_swap::configure(SwapConfig::builder().policy(KeepAll).build());
     train::<Swap>(spec, 4);
     let budget = burn_swap::current_plan().unwrap().expected_peak_bytes / 2;
-    let home = Home {
-        particles: 8,
-        rounds: 2,
-        ..Home::default()
-    };
-    let configs = [
-        ("capuchin", SwapConfig::builder().policy(Capuchin)),
-        ("home", SwapConfig::builder().policy(home)),
-    ];
-    for (name, builder) in configs {
-        let config = builder
-            .cost_model(common::zvc_cost_model(1e9))
-            .min_swap_bytes(0)
-            .budget_bytes(budget)
-            .build();
+    for (name, config) in common::time_priced_policies(budget) {
         burn_swap::configure(config);
         let actual = train::<Swap>(spec, 4);
         let profile = burn_swap::last_profile().unwrap();

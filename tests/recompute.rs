@@ -10,12 +10,12 @@ use std::sync::Arc;
 
 use burn::backend::{Autodiff, Flex};
 use burn_swap::policy::{
-    resolve_needs, Action, Capuchin, Decision, Home, Plan, PlanError, PlanParams, Policy,
-    RecomputeGraph, SuperNeurons,
+    resolve_needs, Action, Capuchin, Decision, Plan, PlanError, PlanParams, Policy, RecomputeGraph,
+    SuperNeurons,
 };
 use burn_swap::{KeepAll, Profile, SwapAutodiff, SwapConfig};
 use burn_swap_models::ModelKind;
-use common::{gradients_per_iteration, planning_error, serial, zvc_cost_model};
+use common::{gradients_per_iteration, planning_error, serial, time_priced_policies};
 
 type Plain = Autodiff<Flex>;
 type Swap = SwapAutodiff<Flex>;
@@ -115,21 +115,7 @@ fn home_and_capuchin_plan_from_timed_iterations_under_a_budget() {
     gradients_per_iteration::<Swap>(ModelKind::SmallCnn, 4, 3, 7);
     let keep_all = burn_swap::current_plan().unwrap().expected_peak_bytes;
     let budget = keep_all * 3 / 4;
-    let home = Home {
-        particles: 24,
-        rounds: 12,
-        ..Home::default()
-    };
-    let configs = [
-        ("capuchin", SwapConfig::builder().policy(Capuchin)),
-        ("home", SwapConfig::builder().policy(home)),
-    ];
-    for (name, builder) in configs {
-        let config = builder
-            .cost_model(zvc_cost_model(1e9))
-            .min_swap_bytes(0)
-            .budget_bytes(budget)
-            .build();
+    for (name, config) in time_priced_policies(budget) {
         let plan = assert_same_gradients(ModelKind::SmallCnn, config, 4);
         assert_eq!(plan.policy, name);
         assert!(plan.expected_peak_bytes <= budget, "{plan}");

@@ -26,6 +26,35 @@ pub fn swap_every_tensor(budget: u64) -> burn_swap::SwapConfigBuilder {
         .budget_bytes(budget)
 }
 
+/// The policies that price by op time, `capuchin` and `home` (a small swarm,
+/// quick on the CPU), under `budget` with a measured-looking cost model and
+/// every saved tensor movable.
+pub fn time_priced_policies(budget: u64) -> [(&'static str, burn_swap::SwapConfig); 2] {
+    use burn_swap::policy::{Capuchin, Home};
+    let home = Home {
+        particles: 24,
+        rounds: 12,
+        ..Home::default()
+    };
+    let config = |builder: burn_swap::SwapConfigBuilder| {
+        builder
+            .cost_model(zvc_cost_model(1e9))
+            .min_swap_bytes(0)
+            .budget_bytes(budget)
+            .build()
+    };
+    [
+        (
+            "capuchin",
+            config(burn_swap::SwapConfig::builder().policy(Capuchin)),
+        ),
+        (
+            "home",
+            config(burn_swap::SwapConfig::builder().policy(home)),
+        ),
+    ]
+}
+
 /// What planning with `policy` (every saved tensor movable, the keep-all
 /// fallback on) said about `kind` at `batch` after a few Flex iterations.
 pub fn planning_error(
