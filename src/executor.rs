@@ -452,8 +452,7 @@ impl Executor {
     /// called, and the memory seen after it is other ops'.
     fn op_workspace(&mut self, outputs: u64) -> u64 {
         let loaded = std::mem::take(&mut self.loaded_in_op);
-        let lazy = self.probe.as_ref().is_some_and(|p| p.lazy());
-        if self.on_plan || lazy || !self.config.exact_allocations() {
+        if self.on_plan || self.fused || !self.config.exact_allocations() {
             self.in_use_mark = None;
             return 0;
         }
@@ -1200,18 +1199,11 @@ impl Executor {
                 }
                 _ => String::new(),
             };
-            let started = Instant::now();
-            result = self.replan(&profile);
-            report.planning = Some(started.elapsed());
-            report.plan = Some(match (&self.status, self.plan()) {
-                (Err(err), _) => format!("no plan fits: {err}"),
-                (Ok(()), Some(plan)) => format!(
-                    "{} (op times from the measured step, {:.1} ms{link})",
-                    plan_line(&plan),
-                    measured.compute_ns as f64 / 1e6
-                ),
-                (Ok(()), None) => "no plan".into(),
-            });
+            let why = format!(
+                " (op times from the measured step, {:.1} ms{link})",
+                measured.compute_ns as f64 / 1e6
+            );
+            result = self.replan_reported(&profile, &mut report, &why);
         }
         if followed_plan {
             self.last_profile = LastProfile::Recorded {
@@ -1235,14 +1227,7 @@ impl Executor {
             // the fallback goes on quietly until either changes.
             let failed_before = self.failed_for.contains(&profile.op_signatures);
             if profile.complete && !failed_before {
-                let started = Instant::now();
-                result = self.replan(&profile);
-                report.planning = Some(started.elapsed());
-                report.plan = Some(match (&self.status, self.plan()) {
-                    (Err(err), _) => format!("no plan fits: {err}"),
-                    (Ok(()), Some(plan)) => plan_line(&plan),
-                    (Ok(()), None) => "no plan".into(),
-                });
+                result = self.replan_reported(&profile, &mut report, "");
             }
         }
         // The first iterations (profiling, planning, the first to follow
@@ -1268,6 +1253,25 @@ impl Executor {
         }
         self.by_key.clear();
         self.on_plan = self.active.is_some();
+        result
+    }
+
+    /// Plans from `profile` and says so in the iteration's `report`: the
+    /// planner's time and the plan in one line, followed by `why`.
+    fn replan_reported(
+        &mut self,
+        profile: &Profile,
+        report: &mut IterationReport,
+        why: &str,
+    ) -> Result<(), SwapError> {
+        let started = Instant::now();
+        let result = self.replan(profile);
+        report.planning = Some(started.elapsed());
+        report.plan = Some(match (&self.status, self.plan()) {
+            (Err(err), _) => format!("no plan fits: {err}"),
+            (Ok(()), Some(plan)) => format!("{}{why}", plan_line(&plan)),
+            (Ok(()), None) => "no plan".into(),
+        });
         result
     }
 

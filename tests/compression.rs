@@ -6,26 +6,13 @@
 
 mod common;
 
-use burn::backend::{Autodiff, Flex};
 use burn_swap::policy::{Codec, CompressAll, Cswap};
-use burn_swap::{SwapAutodiff, SwapConfig};
+use burn_swap::SwapConfig;
 use burn_swap_models::ModelKind;
-use common::{gradients_per_iteration, planning_error, serial, zvc_cost_model};
-
-type Plain = Autodiff<Flex>;
-type Swap = SwapAutodiff<Flex>;
-
-const ITERATIONS: usize = 4;
+use common::{assert_same_gradients_on_flex, planning_error, serial, zvc_cost_model};
 
 fn assert_same_gradients(kind: ModelKind, config: SwapConfig, batch: usize) {
-    let expected = gradients_per_iteration::<Plain>(kind, batch, ITERATIONS, 7);
-    burn_swap::configure(config);
-    let actual = gradients_per_iteration::<Swap>(kind, batch, ITERATIONS, 7);
-    assert_eq!(expected.len(), actual.len());
-    for (i, (e, a)) in expected.iter().zip(&actual).enumerate() {
-        assert!(e == a, "{kind}: iteration {i} differs");
-    }
-    burn_swap::status().expect("planning succeeded");
+    assert_same_gradients_on_flex(kind, config, batch);
     let profile = burn_swap::last_profile().expect("a profile");
     assert!(profile.swapped_out_bytes > 0, "nothing moved");
 }

@@ -6,12 +6,13 @@ mod common;
 use burn::backend::{Autodiff, Flex};
 use burn_swap::{KeepAll, SwapAll, SwapAutodiff, SwapConfig};
 use burn_swap_models::ModelKind;
-use common::{gradients_per_iteration, params_after_training, serial, swap_every_tensor};
+use common::{
+    assert_same_gradients_on_flex, gradients_per_iteration, params_after_training, serial,
+    swap_every_tensor,
+};
 
 type Plain = Autodiff<Flex>;
 type Swap = SwapAutodiff<Flex>;
-
-const ITERATIONS: usize = 4;
 
 fn keep_all() -> SwapConfig {
     SwapConfig::builder().policy(KeepAll).build()
@@ -27,20 +28,7 @@ fn swap_all() -> SwapConfig {
 
 fn assert_same_gradients(kind: ModelKind, config: SwapConfig, batch: usize) {
     let _guard = serial();
-    let expected = gradients_per_iteration::<Plain>(kind, batch, ITERATIONS, 7);
-    burn_swap::configure(config);
-    let actual = gradients_per_iteration::<Swap>(kind, batch, ITERATIONS, 7);
-    assert_eq!(expected.len(), actual.len());
-    for (i, (e, a)) in expected.iter().zip(&actual).enumerate() {
-        assert_eq!(e.len(), a.len(), "{kind}: parameter count differs");
-        for (p, (eb, ab)) in e.iter().zip(a).enumerate() {
-            assert!(
-                eb == ab,
-                "{kind}: iteration {i}, entry {p} (0 is the loss) differs"
-            );
-        }
-    }
-    burn_swap::status().expect("planning succeeded");
+    assert_same_gradients_on_flex(kind, config, batch);
 }
 
 /// The last iteration ran under a plan and really moved data.

@@ -8,31 +8,24 @@ mod common;
 
 use std::sync::Arc;
 
-use burn::backend::{Autodiff, Flex};
+use burn::backend::Flex;
 use burn_swap::policy::{
     resolve_needs, Action, Capuchin, Decision, Plan, PlanError, PlanParams, Policy, RecomputeGraph,
     SuperNeurons,
 };
 use burn_swap::{KeepAll, Profile, SwapAutodiff, SwapConfig};
 use burn_swap_models::ModelKind;
-use common::{gradients_per_iteration, planning_error, serial, time_priced_policies};
+use common::{
+    assert_same_gradients_on_flex, gradients_per_iteration, planning_error, serial,
+    time_priced_policies,
+};
 
-type Plain = Autodiff<Flex>;
 type Swap = SwapAutodiff<Flex>;
-
-const ITERATIONS: usize = 4;
 
 /// Runs `kind` under `config`, checks its gradients against plain
 /// autodiff's, and returns the plan the last iterations followed.
 fn assert_same_gradients(kind: ModelKind, config: SwapConfig, batch: usize) -> Arc<Plan> {
-    let expected = gradients_per_iteration::<Plain>(kind, batch, ITERATIONS, 7);
-    burn_swap::configure(config);
-    let actual = gradients_per_iteration::<Swap>(kind, batch, ITERATIONS, 7);
-    assert_eq!(expected.len(), actual.len());
-    for (i, (e, a)) in expected.iter().zip(&actual).enumerate() {
-        assert!(e == a, "{kind}: iteration {i} differs");
-    }
-    burn_swap::status().expect("planning succeeded");
+    assert_same_gradients_on_flex(kind, config, batch);
     burn_swap::current_plan().expect("a plan")
 }
 

@@ -90,7 +90,7 @@ impl<B: Backend> OpScope<B> {
             }
             if start.timing && fused {
                 crate::notice::once("op timing under fusion", || {
-                    "this iteration is timed op by op (BURN_SWAP_TIMING, or a policy that prices by op time: capuchin, home), which synchronises the device around each op; under burn's fusion that changes which ops fuse, and the gradients of timed iterations are not bit-identical to Autodiff<B> (measured on CUDA)".to_string()
+                    "BURN_SWAP_TIMING times every op by synchronising the device around it; under burn's fusion that changes which ops fuse, and the gradients of timed iterations are not bit-identical to Autodiff<B> (measured on CUDA)".to_string()
                 });
             }
             started = start.timing.then(|| {
@@ -193,9 +193,8 @@ impl<B: Backend> OpScope<B> {
             let _ = B::sync(&B::Device::default());
         }
         let flops = self.input_shapes.as_ref().map_or(0, |shapes| {
-            let shapes: Vec<&[usize]> = shapes.iter().map(Vec::as_slice).collect();
             let output_elems = self.outputs.first().map_or(0, |s| s.shape.num_elements());
-            burn_swap_plan::cost::work::op_flops(self.name, &shapes, output_elems as u64)
+            burn_swap_plan::cost::work::op_flops(self.name, shapes, output_elems as u64)
         });
         let output_bytes: u64 = self.outputs.iter().map(|s| s.bytes).sum();
         let record = OpRecord {

@@ -242,12 +242,6 @@ pub trait DeviceMemory: Send {
     /// Returns memory the driver's allocator holds unused to the device, so
     /// that the next iteration starts from memory in one piece.
     fn trim(&self) {}
-    /// Ops run later than they are called (burn's fusion queues them): the
-    /// memory seen after an op is not that op's, and no workspace is
-    /// measured per op.
-    fn lazy(&self) -> bool {
-        false
-    }
     /// Free and total device memory straight from the driver (no runtime
     /// call, so it answers after the runtime failed).
     fn driver_free_total(&self) -> Option<(u64, u64)> {
@@ -272,7 +266,6 @@ pub(crate) fn memory_probe<B: Backend>(device: &B::Device) -> Box<dyn DeviceMemo
             device: cubecl::cuda::CudaDevice,
             /// Not tied to a stream: each call acts on the caller's.
             client: cubecl::client::ComputeClient<cubecl::cuda::CudaRuntime>,
-            fused: bool,
         }
         impl DeviceMemory for CudaProbe {
             fn usage(&self) -> Option<DeviceUsage> {
@@ -287,9 +280,6 @@ pub(crate) fn memory_probe<B: Backend>(device: &B::Device) -> Box<dyn DeviceMemo
             fn trim(&self) {
                 cuda::trim_pool(&self.device)
             }
-            fn lazy(&self) -> bool {
-                self.fused
-            }
             fn driver_free_total(&self) -> Option<(u64, u64)> {
                 cuda::driver_free_total(&self.device)
             }
@@ -297,7 +287,6 @@ pub(crate) fn memory_probe<B: Backend>(device: &B::Device) -> Box<dyn DeviceMemo
         return Box::new(CudaProbe {
             device: device.clone(),
             client: cubecl::cuda::CudaRuntime::client(device),
-            fused: is_fused_type::<B::FloatTensorPrimitive>(),
         });
     }
     let _ = device;

@@ -26,6 +26,33 @@ pub fn swap_every_tensor(budget: u64) -> burn_swap::SwapConfigBuilder {
         .budget_bytes(budget)
 }
 
+/// Trains `kind` for a few iterations on Flex, plain and under `config`,
+/// and asserts that every iteration's loss and gradients are the same bytes
+/// and that planning succeeded.
+pub fn assert_same_gradients_on_flex(
+    kind: burn_swap_models::ModelKind,
+    config: burn_swap::SwapConfig,
+    batch: usize,
+) {
+    use burn::backend::{Autodiff, Flex};
+    const ITERATIONS: usize = 4;
+    let expected = gradients_per_iteration::<Autodiff<Flex>>(kind, batch, ITERATIONS, 7);
+    burn_swap::configure(config);
+    let actual =
+        gradients_per_iteration::<burn_swap::SwapAutodiff<Flex>>(kind, batch, ITERATIONS, 7);
+    assert_eq!(expected.len(), actual.len());
+    for (i, (e, a)) in expected.iter().zip(&actual).enumerate() {
+        assert_eq!(e.len(), a.len(), "{kind}: parameter count differs");
+        for (p, (eb, ab)) in e.iter().zip(a).enumerate() {
+            assert!(
+                eb == ab,
+                "{kind}: iteration {i}, entry {p} (0 is the loss) differs"
+            );
+        }
+    }
+    burn_swap::status().expect("planning succeeded");
+}
+
 /// The policies that price by op time, `capuchin` and `home` (a small swarm,
 /// quick on the CPU), under `budget` with a measured-looking cost model and
 /// every saved tensor movable.

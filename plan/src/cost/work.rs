@@ -27,29 +27,30 @@ pub fn counts_flops(name: &str) -> bool {
 /// Floating-point operations of op `name`, from the shapes of its float
 /// inputs in order and the elements of its first output; 0 for the ops
 /// whose cost is their memory traffic.
-pub fn op_flops(name: &str, inputs: &[&[usize]], output_elems: u64) -> u64 {
+pub fn op_flops<S: AsRef<[usize]>>(name: &str, inputs: &[S], output_elems: u64) -> u64 {
     let elems = |shape: &[usize]| shape.iter().map(|&d| d as u64).product::<u64>();
     // A kernel's (or a weight row's) elements: all but its first dimension.
     let per_row = |shape: &[usize]| shape.iter().skip(1).map(|&d| d as u64).product::<u64>();
-    match (name, inputs) {
-        ("float_matmul", [lhs, ..]) => 2 * output_elems * lhs.last().copied().unwrap_or(1) as u64,
+    let (first, second) = match inputs {
+        [a, b, ..] => (a.as_ref(), Some(b.as_ref())),
+        [a] => (a.as_ref(), None),
+        [] => return 0,
+    };
+    match (name, second) {
+        ("float_matmul", _) => 2 * output_elems * first.last().copied().unwrap_or(1) as u64,
         // q [batch, heads, seq, dim], k [batch, heads, seq_k, dim]: two
         // products of seq x seq_k x dim per head.
-        ("attention", [q, k, ..]) if q.len() == 4 && k.len() == 4 => 4 * elems(q) * k[2] as u64,
-        // Transposed convolutions spread each input element over a kernel.
-        (n, [x, weight, ..])
-            if n.starts_with("conv_transpose") && !n.ends_with("bias_backward") =>
-        {
-            2 * elems(x) * per_row(weight)
+        ("attention", Some(k)) if first.len() == 4 && k.len() == 4 => {
+            4 * elems(first) * k[2] as u64
         }
+        (n, _) if n.ends_with("bias_backward") => 0,
+        // Transposed convolutions spread each input element over a kernel.
+        (n, Some(weight)) if n.starts_with("conv_transpose") => 2 * elems(first) * per_row(weight),
         // Forward and both backward products: one multiply-add per output
         // element (of the forward) and kernel element.
-        (n, [_, weight, rest @ ..])
-            if (n.starts_with("conv") || n.starts_with("deform_conv"))
-                && !n.ends_with("bias_backward") =>
-        {
-            let out = match (n.ends_with("_backward"), rest.last()) {
-                (true, Some(output_grad)) => elems(output_grad),
+        (n, Some(weight)) if n.starts_with("conv") || n.starts_with("deform_conv") => {
+            let out = match (n.ends_with("_backward"), &inputs[2..]) {
+                (true, [.., output_grad]) => elems(output_grad.as_ref()),
                 _ => output_elems,
             };
             2 * out * per_row(weight)
@@ -76,7 +77,7 @@ mod tests {
             2 * 128 * 32
         );
         assert!(counts_flops("float_matmul"));
-        assert_eq!(op_flops("float_add", &[&[8, 32], &[8, 32]], 256), 0);
+        assert_eq!(op_flops("float_add", &[vec![8, 32], vec![8, 32]], 256), 0);
         assert!(!counts_flops("float_add"));
     }
 

@@ -286,12 +286,8 @@ impl Recorder {
             .map(|p| (p.op, p.resident_saved_bytes))
             .max_by_key(|(op, b)| (*b, std::cmp::Reverse(*op)))
             .unwrap_or((0, 0));
-        let op_times = match self.ops.iter().any(|o| o.duration_ns.is_some()) {
-            true => OpTimes::Synced,
-            false => OpTimes::None,
-        };
         let saved: Vec<&TensorProfile> = tensors.iter().filter(|t| t.saved).collect();
-        Profile {
+        let mut profile = Profile {
             iteration,
             complete: !self.truncated,
             op_count,
@@ -310,8 +306,12 @@ impl Recorder {
             timeline,
             op_signatures: self.signatures,
             device,
-            op_times,
+            op_times: OpTimes::None,
+        };
+        if profile.is_timed() {
+            profile.op_times = OpTimes::Synced;
         }
+        profile
     }
 }
 
