@@ -82,5 +82,9 @@ pub(crate) fn backward<B: Backend>(
     if let Err(err) = executor::with(|e| e.end_backward()) {
         panic!("{err}");
     }
+    // Before the gradients reach the optimizer.
+    if let Err(err) = crate::transfer::check_unpacked() {
+        panic!("burn-swap: {err}");
+    }
     grads
 }

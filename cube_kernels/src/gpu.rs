@@ -72,6 +72,19 @@ impl LaunchConfig {
             },
         }
     }
+    /// [`Self::default_for`], with the largest block below it that
+    /// `client`'s device runs where the default's does not fit (a device
+    /// with little shared memory, such as lavapipe).
+    pub fn default_on<R: Runtime>(client: &ComputeClient<R>, codec: CodecKind) -> Self {
+        let default = Self::default_for(codec);
+        Self::blocks(codec)
+            .iter()
+            .rev()
+            .filter(|&&block| block <= default.block)
+            .map(|&block| LaunchConfig { block, ..default })
+            .find(|cfg| cfg.validate(client, codec).is_ok())
+            .unwrap_or(default)
+    }
     fn validate<R: Runtime>(
         &self,
         client: &ComputeClient<R>,

@@ -4,7 +4,9 @@
 //!
 //! On CUDA the copy is the asynchronous pinned engine of [`super::cuda`];
 //! on other runtimes (wgpu) it is CubeCL's own read of the whole buffer and
-//! a new buffer made from those bytes, both synchronous.
+//! a new buffer made from those bytes, both synchronous. With a codec
+//! (feature `compression`) the buffer is compressed on the device first and
+//! only the compressed words cross (see [`super::packed`]).
 
 use std::any::Any;
 
@@ -17,11 +19,15 @@ use cubecl::client::ComputeClient;
 #[cfg(feature = "cuda")]
 use super::cast;
 use super::{DeviceCopy, DeviceLoad, PinnedLimits, TransferError};
+use crate::policy::Codec;
 
 /// A CubeCL buffer on the host.
 pub(crate) enum CubeCopy<R: CubeRuntime> {
     /// Read by CubeCL, synchronously.
     Read(ReadCopy<R>),
+    /// Compressed on the device, then read by CubeCL.
+    #[cfg(feature = "compression")]
+    ReadPacked(ReadCopy<R>),
     /// In the CUDA engine's pinned pool (possibly still being copied).
     #[cfg(feature = "cuda")]
     Cuda(super::cuda::CudaCopy),
@@ -43,18 +49,20 @@ pub(crate) enum CubeLoad<R: CubeRuntime> {
     Cuda(super::cuda::PendingLoad),
 }
 
-/// Copies a CubeCL tensor to the host (CUDA: starts the copy). On failure
-/// the tensor comes back untouched.
+/// Copies a CubeCL tensor to the host (CUDA: starts the copy), compressed
+/// with `codec` on the device first if one is given (feature
+/// `compression`). On failure the tensor comes back untouched.
 #[allow(clippy::result_large_err)] // the tensor itself comes back on failure
 #[cfg_attr(not(feature = "cuda"), allow(unused_variables))]
 pub(crate) fn offload<R: CubeRuntime>(
     tensor: CubeTensor<R>,
     pinned: &PinnedLimits,
+    codec: Option<Codec>,
 ) -> Result<CubeCopy<R>, (TransferError, CubeTensor<R>)> {
     #[cfg(feature = "cuda")]
     let tensor = match as_cuda(tensor) {
         Ok(cuda) => {
-            return super::cuda::offload(cuda, pinned)
+            return super::cuda::offload(cuda, pinned, codec)
                 .map(CubeCopy::Cuda)
                 .map_err(|(err, back)| (err, from_cuda(back)));
         }
@@ -63,6 +71,10 @@ pub(crate) fn offload<R: CubeRuntime>(
     if tensor.qparams.is_some() {
         let err = TransferError::Unsupported(format!("{:?}", tensor.dtype));
         return Err((err, tensor));
+    }
+    #[cfg(feature = "compression")]
+    if let Some(codec) = codec {
+        return read_packed(tensor, codec);
     }
     match tensor.client.read_one(tensor.handle.clone()) {
         Ok(bytes) => Ok(CubeCopy::Read(ReadCopy {
@@ -93,9 +105,54 @@ fn from_cuda<R: CubeRuntime>(tensor: super::cuda::CubePrimitive) -> CubeTensor<R
     cast(tensor).expect("a CUDA copy is only made from a CUDA tensor")
 }
 
+/// Compresses `tensor` on the device and reads the compressed words.
+#[cfg(feature = "compression")]
+#[allow(clippy::result_large_err)] // the tensor itself comes back on failure
+fn read_packed<R: CubeRuntime>(
+    tensor: CubeTensor<R>,
+    codec: Codec,
+) -> Result<CubeCopy<R>, (TransferError, CubeTensor<R>)> {
+    let words = super::packed::compress(&tensor, codec).and_then(|comp| {
+        comp.to_host(&tensor.client)
+            .map_err(|err| TransferError::Compress(err.to_string()))
+    });
+    match words {
+        Ok(words) => {
+            super::count_compressed(tensor.handle.size_in_used(), words.len() as u64 * 4);
+            Ok(CubeCopy::ReadPacked(ReadCopy {
+                bytes: cube_kernels::format::words_to_bytes(&words),
+                meta: (*tensor.meta).clone(),
+                dtype: tensor.dtype,
+                device: tensor.device.clone(),
+                client: tensor.client.clone(),
+            }))
+        }
+        Err(err) => Err((err, tensor)),
+    }
+}
+
 impl<R: CubeRuntime> ReadCopy<R> {
     fn load(self) -> CubeTensor<R> {
         let handle = self.client.create_from_slice(&self.bytes);
+        CubeTensor::new(self.client, handle, self.meta, self.device, self.dtype)
+    }
+
+    /// Uploads the compressed words and decompresses them on the device,
+    /// checked at once (this path is synchronous anyway).
+    #[cfg(feature = "compression")]
+    fn load_packed(self) -> CubeTensor<R> {
+        let unpacked = cube_kernels::format::bytes_to_words(&self.bytes)
+            .and_then(|words| super::packed::check_host_copy(&words))
+            .and_then(|header| {
+                let comp = self.client.create_from_slice(&self.bytes);
+                super::packed::decompress(&self.client, &comp, &header)
+            })
+            .and_then(|out| out.check(&self.client).map(|()| out.handle));
+        let handle = match unpacked {
+            Ok(handle) => handle,
+            // Corrupt host memory: never hand the model wrong values.
+            Err(err) => panic!("burn-swap: a swapped tensor came back corrupt: {err}"),
+        };
         CubeTensor::new(self.client, handle, self.meta, self.device, self.dtype)
     }
 }
@@ -105,6 +162,8 @@ impl<R: CubeRuntime> CubeCopy<R> {
     pub(crate) fn prefetch(self) -> CubeLoad<R> {
         match self {
             CubeCopy::Read(copy) => CubeLoad::Ready(copy.load()),
+            #[cfg(feature = "compression")]
+            CubeCopy::ReadPacked(copy) => CubeLoad::Ready(copy.load_packed()),
             #[cfg(feature = "cuda")]
             CubeCopy::Cuda(copy) => match super::cuda::prefetch(copy) {
                 Ok(pending) => CubeLoad::Cuda(pending),
@@ -121,6 +180,8 @@ impl<R: CubeRuntime> CubeCopy<R> {
     pub(crate) fn in_flight(&self) -> bool {
         match self {
             CubeCopy::Read(_) => false,
+            #[cfg(feature = "compression")]
+            CubeCopy::ReadPacked(_) => false,
             #[cfg(feature = "cuda")]
             CubeCopy::Cuda(copy) => copy.in_flight(),
         }

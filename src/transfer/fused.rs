@@ -41,6 +41,7 @@ use burn_ir::{CustomOpIr, HandleContainer, OperationIr, TensorId, TensorIr, Tens
 
 use super::cube::{self, CubeCopy, CubeLoad};
 use super::{DeviceCopy, DeviceLoad, PinnedLimits, TransferError};
+use crate::policy::Codec;
 
 /// The backend that names fusion's handle conversions (they do not depend
 /// on the element types).
@@ -183,6 +184,8 @@ struct TakeCell<R: CubeRuntime> {
     stream: StreamId,
     /// The asking thread's pinned pool limits, for the copy.
     pinned: PinnedLimits,
+    /// Compressed with it on the device before the copy.
+    codec: Option<Codec>,
     /// Witnesses from this sequence number on were made after the request.
     after: u64,
     state: Mutex<Take<R>>,
@@ -249,7 +252,7 @@ impl<R: CubeRuntime> TakeCell<R> {
             unreachable!()
         };
         let bytes = tensor.handle.size_in_used();
-        *state = match cube::offload(tensor, &self.pinned) {
+        *state = match cube::offload(tensor, &self.pinned, self.codec) {
             Ok(copy) => {
                 MOVED.fetch_add(1, Ordering::Relaxed);
                 MOVED_BYTES.fetch_add(bytes, Ordering::Relaxed);
@@ -417,11 +420,13 @@ pub(crate) struct FusedLoad<R: CubeRuntime> {
     load: Option<CubeLoad<R>>,
 }
 
-/// Asks for `tensor`'s buffer to leave the device; `Err` gives it back.
+/// Asks for `tensor`'s buffer to leave the device (compressed with `codec`
+/// once taken, if given); `Err` gives it back.
 #[allow(clippy::result_large_err)] // the tensor itself comes back on failure
 pub(crate) fn offload<R: CubeRuntime>(
     tensor: FusedTensor<R>,
     pinned: PinnedLimits,
+    codec: Option<Codec>,
 ) -> Result<FusedCopy<R>, (TransferError, FusedTensor<R>)> {
     let mut registry = registry();
     if registry.holders.get(&tensor.id).copied().unwrap_or(0) > 1 {
@@ -438,6 +443,7 @@ pub(crate) fn offload<R: CubeRuntime>(
         dtype: tensor.dtype,
         stream: StreamId::current(),
         pinned,
+        codec,
         after: registry.next_seq,
         state: Mutex::new(Take::Waiting),
         polling: AtomicBool::new(false),

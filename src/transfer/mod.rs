@@ -27,6 +27,8 @@ pub mod cuda;
 mod flex;
 #[cfg(any(feature = "cuda", feature = "wgpu"))]
 mod fused;
+#[cfg(all(feature = "compression", any(feature = "cuda", feature = "wgpu")))]
+mod packed;
 
 use std::any::Any;
 
@@ -308,6 +310,7 @@ fn cast<T: 'static, U: 'static>(value: T) -> Option<U> {
 fn offload_cube<P: Send + 'static, R: burn_cubecl::CubeRuntime>(
     primitive: P,
     options: &TransferOptions,
+    codec: Option<Codec>,
 ) -> Result<Result<HostCopy, (TransferError, P)>, P> {
     let any = &primitive as &dyn Any;
     if any.is::<fused::FusedTensor<R>>() {
@@ -322,13 +325,13 @@ fn offload_cube<P: Send + 'static, R: burn_cubecl::CubeRuntime>(
                 cast(tensor).expect("type checked"),
             )));
         }
-        return Ok(fused::offload(tensor, options.pinned)
+        return Ok(fused::offload(tensor, options.pinned, codec)
             .map(|copy| HostCopy::Device(Box::new(copy)))
             .map_err(|(err, back)| (err, cast(back).expect("type checked"))));
     }
     if any.is::<burn_cubecl::tensor::CubeTensor<R>>() {
         let tensor: burn_cubecl::tensor::CubeTensor<R> = cast(primitive).expect("type checked");
-        return Ok(cube::offload(tensor, &options.pinned)
+        return Ok(cube::offload(tensor, &options.pinned, codec)
             .map(|copy| HostCopy::Device(Box::new(copy)))
             .map_err(|(err, back)| (err, cast(back).expect("type checked"))));
     }
@@ -441,27 +444,48 @@ pub(crate) fn offload<B: Backend>(
         }
         return Ok(HostCopy::Flex(flex::offload(flex)));
     }
-    if let Some(codec) = codec {
-        crate::notice::once("compression not carried out", || {
-            format!(
-                "the plan compresses swapped tensors ({codec} first), but this backend's transfer engine does not compress yet (Flex only): they are swapped as they are"
-            )
-        });
-    }
+    // The GPU engines compress with the codecs' kernels (feature
+    // `compression`); without it a plan's codec is not carried out.
+    #[cfg(not(feature = "compression"))]
+    let codec = codec.and_then(|codec| {
+        compression_not_carried_out(codec);
+        None
+    });
     #[cfg(feature = "cuda")]
-    let primitive = match offload_cube::<_, cubecl::cuda::CudaRuntime>(primitive, options) {
+    let primitive = match offload_cube::<_, cubecl::cuda::CudaRuntime>(primitive, options, codec) {
         Ok(result) => return result,
         Err(primitive) => primitive,
     };
     #[cfg(feature = "wgpu")]
-    let primitive = match offload_cube::<_, cubecl::wgpu::WgpuRuntime>(primitive, options) {
+    let primitive = match offload_cube::<_, cubecl::wgpu::WgpuRuntime>(primitive, options, codec) {
         Ok(result) => return result,
         Err(primitive) => primitive,
     };
+    if let Some(codec) = codec {
+        compression_not_carried_out(codec);
+    }
     match read_sync(B::float_into_data(primitive.clone())) {
         Ok(data) => Ok(HostCopy::Data(data)),
         Err(err) => Err((TransferError::Read(err), primitive)),
     }
+}
+
+/// Says once that a plan's codec was not carried out here.
+fn compression_not_carried_out(codec: Codec) {
+    crate::notice::once("compression not carried out", || {
+        format!(
+            "the plan compresses swapped tensors ({codec} first), but this backend's transfer engine does not compress (it does on Flex and, with the feature `compression`, on CubeCL's CUDA and wgpu runtimes): they are swapped as they are"
+        )
+    });
+}
+
+/// Reads the status of every decompression the GPU engines ran since the
+/// last call: `Err` says what came back corrupt.
+pub(crate) fn check_unpacked() -> Result<(), String> {
+    #[cfg(all(feature = "compression", any(feature = "cuda", feature = "wgpu")))]
+    return packed::check_unpacked();
+    #[cfg(not(all(feature = "compression", any(feature = "cuda", feature = "wgpu"))))]
+    Ok(())
 }
 
 /// Starts bringing a host copy back to `device`; synchronous engines finish

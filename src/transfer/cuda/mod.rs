@@ -35,9 +35,10 @@ pub use memory::DeviceHold;
 pub(crate) use memory::{exact_allocations, release_free, trim_pool};
 pub use pinned::PoolStats;
 use pinned::{PinnedBlock, PinnedPool};
-use worker::{Download, DownloadResult, Ticket, Upload, Worker};
+use worker::{Download, DownloadResult, OnDevice, Ticket, Upload, Worker};
 
 use super::{DeviceUsage, PinnedLimits, TransferError};
+use crate::policy::Codec;
 
 /// The float primitive of `CubeBackend<CudaRuntime, ..>`.
 pub(crate) type CubePrimitive = CubeTensor<CudaRuntime>;
@@ -157,7 +158,9 @@ pub(crate) struct CudaCopy {
     meta: Metadata,
     dtype: DType,
     device: CudaDevice,
-    /// Set when the download finished; `Err` hands the device tensor back.
+    /// The block holds the buffer compressed (see [`super::packed`]).
+    packed: bool,
+    /// Set when the download finished; `Err` hands the device data back.
     offload: Arc<Ticket<DownloadResult>>,
 }
 
@@ -193,13 +196,17 @@ impl CudaCopy {
     }
 }
 
-/// Starts the download of a CUDA tensor. `Err` gives the tensor back.
+/// Starts the download of a CUDA tensor, compressed on compute's stream
+/// first when `codec` is given (feature `compression`). `Err` gives the
+/// tensor back.
 // The tensor itself is what a failure hands back: boxing it would cost an
 // allocation on every offload.
 #[allow(clippy::result_large_err)]
+#[cfg_attr(not(feature = "compression"), allow(unused_variables))]
 pub(crate) fn offload(
     cube: CubePrimitive,
     limits: &PinnedLimits,
+    codec: Option<Codec>,
 ) -> Result<CudaCopy, (TransferError, CubePrimitive)> {
     if cube.qparams.is_some() || !is_float(cube.dtype) {
         let err = TransferError::Unsupported(format!("{:?}", cube.dtype));
@@ -209,39 +216,90 @@ pub(crate) fn offload(
         Ok(e) => e,
         Err(err) => return Err((err, cube)),
     };
+    #[cfg(feature = "compression")]
+    if let Some(codec) = codec {
+        return offload_packed(&engine, cube, codec);
+    }
     let bytes = cube.handle.size_in_used() as usize;
-    let block = match engine.pool.alloc(bytes) {
-        Ok(b) => Arc::new(b),
-        Err(err) => {
-            // Summed up once at the end of the iteration (see `crate::report`).
-            let n = engine.refusals_logged.fetch_add(1, Ordering::Relaxed);
-            if n < 8 || n.is_power_of_two() {
-                tracing::debug!(%err, refusals = n + 1, "pinned pool refused a block; the tensor stays on the device");
-            }
-            super::pool_refused(&err.to_string());
-            return Err((TransferError::Pool(err.to_string()), cube));
-        }
+    let block = match take_block(&engine, bytes) {
+        Ok(block) => block,
+        Err(err) => return Err((err, cube)),
     };
-    let copy = CudaCopy {
-        block: block.clone(),
+    let copy = new_copy(&cube, block.clone(), false);
+    // A lane that stopped hands the tensor back through `offload`.
+    send_download(
+        &engine,
+        Download::new(OnDevice::Tensor(cube), block, copy.offload.clone()),
+    );
+    Ok(copy)
+}
+
+/// Compresses `cube` on compute's stream and starts the download of the
+/// compressed words; the tensor's own buffer goes back to CubeCL at once
+/// (stream order keeps it until the compress kernels have read it).
+#[cfg(feature = "compression")]
+#[allow(clippy::result_large_err)]
+fn offload_packed(
+    engine: &Engine,
+    cube: CubePrimitive,
+    codec: Codec,
+) -> Result<CudaCopy, (TransferError, CubePrimitive)> {
+    let comp = match super::packed::compress(&cube, codec) {
+        Ok(comp) => comp,
+        Err(err) => return Err((err, cube)),
+    };
+    // The size is known once the kernels ran: the block is taken for the
+    // worst case and shrunk by the copy thread before it copies.
+    let block = match take_block(engine, comp.capacity_words * 4) {
+        Ok(block) => block,
+        Err(err) => return Err((err, cube)),
+    };
+    let copy = new_copy(&cube, block.clone(), true);
+    send_download(
+        engine,
+        Download::new(OnDevice::Packed(comp), block, copy.offload.clone()),
+    );
+    Ok(copy)
+}
+
+fn send_download(engine: &Engine, job: Download) {
+    let buffers = job.buffers();
+    engine.down.send(job, buffers);
+}
+
+/// A pinned block of `bytes` from the engine's pool, or why not.
+fn take_block(engine: &Engine, bytes: usize) -> Result<Arc<PinnedBlock>, TransferError> {
+    engine.pool.alloc(bytes).map(Arc::new).map_err(|err| {
+        // Summed up once at the end of the iteration (see `crate::report`).
+        let n = engine.refusals_logged.fetch_add(1, Ordering::Relaxed);
+        if n < 8 || n.is_power_of_two() {
+            tracing::debug!(%err, refusals = n + 1, "pinned pool refused a block; the tensor stays on the device");
+        }
+        super::pool_refused(&err.to_string());
+        TransferError::Pool(err.to_string())
+    })
+}
+
+fn new_copy(cube: &CubePrimitive, block: Arc<PinnedBlock>, packed: bool) -> CudaCopy {
+    CudaCopy {
+        block,
         meta: (*cube.meta).clone(),
         dtype: cube.dtype,
         device: cube.device.clone(),
+        packed,
         offload: Ticket::new(),
-    };
-    let buffer = cube.handle.clone();
-    // A lane that stopped hands the tensor back through `offload`.
-    engine
-        .down
-        .send(Download::new(cube, block, copy.offload.clone()), buffer);
-    Ok(copy)
+    }
 }
 
 /// Starts bringing a copy back. If its download already failed, the tensor
 /// it kept is returned at once; a download still running is waited for by
-/// the upload thread, not here.
+/// the upload thread, not here (except for a compressed copy, whose size
+/// is known only then).
 #[allow(clippy::result_large_err)] // as `offload`: the tensor comes back
 pub(crate) fn prefetch(copy: CudaCopy) -> Result<PendingLoad, CubePrimitive> {
+    if copy.packed {
+        copy.wait();
+    }
     if !copy.in_flight() {
         if let Some(back) = take_failed(&copy) {
             return Err(back);
@@ -262,30 +320,46 @@ pub(crate) fn prefetch(copy: CudaCopy) -> Result<PendingLoad, CubePrimitive> {
                 copy.offload.clone(),
                 done.clone(),
             );
-            engine.up.send(job, dst);
+            engine.up.send(job, vec![dst]);
         }
         None => done.set(Err("the upload thread is not running".into())),
     }
     Ok(PendingLoad { copy, done })
 }
 
-/// After the download finished: the tensor it handed back, if it failed.
+/// After the download finished: the tensor it handed back, if it failed
+/// (a compressed one is decompressed from the device).
 fn take_failed(copy: &CudaCopy) -> Option<CubePrimitive> {
-    copy.offload.wait_with(|value| match value.take() {
-        Some(Err(cube)) => {
+    let kept = copy.offload.wait_with(|value| match value.take() {
+        Some(Err(kept)) => {
             *value = Some(Ok(()));
-            Some(cube)
+            Some(kept)
         }
         other => {
             *value = other;
             None
+        }
+    })?;
+    Some(match kept {
+        OnDevice::Tensor(cube) => cube,
+        #[cfg(feature = "compression")]
+        OnDevice::Packed(comp) => {
+            let client = CudaRuntime::client(&copy.device);
+            let handle = super::packed::device_header(&client, &comp)
+                .and_then(|header| super::packed::decompress(&client, &comp.handle, &header))
+                .and_then(|out| out.check(&client).map(|()| out.handle))
+                .unwrap_or_else(|err| {
+                    panic!("burn-swap: a compressed tensor kept on the device is corrupt: {err}")
+                });
+            copy.tensor(client, handle)
         }
     })
 }
 
 /// Collects a prefetched tensor, waiting for its copy if needed. An upload
 /// that failed is redone from the pinned bytes through CubeCL's own
-/// (synchronous) upload, still layout-exact.
+/// (synchronous) upload, still layout-exact. A compressed copy is
+/// decompressed on compute's stream.
 pub(crate) fn finish(pending: PendingLoad) -> CubePrimitive {
     let PendingLoad { copy, done } = pending;
     let client = CudaRuntime::client(&copy.device);
@@ -299,13 +373,58 @@ pub(crate) fn finish(pending: PendingLoad) -> CubePrimitive {
             client.create_from_slice(copy.block.as_slice())
         }
     };
-    CubeTensor::new(
-        client,
-        handle,
-        copy.meta.clone(),
-        copy.device.clone(),
-        copy.dtype,
-    )
+    #[cfg(feature = "compression")]
+    let handle = if copy.packed {
+        unpack(&client, &copy, handle)
+    } else {
+        handle
+    };
+    copy.tensor(client, handle)
+}
+
+/// Decompresses the uploaded words of `copy` (its header and index checked
+/// on the pinned copy first); the decoder's status is checked at the end of
+/// backward.
+#[cfg(feature = "compression")]
+fn unpack(
+    client: &ComputeClient<CudaRuntime>,
+    copy: &CudaCopy,
+    comp: cubecl::server::Handle,
+) -> cubecl::server::Handle {
+    let unpacked = copy
+        .block
+        .as_words()
+        .ok_or(cube_kernels::CodecError::Corrupt(
+            "a compressed copy of partial words",
+        ))
+        .and_then(super::packed::check_host_copy)
+        .and_then(|header| super::packed::decompress(client, &comp, &header));
+    match unpacked {
+        Ok(out) => {
+            let handle = out.handle.clone();
+            super::packed::defer_check(client, out);
+            handle
+        }
+        // Corrupt host memory: never hand the model wrong values.
+        Err(err) => panic!("burn-swap: a swapped tensor came back corrupt: {err}"),
+    }
+}
+
+impl CudaCopy {
+    /// The tensor this copy was made from, with its data in `handle`.
+    fn tensor(
+        &self,
+        client: ComputeClient<CudaRuntime>,
+        handle: cubecl::server::Handle,
+    ) -> CubePrimitive {
+        CubeTensor::new(
+            client,
+            handle,
+            self.meta.clone(),
+            self.device.clone(),
+            self.dtype,
+        )
+    }
 }
 
 fn is_float(dtype: DType) -> bool {

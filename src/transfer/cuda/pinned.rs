@@ -8,6 +8,7 @@
 //! does not fit, the caller falls back (the tensor stays on the device).
 
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use cudarc::driver::sys;
@@ -86,10 +87,10 @@ pub(crate) struct PinnedBlock {
     pool: Arc<PinnedPool>,
     chunk: usize,
     offset: usize,
-    /// Rounded length held in the pool.
-    held: usize,
-    /// Bytes the caller asked for.
-    len: usize,
+    /// Rounded length held in the pool (less after [`PinnedBlock::shrink`]).
+    held: AtomicUsize,
+    /// Bytes the caller asked for (or shrank it to).
+    len: AtomicUsize,
     ptr: *mut u8,
 }
 
@@ -198,8 +199,8 @@ impl PinnedPool {
             pool: self.clone(),
             chunk,
             offset,
-            held,
-            len,
+            held: AtomicUsize::new(held),
+            len: AtomicUsize::new(len),
             ptr,
         })
     }
@@ -237,7 +238,24 @@ impl Drop for PinnedPool {
 
 impl PinnedBlock {
     pub(crate) fn len(&self) -> usize {
-        self.len
+        self.len.load(Ordering::Acquire)
+    }
+    /// Gives all but the first `len` bytes back to the pool (a compressed
+    /// copy, whose block was taken for the worst case). Called once, by the
+    /// copy thread, before anything reads the block.
+    pub(crate) fn shrink(&self, len: usize) -> Result<(), String> {
+        let old = self.len();
+        if len > old {
+            return Err(format!("{len} B do not fit a block of {old} B"));
+        }
+        let held = len.max(1).div_ceil(ALIGN) * ALIGN;
+        let old_held = self.held.swap(held, Ordering::AcqRel);
+        self.len.store(len, Ordering::Release);
+        if old_held > held {
+            self.pool
+                .release(self.chunk, self.offset + held, old_held - held);
+        }
+        Ok(())
     }
     pub(crate) fn ptr(&self) -> *mut u8 {
         self.ptr
@@ -245,13 +263,28 @@ impl PinnedBlock {
     /// The bytes, once a completed copy has written them.
     pub(crate) fn as_slice(&self) -> &[u8] {
         // SAFETY: the block is `len` bytes of the pool's memory, owned by self.
-        unsafe { std::slice::from_raw_parts(self.ptr, self.len) }
+        unsafe { std::slice::from_raw_parts(self.ptr, self.len()) }
+    }
+}
+
+impl PinnedBlock {
+    #[cfg(feature = "compression")]
+    /// The bytes as 32-bit words (a compressed copy), once a completed copy
+    /// has written them; `None` if the length is not whole words.
+    pub(crate) fn as_words(&self) -> Option<&[u32]> {
+        let len = self.len();
+        // Blocks start at multiples of ALIGN in page-aligned chunks.
+        (len.is_multiple_of(4) && (self.ptr as usize).is_multiple_of(4)).then(|| {
+            // SAFETY: as `as_slice`, and the start is aligned for u32.
+            unsafe { std::slice::from_raw_parts(self.ptr.cast::<u32>(), len / 4) }
+        })
     }
 }
 
 impl Drop for PinnedBlock {
     fn drop(&mut self) {
-        self.pool.release(self.chunk, self.offset, self.held);
+        self.pool
+            .release(self.chunk, self.offset, self.held.load(Ordering::Acquire));
     }
 }
 

@@ -93,34 +93,62 @@ impl<T> Ticket<T> {
     }
 }
 
-/// The result of a download: `Err` hands the device tensor back.
-pub(crate) type DownloadResult = Result<(), CubeTensor<CudaRuntime>>;
+/// What a download copies from the device, and hands back if it fails.
+pub(crate) enum OnDevice {
+    /// A tensor's buffer, copied as it is.
+    Tensor(CubeTensor<CudaRuntime>),
+    /// A tensor's buffer compressed on the device: only its used words are
+    /// copied, their count read from the device once compute has passed
+    /// the compress kernels.
+    #[cfg(feature = "compression")]
+    Packed(cube_kernels::Compressed),
+}
 
-/// Device to host: the tensor is held until its bytes are in the block.
+/// The result of a download: `Err` hands what was on the device back.
+pub(crate) type DownloadResult = Result<(), OnDevice>;
+
+/// Device to host: the device data is held until its bytes are in the block.
 pub(crate) struct Download {
-    tensor: Option<CubeTensor<CudaRuntime>>,
+    data: Option<OnDevice>,
     block: Arc<PinnedBlock>,
     done: Arc<Ticket<DownloadResult>>,
 }
 
 impl Download {
     pub(crate) fn new(
-        tensor: CubeTensor<CudaRuntime>,
+        data: OnDevice,
         block: Arc<PinnedBlock>,
         done: Arc<Ticket<DownloadResult>>,
     ) -> Self {
         Self {
-            tensor: Some(tensor),
+            data: Some(data),
             block,
             done,
         }
     }
+    /// The device buffers the copy reads (for a compressed one, its data
+    /// and its size word).
+    pub(crate) fn buffers(&self) -> Vec<Handle> {
+        match &self.data {
+            Some(OnDevice::Tensor(tensor)) => vec![tensor.handle.clone()],
+            #[cfg(feature = "compression")]
+            Some(OnDevice::Packed(comp)) => vec![comp.handle.clone(), comp.size.clone()],
+            None => Vec::new(),
+        }
+    }
     /// The copy finished: the device memory goes back to CubeCL's pool.
     fn succeed(mut self) {
-        drop(self.tensor.take());
+        #[cfg(feature = "compression")]
+        if let Some(OnDevice::Packed(comp)) = &self.data {
+            super::super::count_compressed(
+                crate::transfer::packed::raw_bytes(comp),
+                self.block.len() as u64,
+            );
+        }
+        drop(self.data.take());
         self.done.set(Ok(()));
     }
-    /// The tensor goes back to its owner, untouched (what dropping does).
+    /// The data goes back to its owner, untouched (what dropping does).
     fn fail(self) {
         drop(self);
     }
@@ -128,8 +156,8 @@ impl Download {
 
 impl Drop for Download {
     fn drop(&mut self) {
-        if let Some(tensor) = self.tensor.take() {
-            self.done.set(Err(tensor));
+        if let Some(data) = self.data.take() {
+            self.done.set(Err(data));
         }
     }
 }
@@ -204,8 +232,9 @@ fn text(error: DriverError) -> String {
 /// queued before the job.
 type Fence = DynFut<Result<(), ServerError>>;
 
-/// A job on its way to a lane.
-type Message<J> = (J, Result<Target, String>, Fence);
+/// A job on its way to a lane, with its buffers as CubeCL's device thread
+/// read them.
+type Message<J> = (J, Result<Vec<Target>, String>, Fence);
 
 /// The device's CubeCL server, reached directly so the compute thread does
 /// not wait for it.
@@ -218,26 +247,31 @@ pub(crate) struct Worker<J> {
 }
 
 impl<J: Send + 'static> Worker<J> {
-    /// Sends a job whose device buffer is `buffer`, to be copied once
+    /// Sends a job whose device buffers are `buffers`, to be copied once
     /// compute passed the point where the calling (compute) thread is now.
     /// Queued on CubeCL's device thread, no round trip; a lane that stopped
     /// drops the job, which then completes with an error.
-    pub(crate) fn send(&self, job: J, buffer: Handle) {
+    pub(crate) fn send(&self, job: J, buffers: Vec<Handle>) {
         let tx = self.tx.clone();
         let compute = StreamId::current();
         self.server.submit(move |server| {
-            let target = server
-                .get_resource(buffer.binding(), compute)
-                .map(|r| Target {
-                    ptr: r.resource().ptr,
-                    size: r.resource().size as usize,
+            let targets = buffers
+                .into_iter()
+                .map(|buffer| {
+                    server
+                        .get_resource(buffer.binding(), compute)
+                        .map(|r| Target {
+                            ptr: r.resource().ptr,
+                            size: r.resource().size as usize,
+                        })
+                        .map_err(|e| format!("{e:?}"))
                 })
-                .map_err(|e| format!("{e:?}"));
+                .collect();
             // Taking the fence also takes any failure CubeCL recorded on
             // compute's stream: the copy then fails with it (logged), and
             // the tensor stays on the device.
             let fence = server.sync(compute);
-            let _ = tx.send((job, target, fence));
+            let _ = tx.send((job, targets, fence));
         });
         // CubeCL's device thread takes its queue in batches of 32 tasks:
         // without a flush, the job could wait there for compute's next ops,
@@ -293,7 +327,7 @@ struct Copier<R, C, D> {
     /// Waits until the job may be copied (an upload: its block's download
     /// finished); `Err` completes it uncopied.
     ready: R,
-    /// Issues one job's copy to or from `Target` on the lane's stream.
+    /// Issues one job's copy to or from its targets on the lane's stream.
     copy: C,
     /// Hands a job its outcome once its copy finished (or failed).
     complete: D,
@@ -309,7 +343,7 @@ fn spawn<J, R, C, D>(
 where
     J: Send + 'static,
     R: Fn(&J) -> Result<(), String> + Send + 'static,
-    C: Fn(sys::CUstream, &J, Target) -> Result<(), String> + Send + 'static,
+    C: Fn(sys::CUstream, &J, &[Target]) -> Result<(), String> + Send + 'static,
     D: Fn(J, Result<(), String>) + Send + 'static,
 {
     super::make_current(device)?;
@@ -355,7 +389,7 @@ where
                             format!("compute's stream failed: {e:?}")
                         })
                     })
-                    .and_then(|()| copy(stream.0, &job, target?))
+                    .and_then(|()| copy(stream.0, &job, &target?))
                     .and_then(|()| CopyEvent::record(stream.0));
                 if issued_tx.send((job, issued)).is_err() {
                     return;
@@ -372,15 +406,30 @@ where
 pub(crate) fn spawn_download(device: &CudaDevice) -> Result<Worker<Download>, CudaError> {
     let copier = Copier {
         ready: |_: &Download| Ok(()),
-        copy: |stream, job: &Download, target: Target| {
-            target.check(job.block.len(), true)?;
-            // SAFETY: the job holds the tensor and the block until its
+        copy: |stream, job: &Download, targets: &[Target]| {
+            let [data, rest @ ..] = targets else {
+                return Err("no device buffer".into());
+            };
+            let bytes = match rest {
+                [] => {
+                    data.check(job.block.len(), true)?;
+                    data.size
+                }
+                [size] => {
+                    let bytes = read_word(stream, *size)? as usize * 4;
+                    data.check(bytes, false)?;
+                    // The block was taken for the worst case; the pool
+                    // gets the rest back before the copy.
+                    job.block.shrink(bytes)?;
+                    bytes
+                }
+                _ => return Err("unexpected device buffers".into()),
+            };
+            // SAFETY: the job holds the device data and the block until its
             // copy's event completed.
-            unsafe {
-                sys::cuMemcpyDtoHAsync_v2(job.block.ptr().cast(), target.ptr, target.size, stream)
-            }
-            .result()
-            .map_err(text)
+            unsafe { sys::cuMemcpyDtoHAsync_v2(job.block.ptr().cast(), data.ptr, bytes, stream) }
+                .result()
+                .map_err(text)
         },
         complete: |job: Download, outcome: Result<(), String>| match outcome {
             Ok(()) => job.succeed(),
@@ -391,6 +440,21 @@ pub(crate) fn spawn_download(device: &CudaDevice) -> Result<Worker<Download>, Cu
         },
     };
     spawn("burn-swap-d2h", device, copier)
+}
+
+/// Reads one 32-bit word of the device at `target` through `stream` (the
+/// fence has passed, so compute wrote it), waiting for it.
+fn read_word(stream: sys::CUstream, target: Target) -> Result<u32, String> {
+    target.check(4, false)?;
+    let mut word = 0u32;
+    // SAFETY: `word` outlives the copy, which the synchronisation waits for.
+    unsafe {
+        sys::cuMemcpyDtoHAsync_v2((&mut word as *mut u32).cast(), target.ptr, 4, stream)
+            .result()
+            .map_err(text)?;
+        result::stream::synchronize(stream).map_err(text)?;
+    }
+    Ok(word)
 }
 
 pub(crate) fn spawn_upload(device: &CudaDevice) -> Result<Worker<Upload>, CudaError> {
@@ -404,7 +468,10 @@ pub(crate) fn spawn_upload(device: &CudaDevice) -> Result<Worker<Upload>, CudaEr
                 Err("its download failed".into())
             }
         },
-        copy: |stream, job: &Upload, target: Target| {
+        copy: |stream, job: &Upload, targets: &[Target]| {
+            let [target] = targets else {
+                return Err("an upload has one device buffer".into());
+            };
             target.check(job.block.len(), false)?;
             // SAFETY: as for downloads; the job holds `dst` and the block.
             unsafe {

@@ -1,0 +1,134 @@
+//! Compress-then-swap for CubeCL buffers: the codecs' kernels
+//! (`cube_kernels`) run on the training thread's stream, so they see the
+//! buffer after every kernel that wrote it and before any that reuses its
+//! memory, and fusion, which never sees them, fuses exactly what it would
+//! without burn-swap.
+//!
+//! A buffer is compressed whole, as the words it holds (two 16-bit elements
+//! per word for f16 and bf16), so it comes back with the same bytes under
+//! the same layout. The decoder's status words (structural checks and a
+//! checksum of what it wrote) are read at the end of backward, not when
+//! the tensor comes back (that read would wait for the compute stream):
+//! a corrupt copy is an error before the iteration's gradients are
+//! returned, never a silent difference.
+
+use std::sync::Mutex;
+
+use burn_backend::DType;
+use burn_cubecl::tensor::CubeTensor;
+use burn_cubecl::CubeRuntime;
+use cube_kernels::{CodecError, Compressed, Decompressed, Header, LaunchConfig};
+use cubecl::client::ComputeClient;
+use cubecl::server::Handle;
+
+use super::TransferError;
+use crate::policy::Codec;
+
+/// The kernels' element type and count covering a whole buffer of `bytes`
+/// holding `dtype`, or `None` where the codecs have no such type.
+fn kernel_layout(dtype: DType, bytes: u64) -> Option<(cube_kernels::DType, usize)> {
+    let bytes = bytes as usize;
+    match dtype {
+        DType::F16 => Some((cube_kernels::DType::F16, bytes / 2)),
+        DType::BF16 => Some((cube_kernels::DType::BF16, bytes / 2)),
+        // Words as they are: only the zero pattern matters to the codecs.
+        DType::F32 | DType::Flex32 | DType::F64 if bytes.is_multiple_of(4) => {
+            Some((cube_kernels::DType::F32, bytes / 4))
+        }
+        _ => None,
+    }
+}
+
+/// Queues the compression of `tensor`'s whole buffer with `codec` on the
+/// calling thread's stream. The result's size is on the device.
+pub(crate) fn compress<R: CubeRuntime>(
+    tensor: &CubeTensor<R>,
+    codec: Codec,
+) -> Result<Compressed, TransferError> {
+    if tensor.qparams.is_some() {
+        return Err(TransferError::Unsupported(format!("{:?}", tensor.dtype)));
+    }
+    let bytes = tensor.handle.size_in_used();
+    let (dtype, len) = kernel_layout(tensor.dtype, bytes).ok_or_else(|| {
+        TransferError::Unsupported(format!("compressing {:?} of {bytes} B", tensor.dtype))
+    })?;
+    let kind = cube_kernels::calibrate::codec_kind(codec);
+    let config = LaunchConfig::default_on(&tensor.client, kind);
+    cube_kernels::compress(&tensor.client, kind, &tensor.handle, dtype, len, config)
+        .map_err(|err| TransferError::Compress(err.to_string()))
+}
+
+/// The header of a compressed copy held in host memory, and its index
+/// checked (every offset in range): what the decoder is launched with.
+pub(crate) fn check_host_copy(words: &[u32]) -> Result<Header, CodecError> {
+    cube_kernels::cpu::validate_index(words)
+}
+
+/// Queues the decompression of `comp` (a compressed copy on the device
+/// whose header the host checked) on the calling thread's stream. Its data
+/// must not be trusted before its status was checked ([`defer_check`] or
+/// `Decompressed::check`).
+pub(crate) fn decompress<R: CubeRuntime>(
+    client: &ComputeClient<R>,
+    comp: &Handle,
+    header: &Header,
+) -> Result<Decompressed, CodecError> {
+    let config = LaunchConfig::default_on(client, header.codec);
+    cube_kernels::decompress(client, comp, header, config)
+}
+
+/// The header of a compressed copy still on the device (a download that
+/// failed), read from there: a read that waits for the compute stream, on
+/// a path taken only when a copy failed.
+#[cfg_attr(not(feature = "cuda"), allow(dead_code))]
+pub(crate) fn device_header<R: CubeRuntime>(
+    client: &ComputeClient<R>,
+    comp: &Compressed,
+) -> Result<Header, CodecError> {
+    let words = comp.read_size(client)?;
+    let header = comp.read_header(client)?;
+    if header.total_words != words {
+        return Err(CodecError::Corrupt("header size differs from the device's"));
+    }
+    Ok(header)
+}
+
+/// A decoder whose status has not been read yet.
+type PendingCheck = Box<dyn FnOnce() -> Result<(), CodecError> + Send>;
+
+static PENDING: Mutex<Vec<PendingCheck>> = Mutex::new(Vec::new());
+
+/// Leaves the status check of `out` to the next [`check_unpacked`].
+#[cfg_attr(not(feature = "cuda"), allow(dead_code))]
+pub(crate) fn defer_check<R: CubeRuntime>(client: &ComputeClient<R>, out: Decompressed) {
+    let client = client.clone();
+    let check: PendingCheck = Box::new(move || out.check(&client));
+    PENDING
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .push(check);
+}
+
+/// Reads the status of every decoder run since the last call: `Err` names
+/// the first copy that came back corrupt (how many were, and why).
+pub(crate) fn check_unpacked() -> Result<(), String> {
+    let pending = std::mem::take(&mut *PENDING.lock().unwrap_or_else(|p| p.into_inner()));
+    let checked = pending.len();
+    let failures: Vec<CodecError> = pending
+        .into_iter()
+        .filter_map(|check| check().err())
+        .collect();
+    match failures.first() {
+        None => Ok(()),
+        Some(first) => Err(format!(
+            "{} of {checked} compressed tensors decompressed since the last check came back corrupt (first: {first})",
+            failures.len()
+        )),
+    }
+}
+
+/// The bytes a compressed copy holds once decompressed.
+#[cfg_attr(not(feature = "cuda"), allow(dead_code))]
+pub(crate) fn raw_bytes(comp: &Compressed) -> u64 {
+    (comp.dtype.words(comp.len) * 4) as u64
+}
