@@ -280,11 +280,18 @@ pub(crate) struct Executor {
     /// only estimated: planned again, once, with the step time measured on
     /// an iteration that followed that plan.
     refine_from: Option<Arc<Profile>>,
+    /// The profile the plan in force was made from: zeros counted later
+    /// (under fusion, from the copies of tensors that left) are merged into
+    /// it to plan again.
+    plan_profile: Option<Arc<Profile>>,
+    /// The plan in force was made without the zeros of some saved tensors:
+    /// its next iteration counts them.
+    zeros_missing: bool,
     /// The cost model with the link as fast as copies really were in an
     /// iteration that followed the plan (set by that re-plan).
     calibrated_costs: Option<Arc<CostModel>>,
     /// Zero counts queued this iteration, read when it ends.
-    zero_counts: Vec<(TensorId, PendingZeros)>,
+    zero_counts: Vec<(TensorId, Option<TensorKey>, PendingZeros)>,
     /// What the transfer layer did with this iteration's offloads.
     tally: OffloadTally,
     warnings: Warnings,
@@ -342,6 +349,8 @@ impl Executor {
             step_clock: StepClock::default(),
             fused: false,
             refine_from: None,
+            plan_profile: None,
+            zeros_missing: false,
             calibrated_costs: None,
             zero_counts: Vec::new(),
             tally: OffloadTally::default(),
@@ -735,7 +744,7 @@ impl Executor {
         if index == 0 {
             if fused && self.config.sparsity_every > 0 && self.config.policy.uses_sparsity() {
                 crate::notice::once("zeros under fusion", || {
-                    "under burn's fusion the zeros of saved tensors are not counted (a counting kernel on the training stream would change which ops fuse, and the gradients would differ from Autodiff<B>): the policy plans as if no tensor compressed".to_string()
+                    "under burn's fusion the zeros of saved tensors are counted on the host, from the copies of the tensors that leave the device uncompressed (a counting kernel on the training stream would change which ops fuse): tensors that stay are priced as if they did not compress".to_string()
                 });
             }
             let now = Instant::now();
@@ -1064,25 +1073,26 @@ impl Executor {
     }
 
     /// This iteration counts the zeros of its saved tensors: the policy
-    /// reads them, the backend is not burn's fusion (there the counting
-    /// kernels would change which ops fuse), and the iteration has no plan
-    /// (its profile may make one) or is one of every `sparsity_every`.
+    /// reads them and the iteration has no plan (its profile may make one)
+    /// or is one of every `sparsity_every`. Under burn's fusion only the
+    /// tensors that leave the device are counted, on the host.
     pub(crate) fn counts_zeros(&self) -> bool {
         let every = self.config.sparsity_every;
         every > 0
-            && !self.fused
             && self.config.policy.uses_sparsity()
-            && (!self.on_plan || self.iteration.is_multiple_of(every))
+            && (!self.on_plan || self.zeros_missing || self.iteration.is_multiple_of(every))
     }
 
     /// Queues the zero count of `slot` (once per tensor and iteration).
     fn count_zeros_of(&mut self, slot: &dyn ManagedSlot) {
         let id = slot.id();
-        if self.zero_counts.iter().any(|(counted, _)| *counted == id) {
+        if self.zero_counts.iter().any(|(counted, ..)| *counted == id) {
             return;
         }
         if let Some(pending) = slot.count_zeros() {
-            self.zero_counts.push((id, pending));
+            // The key now: the tensor is gone when the count is read.
+            let key = self.live.get(&id).and_then(|l| l.key);
+            self.zero_counts.push((id, key, pending));
         }
     }
 
@@ -1120,11 +1130,15 @@ impl Executor {
             .map_or(std::time::Duration::ZERO, |t| t.elapsed());
         let end = self.next_op;
         self.absorb_events(end.saturating_sub(1));
-        for (id, pending) in std::mem::take(&mut self.zero_counts) {
+        let mut counted = Vec::new();
+        for (id, key, pending) in std::mem::take(&mut self.zero_counts) {
             if let Some(fraction) = pending.read() {
                 self.recorder.sparsity(id, fraction);
+                counted.extend(key.map(|key| (key, fraction)));
             }
         }
+        let counted_on_plan = self.on_plan;
+        self.zeros_missing &= !counted_on_plan;
         // The next iteration's growth is counted from here.
         self.start_live = self.live_bytes;
         let followed_plan = self.on_plan
@@ -1205,6 +1219,12 @@ impl Executor {
             );
             result = self.replan_reported(&profile, &mut report, &why);
         }
+        if followed_plan && counted_on_plan && result.is_ok() {
+            if let Some(profile) = self.profile_with_new_zeros(&counted) {
+                let why = format!(" (zeros counted in iteration {})", self.iteration);
+                result = self.replan_reported(&profile, &mut report, &why);
+            }
+        }
         if followed_plan {
             self.last_profile = LastProfile::Recorded {
                 recorder: Box::new(recorder),
@@ -1275,6 +1295,37 @@ impl Executor {
         result
     }
 
+    /// The profile the plan in force was made from, with the zero
+    /// fractions `counted` in an iteration that followed it, if they say
+    /// something new (a tensor without one before, or one off by more than
+    /// 0.05): what the plan should be made from again. A re-plan from the
+    /// measured step still to come gets them too.
+    fn profile_with_new_zeros(&mut self, counted: &[(TensorKey, f32)]) -> Option<Profile> {
+        let base = self.plan_profile.as_ref()?;
+        let by_key: HashMap<TensorKey, f32> = counted.iter().copied().collect();
+        let changed = base.tensors.iter().any(|t| {
+            by_key
+                .get(&t.key)
+                .is_some_and(|&z| t.zero_fraction.is_none_or(|old| (old - z).abs() > 0.05))
+        });
+        if !changed {
+            return None;
+        }
+        let merge = |profile: &mut Profile| {
+            for t in &mut profile.tensors {
+                if let Some(&z) = by_key.get(&t.key) {
+                    t.zero_fraction = Some(z);
+                }
+            }
+        };
+        if let Some(refine) = &mut self.refine_from {
+            merge(Arc::make_mut(refine));
+        }
+        let mut profile = (**base).clone();
+        merge(&mut profile);
+        Some(profile)
+    }
+
     fn replan(&mut self, profile: &Profile) -> Result<(), SwapError> {
         let _span = tracing::info_span!("plan", iteration = profile.iteration).entered();
         let mut params = self.config.plan_params();
@@ -1308,6 +1359,9 @@ impl Executor {
                 }
                 self.active = Some(ActivePlan::new(plan));
                 self.status = Ok(());
+                self.zeros_missing = self.config.policy.uses_sparsity()
+                    && profile.saved_tensors().any(|t| t.zero_fraction.is_none());
+                self.plan_profile = Some(Arc::new(profile.clone()));
                 Ok(())
             }
             Err(err) => {

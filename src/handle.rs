@@ -9,14 +9,14 @@
 
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Instant;
 
 use burn_backend::{Backend, BackendTypes, DType, Shape, TensorMetadata};
 use serde::{Deserialize, Serialize};
 
 use crate::policy::Codec;
-use crate::sparsity::{count_zeros, PendingZeros};
+use crate::sparsity::{count_zeros, HostZeros, PendingZeros};
 use crate::transfer::{self, HostCopy, Incoming, TransferError, TransferOptions};
 
 pub use burn_swap_plan::profile::TensorId;
@@ -135,6 +135,9 @@ pub(crate) struct Slot<B: Backend> {
     owner: AtomicUsize,
     /// Counts this handle for the engine that tracks its primitive.
     _holder: Option<transfer::Holder>,
+    /// Under fusion: its zeros are to be counted on the host when it
+    /// leaves, and put there.
+    host_zeros: OnceLock<HostZeros>,
 }
 
 /// The float tensor primitive of [`Swapping`](crate::Swapping).
@@ -197,6 +200,7 @@ impl<B: Backend> SwapTensor<B> {
                 owner: AtomicUsize::new(Arc::as_ptr(&tracker) as usize),
                 tracker: Mutex::new(tracker),
                 _holder: holder,
+                host_zeros: OnceLock::new(),
             }),
         }
     }
@@ -426,7 +430,16 @@ impl<B: Backend> ManagedSlot for Slot<B> {
             unreachable!()
         };
         let _span = tracing::trace_span!("swap_out", id = self.id, bytes = self.bytes).entered();
-        match transfer::offload::<B>(primitive, options, codec) {
+        // Asked for by `count_zeros` under fusion: counted on the host.
+        let counter = match (self.host_zeros.get(), codec) {
+            (Some(cell), None) => {
+                let (counter, count) = transfer::zero_count();
+                *cell.lock().unwrap_or_else(|p| p.into_inner()) = Some(count);
+                Some(counter)
+            }
+            _ => None,
+        };
+        match transfer::offload::<B>(primitive, options, codec, counter) {
             Ok(host) => {
                 // An asynchronous copy may still hold the device buffer
                 // (`Residency::Offloading`); the plan counts it as gone.
@@ -446,6 +459,10 @@ impl<B: Backend> ManagedSlot for Slot<B> {
     }
 
     fn count_zeros(&self) -> Option<PendingZeros> {
+        if transfer::is_fused::<B>() {
+            let cell = self.host_zeros.get_or_init(Default::default).clone();
+            return Some(PendingZeros::on_host(cell));
+        }
         let primitive = match &*self.lock() {
             Storage::Resident(primitive) => primitive.clone(),
             _ => return None,

@@ -311,7 +311,10 @@ fn compressed_swaps_under_fusion_are_bit_identical() {
         let before = burn_swap::transfer::compression_stats();
         let actual = train::<Swap>(spec, 4);
         let after = burn_swap::transfer::compression_stats();
-        assert!(after.tensors > before.tensors, "{codec}: nothing compressed");
+        assert!(
+            after.tensors > before.tensors,
+            "{codec}: nothing compressed"
+        );
         if codec == Codec::Zvc {
             // SmallCnn's saved activations are post-ReLU: ZVC must shrink them.
             assert!(
@@ -321,4 +324,19 @@ fn compressed_swaps_under_fusion_are_bit_identical() {
         }
         assert_same(&format!("compress-all {codec}"), &expected, &actual);
     }
+    // cswap reads the zeros, counted here on the host from the copies of
+    // the tensors that left (no counting kernel on the training stream):
+    // the first plan swaps them as they are, the iteration that follows it
+    // counts them, and the plan made again compresses.
+    burn_swap::configure(
+        SwapConfig::builder()
+            .policy(burn_swap::policy::Cswap)
+            .cost_model(common::zvc_cost_model(50e6))
+            .min_swap_bytes(0)
+            .build(),
+    );
+    let actual = train::<Swap>(spec, 4);
+    let plan = burn_swap::current_plan().unwrap();
+    assert!(plan.compressed_count() > 0, "{plan}");
+    assert_same("cswap", &expected, &actual);
 }

@@ -6,8 +6,10 @@
 //! compressed size, mean and largest.
 //!
 //! `cargo build --release --features cuda --bench codec_model`, then on the
-//! GPU: `codec_model [--quick] [--json PATH] [--model PATH] [--cost-model PATH [--link-only]]`.
-//! `--quick` measures 1 MB to 512 MB only. `--model` also writes the model
+//! GPU: `codec_model [--quick] [--untuned] [--f32] [--json PATH] [--model PATH] [--cost-model PATH [--link-only]]`.
+//! `--quick` measures 1 MB to 512 MB only; `--untuned` times each codec's
+//! default launch configuration, the one the transfer engines launch (no
+//! tuning, so a few minutes instead of tens); `--f32` times f32 alone. `--model` also writes the model
 //! fitted on all samples (the file the executor would keep next to the
 //! tuner's cache); `--cost-model` writes it with the host link measured
 //! too (pinned memory, one stream each way, alone and both at once): the
@@ -52,6 +54,12 @@ fn main() {
     let mut calibration = Calibration::default();
     if args.iter().any(|a| a == "--quick") {
         calibration.sizes.retain(|&s| s <= 512 << 20);
+    }
+    if args.iter().any(|a| a == "--untuned") {
+        calibration.tuned = false;
+    }
+    if args.iter().any(|a| a == "--f32") {
+        calibration.dtypes = vec![cube_kernels::DType::F32];
     }
     let client = CudaRuntime::client(&CudaDevice::new(0));
     let device = device_key(&client);

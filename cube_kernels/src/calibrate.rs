@@ -13,7 +13,7 @@ use burn_swap_plan::cost::{Codec, CodecSample, CodecTimeModel, FitError, ModelEr
 use cubecl::prelude::*;
 
 use crate::format::{CodecKind, DType};
-use crate::gpu::compress;
+use crate::gpu::{compress, LaunchConfig};
 use crate::tuner::{device_key, time_config, Direction, Round, Tuner, KERNELS_VERSION};
 use crate::CodecError;
 
@@ -30,6 +30,11 @@ pub struct Calibration {
     pub dtypes: Vec<DType>,
     /// Calls per timed batch (see [`time_config`]).
     pub reps: usize,
+    /// Time the tuner's configurations (tuning each size bucket first if
+    /// its cache has none); else each codec's untuned default
+    /// ([`LaunchConfig::default_on`]), which is what burn-swap's transfer
+    /// engines launch.
+    pub tuned: bool,
 }
 
 impl Default for Calibration {
@@ -46,6 +51,7 @@ impl Default for Calibration {
             codecs: CodecKind::ALL.to_vec(),
             dtypes: vec![DType::F32, DType::F16],
             reps: 3,
+            tuned: true,
         }
     }
 }
@@ -150,8 +156,13 @@ impl Calibration {
         zeros: f64,
         input: &cubecl::server::Handle,
     ) -> Result<CodecSample, CodecError> {
+        let tuned = self.tuned;
+        let mut config = |direction| match tuned {
+            true => tuner.config(client, codec, dtype, direction, len),
+            false => Ok(LaunchConfig::default_on(client, codec)),
+        };
         let mut time = |direction| -> Result<f64, CodecError> {
-            let cfg = tuner.config(client, codec, dtype, direction, len)?;
+            let cfg = config(direction)?;
             time_config(
                 client,
                 codec,
@@ -166,7 +177,7 @@ impl Calibration {
         };
         let compress_s = time(Direction::Compress)?;
         let decompress_s = time(Direction::Decompress)?;
-        let cfg = tuner.config(client, codec, dtype, Direction::Compress, len)?;
+        let cfg = config(Direction::Compress)?;
         let words = compress(client, codec, input, dtype, len, cfg)?.read_size(client)?;
         Ok(CodecSample {
             codec: plan_codec(codec),

@@ -18,7 +18,7 @@ use cubecl::client::ComputeClient;
 
 #[cfg(feature = "cuda")]
 use super::cast;
-use super::{DeviceCopy, DeviceLoad, PinnedLimits, TransferError};
+use super::{DeviceCopy, DeviceLoad, PinnedLimits, TransferError, ZeroCounter};
 use crate::policy::Codec;
 
 /// A CubeCL buffer on the host.
@@ -51,18 +51,20 @@ pub(crate) enum CubeLoad<R: CubeRuntime> {
 
 /// Copies a CubeCL tensor to the host (CUDA: starts the copy), compressed
 /// with `codec` on the device first if one is given (feature
-/// `compression`). On failure the tensor comes back untouched.
+/// `compression`), else its zeros counted with `zeros` once on the host.
+/// On failure the tensor comes back untouched.
 #[allow(clippy::result_large_err)] // the tensor itself comes back on failure
 #[cfg_attr(not(feature = "cuda"), allow(unused_variables))]
 pub(crate) fn offload<R: CubeRuntime>(
     tensor: CubeTensor<R>,
     pinned: &PinnedLimits,
     codec: Option<Codec>,
+    zeros: Option<ZeroCounter>,
 ) -> Result<CubeCopy<R>, (TransferError, CubeTensor<R>)> {
     #[cfg(feature = "cuda")]
     let tensor = match as_cuda(tensor) {
         Ok(cuda) => {
-            return super::cuda::offload(cuda, pinned, codec)
+            return super::cuda::offload(cuda, pinned, codec, zeros)
                 .map(CubeCopy::Cuda)
                 .map_err(|(err, back)| (err, from_cuda(back)));
         }
@@ -77,13 +79,18 @@ pub(crate) fn offload<R: CubeRuntime>(
         return read_packed(tensor, codec);
     }
     match tensor.client.read_one(tensor.handle.clone()) {
-        Ok(bytes) => Ok(CubeCopy::Read(ReadCopy {
-            bytes: bytes.to_vec(),
-            meta: (*tensor.meta).clone(),
-            dtype: tensor.dtype,
-            device: tensor.device.clone(),
-            client: tensor.client.clone(),
-        })),
+        Ok(bytes) => {
+            if let Some(zeros) = zeros {
+                zeros.count(&bytes, tensor.dtype.size());
+            }
+            Ok(CubeCopy::Read(ReadCopy {
+                bytes: bytes.to_vec(),
+                meta: (*tensor.meta).clone(),
+                dtype: tensor.dtype,
+                device: tensor.device.clone(),
+                client: tensor.client.clone(),
+            }))
+        }
         Err(err) => Err((TransferError::Engine(format!("{err:?}")), tensor)),
     }
 }

@@ -40,7 +40,7 @@ use burn_fusion::{FusionRuntime, FusionTensor};
 use burn_ir::{CustomOpIr, HandleContainer, OperationIr, TensorId, TensorIr, TensorStatus};
 
 use super::cube::{self, CubeCopy, CubeLoad};
-use super::{DeviceCopy, DeviceLoad, PinnedLimits, TransferError};
+use super::{DeviceCopy, DeviceLoad, PinnedLimits, TransferError, ZeroCounter};
 use crate::policy::Codec;
 
 /// The backend that names fusion's handle conversions (they do not depend
@@ -186,6 +186,8 @@ struct TakeCell<R: CubeRuntime> {
     pinned: PinnedLimits,
     /// Compressed with it on the device before the copy.
     codec: Option<Codec>,
+    /// Counts the zeros of the copy (dropped with the cell if never taken).
+    zeros: Mutex<Option<ZeroCounter>>,
     /// Witnesses from this sequence number on were made after the request.
     after: u64,
     state: Mutex<Take<R>>,
@@ -252,7 +254,8 @@ impl<R: CubeRuntime> TakeCell<R> {
             unreachable!()
         };
         let bytes = tensor.handle.size_in_used();
-        *state = match cube::offload(tensor, &self.pinned, self.codec) {
+        let zeros = self.zeros.lock().unwrap_or_else(|p| p.into_inner()).take();
+        *state = match cube::offload(tensor, &self.pinned, self.codec, zeros) {
             Ok(copy) => {
                 MOVED.fetch_add(1, Ordering::Relaxed);
                 MOVED_BYTES.fetch_add(bytes, Ordering::Relaxed);
@@ -427,6 +430,7 @@ pub(crate) fn offload<R: CubeRuntime>(
     tensor: FusedTensor<R>,
     pinned: PinnedLimits,
     codec: Option<Codec>,
+    zeros: Option<ZeroCounter>,
 ) -> Result<FusedCopy<R>, (TransferError, FusedTensor<R>)> {
     let mut registry = registry();
     if registry.holders.get(&tensor.id).copied().unwrap_or(0) > 1 {
@@ -444,6 +448,7 @@ pub(crate) fn offload<R: CubeRuntime>(
         stream: StreamId::current(),
         pinned,
         codec,
+        zeros: Mutex::new(zeros),
         after: registry.next_seq,
         state: Mutex::new(Take::Waiting),
         polling: AtomicBool::new(false),
@@ -466,6 +471,14 @@ impl<R: CubeRuntime> FusedCopy<R> {
     /// Starts bringing it back: a buffer never taken is simply kept.
     fn prefetch(self) -> FusedLoad<R> {
         let state = std::mem::replace(&mut *self.cell.lock(), Take::Kept);
+        // Never copied now: nothing to count.
+        drop(
+            self.cell
+                .zeros
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .take(),
+        );
         let load = match state {
             Take::Waiting => {
                 KEPT.fetch_add(1, Ordering::Relaxed);

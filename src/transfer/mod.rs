@@ -66,6 +66,57 @@ impl TransferOptions {
     }
 }
 
+/// Counts a host copy's zero elements once the copy is on the host (what
+/// ZVC drops: elements whose bits are all zero), off the training thread.
+/// Dropped without counting (the copy failed or never started), it tells
+/// its [`ZeroCount`] that nothing will come.
+pub(crate) struct ZeroCounter(std::sync::mpsc::SyncSender<f32>);
+
+/// The other end of a [`ZeroCounter`].
+pub(crate) struct ZeroCount(std::sync::mpsc::Receiver<f32>);
+
+/// A counter and what it will count into.
+pub(crate) fn zero_count() -> (ZeroCounter, ZeroCount) {
+    let (tx, rx) = std::sync::mpsc::sync_channel(1);
+    (ZeroCounter(tx), ZeroCount(rx))
+}
+
+impl ZeroCounter {
+    /// Counts `bytes`, holding elements of `elem_bytes` (2, or 4-byte words
+    /// for anything else).
+    #[cfg_attr(not(any(feature = "cuda", feature = "wgpu")), allow(dead_code))]
+    pub(crate) fn count(self, bytes: &[u8], elem_bytes: usize) {
+        let _ = self.0.send(zero_fraction(bytes, elem_bytes));
+    }
+}
+
+impl ZeroCount {
+    /// The fraction, waiting for the count; `None` if nothing was counted.
+    /// A copy still waiting to leave after this long (its count would come
+    /// later) is not waited for.
+    pub(crate) fn wait(self) -> Option<f32> {
+        self.0.recv_timeout(std::time::Duration::from_secs(10)).ok()
+    }
+}
+
+/// The fraction of all-zero elements of `elem_bytes` in `bytes`.
+fn zero_fraction(bytes: &[u8], elem_bytes: usize) -> f32 {
+    let (elements, zeros) = if elem_bytes == 2 {
+        let zeros = bytes
+            .chunks_exact(2)
+            .filter(|e| u16::from_ne_bytes([e[0], e[1]]) == 0)
+            .count();
+        (bytes.len() / 2, zeros)
+    } else {
+        let zeros = bytes
+            .chunks_exact(4)
+            .filter(|e| u32::from_ne_bytes([e[0], e[1], e[2], e[3]]) == 0)
+            .count();
+        (bytes.len() / 4, zeros)
+    };
+    zeros as f32 / elements.max(1) as f32
+}
+
 /// Limits of the CUDA engine's pinned host pool.
 #[derive(Debug, Clone, Copy)]
 #[cfg_attr(not(feature = "cuda"), allow(dead_code))]
@@ -311,6 +362,7 @@ fn offload_cube<P: Send + 'static, R: burn_cubecl::CubeRuntime>(
     primitive: P,
     options: &TransferOptions,
     codec: Option<Codec>,
+    zeros: &mut Option<ZeroCounter>,
 ) -> Result<Result<HostCopy, (TransferError, P)>, P> {
     let any = &primitive as &dyn Any;
     if any.is::<fused::FusedTensor<R>>() {
@@ -325,13 +377,13 @@ fn offload_cube<P: Send + 'static, R: burn_cubecl::CubeRuntime>(
                 cast(tensor).expect("type checked"),
             )));
         }
-        return Ok(fused::offload(tensor, options.pinned, codec)
+        return Ok(fused::offload(tensor, options.pinned, codec, zeros.take())
             .map(|copy| HostCopy::Device(Box::new(copy)))
             .map_err(|(err, back)| (err, cast(back).expect("type checked"))));
     }
     if any.is::<burn_cubecl::tensor::CubeTensor<R>>() {
         let tensor: burn_cubecl::tensor::CubeTensor<R> = cast(primitive).expect("type checked");
-        return Ok(cube::offload(tensor, &options.pinned, codec)
+        return Ok(cube::offload(tensor, &options.pinned, codec, zeros.take())
             .map(|copy| HostCopy::Device(Box::new(copy)))
             .map_err(|(err, back)| (err, cast(back).expect("type checked"))));
     }
@@ -422,13 +474,15 @@ impl HostCopy {
 }
 
 /// Copies a primitive to the host (for asynchronous engines: starts the
-/// copy), compressed with `codec` first where the engine can. On failure
-/// the primitive comes back untouched.
+/// copy), compressed with `codec` first where the engine can. The GPU
+/// engines count the zeros of an uncompressed copy with `zeros` (others
+/// drop it). On failure the primitive comes back untouched.
 #[cfg_attr(not(any(feature = "cuda", feature = "wgpu")), allow(unused_variables))]
 pub(crate) fn offload<B: Backend>(
     primitive: B::FloatTensorPrimitive,
     options: &TransferOptions,
     codec: Option<Codec>,
+    mut zeros: Option<ZeroCounter>,
 ) -> Result<HostCopy, (TransferError, B::FloatTensorPrimitive)> {
     if let Some(flex) = (&primitive as &dyn Any).downcast_ref::<FlexTensor>() {
         #[cfg(feature = "compression")]
@@ -452,15 +506,17 @@ pub(crate) fn offload<B: Backend>(
         None
     });
     #[cfg(feature = "cuda")]
-    let primitive = match offload_cube::<_, cubecl::cuda::CudaRuntime>(primitive, options, codec) {
-        Ok(result) => return result,
-        Err(primitive) => primitive,
-    };
+    let primitive =
+        match offload_cube::<_, cubecl::cuda::CudaRuntime>(primitive, options, codec, &mut zeros) {
+            Ok(result) => return result,
+            Err(primitive) => primitive,
+        };
     #[cfg(feature = "wgpu")]
-    let primitive = match offload_cube::<_, cubecl::wgpu::WgpuRuntime>(primitive, options, codec) {
-        Ok(result) => return result,
-        Err(primitive) => primitive,
-    };
+    let primitive =
+        match offload_cube::<_, cubecl::wgpu::WgpuRuntime>(primitive, options, codec, &mut zeros) {
+            Ok(result) => return result,
+            Err(primitive) => primitive,
+        };
     if let Some(codec) = codec {
         compression_not_carried_out(codec);
     }
@@ -561,7 +617,7 @@ impl<B: Backend> HostTensor<B> {
             return Err((TransferError::Unsupported(why), tensor));
         }
         let device = B::float_device(&tensor);
-        offload::<B>(tensor, &TransferOptions::of(config), None).map(|host| Self {
+        offload::<B>(tensor, &TransferOptions::of(config), None, None).map(|host| Self {
             state: HostState::Host(host),
             device,
         })

@@ -37,7 +37,7 @@ pub use pinned::PoolStats;
 use pinned::{PinnedBlock, PinnedPool};
 use worker::{Download, DownloadResult, OnDevice, Ticket, Upload, Worker};
 
-use super::{DeviceUsage, PinnedLimits, TransferError};
+use super::{DeviceUsage, PinnedLimits, TransferError, ZeroCounter};
 use crate::policy::Codec;
 
 /// The float primitive of `CubeBackend<CudaRuntime, ..>`.
@@ -197,8 +197,9 @@ impl CudaCopy {
 }
 
 /// Starts the download of a CUDA tensor, compressed on compute's stream
-/// first when `codec` is given (feature `compression`). `Err` gives the
-/// tensor back.
+/// first when `codec` is given (feature `compression`), else its zeros
+/// counted with `zeros` once it is on the host. `Err` gives the tensor
+/// back.
 // The tensor itself is what a failure hands back: boxing it would cost an
 // allocation on every offload.
 #[allow(clippy::result_large_err)]
@@ -207,6 +208,7 @@ pub(crate) fn offload(
     cube: CubePrimitive,
     limits: &PinnedLimits,
     codec: Option<Codec>,
+    zeros: Option<ZeroCounter>,
 ) -> Result<CudaCopy, (TransferError, CubePrimitive)> {
     if cube.qparams.is_some() || !is_float(cube.dtype) {
         let err = TransferError::Unsupported(format!("{:?}", cube.dtype));
@@ -226,11 +228,13 @@ pub(crate) fn offload(
         Err(err) => return Err((err, cube)),
     };
     let copy = new_copy(&cube, block.clone(), false);
+    let elem_bytes = cube.dtype.size();
+    let mut job = Download::new(OnDevice::Tensor(cube), block, copy.offload.clone());
+    if let Some(zeros) = zeros {
+        job.count_zeros(zeros, elem_bytes);
+    }
     // A lane that stopped hands the tensor back through `offload`.
-    send_download(
-        &engine,
-        Download::new(OnDevice::Tensor(cube), block, copy.offload.clone()),
-    );
+    send_download(&engine, job);
     Ok(copy)
 }
 

@@ -25,7 +25,7 @@
 //! error, and a download gives its tensor back: nobody waits forever.
 
 use std::sync::mpsc::{channel, sync_channel, Sender};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::{Arc, Condvar, Mutex, OnceLock};
 
 use burn_cubecl::tensor::CubeTensor;
 use cubecl::cuda::{CudaDevice, CudaRuntime};
@@ -39,6 +39,7 @@ use cudarc::driver::{result, sys, DriverError};
 
 use super::pinned::PinnedBlock;
 use super::CudaError;
+use crate::transfer::ZeroCounter;
 
 /// Copies issued and not yet completed on one lane at most.
 const MAX_IN_FLIGHT: usize = 64;
@@ -112,6 +113,8 @@ pub(crate) struct Download {
     data: Option<OnDevice>,
     block: Arc<PinnedBlock>,
     done: Arc<Ticket<DownloadResult>>,
+    /// Counts the block's zero elements (of that many bytes) once copied.
+    zeros: Option<(ZeroCounter, usize)>,
 }
 
 impl Download {
@@ -124,7 +127,13 @@ impl Download {
             data: Some(data),
             block,
             done,
+            zeros: None,
         }
+    }
+    /// Once copied, the block's zero elements of `elem_bytes` are counted
+    /// with `zeros` on the counting thread.
+    pub(crate) fn count_zeros(&mut self, zeros: ZeroCounter, elem_bytes: usize) {
+        self.zeros = Some((zeros, elem_bytes));
     }
     /// The device buffers the copy reads (for a compressed one, its data
     /// and its size word).
@@ -146,6 +155,9 @@ impl Download {
             );
         }
         drop(self.data.take());
+        if let Some((zeros, elem_bytes)) = self.zeros.take() {
+            count_later(self.block.clone(), zeros, elem_bytes);
+        }
         self.done.set(Ok(()));
     }
     /// The data goes back to its owner, untouched (what dropping does).
@@ -159,6 +171,28 @@ impl Drop for Download {
         if let Some(data) = self.data.take() {
             self.done.set(Err(data));
         }
+    }
+}
+
+/// Counts zeros of copied blocks on a thread of its own, so that neither
+/// the training thread nor the lane's completions wait for the scan.
+fn count_later(block: Arc<PinnedBlock>, zeros: ZeroCounter, elem_bytes: usize) {
+    type Job = (Arc<PinnedBlock>, ZeroCounter, usize);
+    static COUNTER: OnceLock<Mutex<Option<Sender<Job>>>> = OnceLock::new();
+    let sender = COUNTER.get_or_init(|| {
+        let (tx, rx) = channel::<Job>();
+        let spawned = std::thread::Builder::new()
+            .name("burn-swap-zeros".into())
+            .spawn(move || {
+                for (block, zeros, elem_bytes) in rx {
+                    zeros.count(block.as_slice(), elem_bytes);
+                }
+            });
+        // Without the thread, counters are dropped: nothing is counted.
+        Mutex::new(spawned.ok().map(|_| tx))
+    });
+    if let Some(tx) = &*sender.lock().unwrap_or_else(|p| p.into_inner()) {
+        let _ = tx.send((block, zeros, elem_bytes));
     }
 }
 
