@@ -354,6 +354,16 @@ fn run<D: Backend>(args: &Args) {
         None => println!("no plan in force: {:?}", burn_swap::status()),
     }
     println!("throughput: {swap_tput:.1} samples/s");
+    let compressed = burn_swap::transfer::compression_stats();
+    if compressed.tensors > 0 {
+        println!(
+            "compressed before crossing the link: {} tensors, {:.2} GiB to {:.2} GiB ({:.1}%)",
+            compressed.tensors,
+            compressed.bytes as f64 / (1u64 << 30) as f64,
+            compressed.compressed_bytes as f64 / (1u64 << 30) as f64,
+            100.0 * compressed.compressed_bytes as f64 / compressed.bytes.max(1) as f64
+        );
+    }
     if let Some(predicted) = plan.as_ref().and_then(|p| p.predicted) {
         let measured = median_step(&times) * 1e3;
         let predicted = predicted.iteration_ns / 1e6;

@@ -1137,7 +1137,9 @@ impl Executor {
                 counted.extend(key.map(|key| (key, fraction)));
             }
         }
+        // Counted on a plan: for the tensors it lacked, or on schedule.
         let counted_on_plan = self.on_plan;
+        let scheduled = counted_on_plan && !self.zeros_missing;
         self.zeros_missing &= !counted_on_plan;
         // The next iteration's growth is counted from here.
         self.start_live = self.live_bytes;
@@ -1220,7 +1222,7 @@ impl Executor {
             result = self.replan_reported(&profile, &mut report, &why);
         }
         if followed_plan && counted_on_plan && result.is_ok() {
-            if let Some(profile) = self.profile_with_new_zeros(&counted) {
+            if let Some(profile) = self.profile_with_new_zeros(&counted, scheduled) {
                 let why = format!(" (zeros counted in iteration {})", self.iteration);
                 result = self.replan_reported(&profile, &mut report, &why);
             }
@@ -1297,16 +1299,24 @@ impl Executor {
 
     /// The profile the plan in force was made from, with the zero
     /// fractions `counted` in an iteration that followed it, if they say
-    /// something new (a tensor without one before, or one off by more than
-    /// 0.05): what the plan should be made from again. A re-plan from the
-    /// measured step still to come gets them too.
-    fn profile_with_new_zeros(&mut self, counted: &[(TensorKey, f32)]) -> Option<Profile> {
+    /// something new: a tensor without one before, or, in an iteration
+    /// counted on schedule (`drift`, every `sparsity_every`), one off by
+    /// more than 0.05. What the plan should be made from again; a re-plan
+    /// from the measured step still to come gets them too. (Fractions drift
+    /// every step early in training: re-planning on each drift would plan
+    /// every step.)
+    fn profile_with_new_zeros(
+        &mut self,
+        counted: &[(TensorKey, f32)],
+        drift: bool,
+    ) -> Option<Profile> {
         let base = self.plan_profile.as_ref()?;
         let by_key: HashMap<TensorKey, f32> = counted.iter().copied().collect();
         let changed = base.tensors.iter().any(|t| {
-            by_key
-                .get(&t.key)
-                .is_some_and(|&z| t.zero_fraction.is_none_or(|old| (old - z).abs() > 0.05))
+            by_key.get(&t.key).is_some_and(|&z| match t.zero_fraction {
+                None => true,
+                Some(old) => drift && (old - z).abs() > 0.05,
+            })
         });
         if !changed {
             return None;
@@ -1359,8 +1369,13 @@ impl Executor {
                 }
                 self.active = Some(ActivePlan::new(plan));
                 self.status = Ok(());
-                self.zeros_missing = self.config.policy.uses_sparsity()
-                    && profile.saved_tensors().any(|t| t.zero_fraction.is_none());
+                // Once per profiled iteration: tensors that never leave are
+                // never counted (under fusion), and asking again each plan
+                // would count every iteration.
+                if !self.on_plan {
+                    self.zeros_missing = self.config.policy.uses_sparsity()
+                        && profile.saved_tensors().any(|t| t.zero_fraction.is_none());
+                }
                 self.plan_profile = Some(Arc::new(profile.clone()));
                 Ok(())
             }

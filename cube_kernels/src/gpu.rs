@@ -237,7 +237,11 @@ impl Decompressed {
     /// the decoded words do not give the header's checksum. Until this
     /// returns `Ok`, the contents of `handle` must not be trusted.
     pub fn check<R: Runtime>(&self, client: &ComputeClient<R>) -> Result<(), CodecError> {
-        let s = read_words(client, self.status.clone())?;
+        self.check_status(&read_words(client, self.status.clone())?)
+    }
+    /// [`Self::check`] on status words already read (several decoders'
+    /// status can be read from the device at once).
+    pub fn check_status(&self, s: &[u32]) -> Result<(), CodecError> {
         let (bits, found) = s
             .chunks_exact(2)
             .fold((0u32, 0u32), |(b, c), p| (b | p[0], c.wrapping_add(p[1])));

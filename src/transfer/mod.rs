@@ -669,3 +669,35 @@ pub fn pinned_pool_stats(device: &cubecl::cuda::CudaDevice) -> Option<cuda::Pool
 pub fn device_usage<B: Backend>(device: &B::Device) -> Option<DeviceUsage> {
     memory_probe::<B>(device).usage()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn zeros_are_counted_by_their_bits_per_element() {
+        let words: Vec<u8> = [0u32, 7, 0, 0x8000_0000]
+            .iter()
+            .flat_map(|w| w.to_ne_bytes())
+            .collect();
+        // -0.0 is not all zero bits: ZVC keeps it.
+        assert_eq!(zero_fraction(&words, 4), 0.5);
+        let halves: Vec<u8> = [0u16, 0, 0, 3]
+            .iter()
+            .flat_map(|h| h.to_ne_bytes())
+            .collect();
+        assert_eq!(zero_fraction(&halves, 2), 0.75);
+    }
+
+    #[test]
+    fn a_counter_dropped_without_counting_gives_nothing_at_once() {
+        let (counter, count) = zero_count();
+        drop(counter);
+        let started = std::time::Instant::now();
+        assert_eq!(count.wait(), None);
+        assert!(started.elapsed() < std::time::Duration::from_secs(1));
+        let (counter, count) = zero_count();
+        counter.count(&[0, 0, 0, 0, 1, 0, 0, 0], 4);
+        assert_eq!(count.wait(), Some(0.5));
+    }
+}

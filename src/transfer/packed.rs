@@ -93,31 +93,76 @@ pub(crate) fn device_header<R: CubeRuntime>(
     Ok(header)
 }
 
-/// A decoder whose status has not been read yet.
-type PendingCheck = Box<dyn FnOnce() -> Result<(), CodecError> + Send>;
+/// Decoders of one runtime whose status has not been read yet.
+trait PendingChecks: Send {
+    fn push(&mut self, out: Decompressed);
+    /// Reads every status at once (one wait for the device) and checks
+    /// them: how many were checked, and the failures.
+    fn check(&mut self) -> (usize, Vec<CodecError>);
+}
 
-static PENDING: Mutex<Vec<PendingCheck>> = Mutex::new(Vec::new());
+struct Checks<R: CubeRuntime> {
+    client: ComputeClient<R>,
+    outs: Vec<Decompressed>,
+}
+
+impl<R: CubeRuntime> PendingChecks for Checks<R> {
+    fn push(&mut self, out: Decompressed) {
+        self.outs.push(out);
+    }
+    fn check(&mut self) -> (usize, Vec<CodecError>) {
+        let outs = std::mem::take(&mut self.outs);
+        if outs.is_empty() {
+            return (0, Vec::new());
+        }
+        let handles = outs.iter().map(|out| out.status.clone()).collect();
+        let read = cubecl::future::block_on(self.client.read_async(handles));
+        let failures = match read {
+            Ok(statuses) => outs
+                .iter()
+                .zip(statuses)
+                .filter_map(|(out, bytes)| {
+                    cube_kernels::format::bytes_to_words(&bytes)
+                        .and_then(|words| out.check_status(&words))
+                        .err()
+                })
+                .collect(),
+            Err(err) => vec![CodecError::Runtime(format!("{err:?}"))],
+        };
+        (outs.len(), failures)
+    }
+}
+
+/// Per runtime type: the decoders to check.
+static PENDING: Mutex<Vec<(std::any::TypeId, Box<dyn PendingChecks>)>> = Mutex::new(Vec::new());
 
 /// Leaves the status check of `out` to the next [`check_unpacked`].
 #[cfg_attr(not(feature = "cuda"), allow(dead_code))]
 pub(crate) fn defer_check<R: CubeRuntime>(client: &ComputeClient<R>, out: Decompressed) {
-    let client = client.clone();
-    let check: PendingCheck = Box::new(move || out.check(&client));
-    PENDING
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .push(check);
+    let mut pending = PENDING.lock().unwrap_or_else(|p| p.into_inner());
+    let id = std::any::TypeId::of::<R>();
+    if !pending.iter().any(|(of, _)| *of == id) {
+        let checks = Checks::<R> {
+            client: client.clone(),
+            outs: Vec::new(),
+        };
+        pending.push((id, Box::new(checks)));
+    }
+    if let Some((_, checks)) = pending.iter_mut().find(|(of, _)| *of == id) {
+        checks.push(out);
+    }
 }
 
-/// Reads the status of every decoder run since the last call: `Err` names
-/// the first copy that came back corrupt (how many were, and why).
+/// Reads the status of every decoder run since the last call, one read per
+/// runtime: `Err` says how many copies came back corrupt, and why.
 pub(crate) fn check_unpacked() -> Result<(), String> {
-    let pending = std::mem::take(&mut *PENDING.lock().unwrap_or_else(|p| p.into_inner()));
-    let checked = pending.len();
-    let failures: Vec<CodecError> = pending
-        .into_iter()
-        .filter_map(|check| check().err())
-        .collect();
+    let mut pending = PENDING.lock().unwrap_or_else(|p| p.into_inner());
+    let (mut checked, mut failures) = (0, Vec::new());
+    for (_, checks) in pending.iter_mut() {
+        let (n, failed) = checks.check();
+        checked += n;
+        failures.extend(failed);
+    }
     match failures.first() {
         None => Ok(()),
         Some(first) => Err(format!(

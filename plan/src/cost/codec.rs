@@ -127,20 +127,29 @@ impl Linear {
         samples: &[&CodecSample],
         target: impl Fn(&CodecSample) -> f64,
     ) -> Result<Self, FitError> {
-        let mut records = Array2::<f64>::zeros((samples.len(), 3));
+        // Samples of one sparsity (a band that saw one) cannot tell the
+        // zero bytes' term from the others': it is left out (zero).
+        let (lo, hi) = samples.iter().fold((f64::MAX, f64::MIN), |(lo, hi), s| {
+            (lo.min(s.zero_fraction), hi.max(s.zero_fraction))
+        });
+        let columns = if hi - lo > 1e-9 { 3 } else { 2 };
+        let mut records = Array2::<f64>::zeros((samples.len(), columns));
         let ones = Array1::<f64>::ones(samples.len());
         for (row, s) in samples.iter().enumerate() {
             let y = target(s).max(1.0);
             let bytes = s.bytes as f64;
             records[[row, 0]] = 1.0 / y;
             records[[row, 1]] = bytes / y;
-            records[[row, 2]] = bytes * s.zero_fraction / y;
+            if columns == 3 {
+                records[[row, 2]] = bytes * s.zero_fraction / y;
+            }
         }
         let fitted = LinearRegression::new()
             .with_intercept(false)
             .fit(&DatasetBase::new(records, ones))
             .map_err(|err| FitError::Solver(err.to_string()))?;
         let p = fitted.params();
+        let p = [p[0], p[1], if columns == 3 { p[2] } else { 0.0 }];
         Ok(Self {
             intercept: p[0],
             per_byte: p[1],

@@ -61,6 +61,27 @@ fn zvc_model(noise: f64) -> CodecTimeModel {
     CodecTimeModel::fit("test-gpu", "1", &samples(0, noise)).unwrap()
 }
 
+/// A band whose samples all have one sparsity (the calibration's every
+/// other sample can leave one in the top band) still fits, on size alone.
+#[test]
+fn a_band_of_one_sparsity_fits_on_size_alone() {
+    let samples: Vec<CodecSample> = (0..40)
+        .map(|i| {
+            let zeros = if i % 5 == 0 {
+                0.85
+            } else {
+                0.1 * (i % 5) as f64
+            };
+            zvc_sample(i, (1 + i as u64) * 3 * MB, zeros, 0.0)
+        })
+        .collect();
+    let model = CodecTimeModel::fit("test-gpu", "1", &samples).unwrap();
+    let cost = model.predict(Codec::Zvc, "F32", 30 * MB, 0.85).unwrap();
+    let expected = zvc_sample(0, 30 * MB, 0.85, 0.0);
+    let error = (cost.compress_ns - expected.compress_ns).abs() / expected.compress_ns;
+    assert!(error < 0.03, "compress time off by {error}");
+}
+
 #[test]
 fn the_time_model_predicts_held_out_sizes_and_sparsities_within_three_percent() {
     let model = zvc_model(0.01);

@@ -297,13 +297,9 @@ fn new_copy(cube: &CubePrimitive, block: Arc<PinnedBlock>, packed: bool) -> Cuda
 
 /// Starts bringing a copy back. If its download already failed, the tensor
 /// it kept is returned at once; a download still running is waited for by
-/// the upload thread, not here (except for a compressed copy, whose size
-/// is known only then).
+/// the upload thread, not here.
 #[allow(clippy::result_large_err)] // as `offload`: the tensor comes back
 pub(crate) fn prefetch(copy: CudaCopy) -> Result<PendingLoad, CubePrimitive> {
-    if copy.packed {
-        copy.wait();
-    }
     if !copy.in_flight() {
         if let Some(back) = take_failed(&copy) {
             return Err(back);
@@ -315,7 +311,8 @@ pub(crate) fn prefetch(copy: CudaCopy) -> Result<PendingLoad, CubePrimitive> {
             // From compute's own pool, so the memory goes back to compute
             // when the tensor dies. Taken before the fence: whatever last
             // used this memory was enqueued before it, so it has run before
-            // the copy lands.
+            // the copy lands. A compressed block only shrinks (to its size
+            // once its download read it), so this holds what is copied.
             let dst = engine.compute.empty(copy.block.len());
             // A job that cannot be sent completes with an error when dropped.
             let job = Upload::new(
