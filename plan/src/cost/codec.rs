@@ -273,7 +273,14 @@ impl CodecTimeModel {
                     .copied()
                     .filter(|s| band_of(s.zero_fraction) == band)
                     .collect();
-                bands.push(if in_band.len() >= MIN_BAND_SAMPLES {
+                // A band that saw one sparsity cannot say how its costs
+                // change with sparsity: the fit over all samples serves it.
+                let sparsities = in_band
+                    .iter()
+                    .map(|s| s.zero_fraction.to_bits())
+                    .collect::<std::collections::BTreeSet<_>>()
+                    .len();
+                bands.push(if in_band.len() >= MIN_BAND_SAMPLES && sparsities > 1 {
                     Some(BandFit::fit(&in_band)?)
                 } else {
                     None
