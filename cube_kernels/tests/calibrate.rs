@@ -36,6 +36,7 @@ fn small() -> Calibration {
         codecs: vec![CodecKind::Zvc],
         dtypes: vec![DType::F32],
         reps: 1,
+        tuned: true,
     }
 }
 

@@ -477,7 +477,10 @@ impl HostCopy {
 /// copy), compressed with `codec` first where the engine can. The GPU
 /// engines count the zeros of an uncompressed copy with `zeros` (others
 /// drop it). On failure the primitive comes back untouched.
-#[cfg_attr(not(any(feature = "cuda", feature = "wgpu")), allow(unused_variables))]
+#[cfg_attr(
+    not(any(feature = "cuda", feature = "wgpu")),
+    allow(unused_variables, unused_mut)
+)]
 pub(crate) fn offload<B: Backend>(
     primitive: B::FloatTensorPrimitive,
     options: &TransferOptions,

@@ -159,6 +159,7 @@ pub(crate) struct CudaCopy {
     dtype: DType,
     device: CudaDevice,
     /// The block holds the buffer compressed (see [`super::packed`]).
+    #[cfg_attr(not(feature = "compression"), allow(dead_code))]
     packed: bool,
     /// Set when the download finished; `Err` hands the device data back.
     offload: Arc<Ticket<DownloadResult>>,
