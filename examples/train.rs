@@ -357,10 +357,10 @@ fn run<D: Backend>(args: &Args) {
     let compressed = burn_swap::transfer::compression_stats();
     if compressed.tensors > 0 {
         println!(
-            "compressed before crossing the link: {} tensors, {:.2} GiB to {:.2} GiB ({:.1}%)",
+            "compressed before crossing the link: {} tensors, {} to {} ({:.1}%)",
             compressed.tensors,
-            compressed.bytes as f64 / (1u64 << 30) as f64,
-            compressed.compressed_bytes as f64 / (1u64 << 30) as f64,
+            human_bytes(compressed.bytes),
+            human_bytes(compressed.compressed_bytes),
             100.0 * compressed.compressed_bytes as f64 / compressed.bytes.max(1) as f64
         );
     }

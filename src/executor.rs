@@ -1138,9 +1138,8 @@ impl Executor {
             }
         }
         // Counted on a plan: for the tensors it lacked, or on schedule.
-        let counted_on_plan = self.on_plan;
-        let scheduled = counted_on_plan && !self.zeros_missing;
-        self.zeros_missing &= !counted_on_plan;
+        let scheduled = self.on_plan && !self.zeros_missing;
+        self.zeros_missing &= !self.on_plan;
         // The next iteration's growth is counted from here.
         self.start_live = self.live_bytes;
         let followed_plan = self.on_plan
@@ -1221,7 +1220,7 @@ impl Executor {
             );
             result = self.replan_reported(&profile, &mut report, &why);
         }
-        if followed_plan && counted_on_plan && result.is_ok() {
+        if followed_plan && !counted.is_empty() && result.is_ok() {
             if let Some(profile) = self.profile_with_new_zeros(&counted, scheduled) {
                 let why = format!(" (zeros counted in iteration {})", self.iteration);
                 result = self.replan_reported(&profile, &mut report, &why);

@@ -148,18 +148,10 @@ impl<R: CubeRuntime> ReadCopy<R> {
     /// checked at once (this path is synchronous anyway).
     #[cfg(feature = "compression")]
     fn load_packed(self) -> CubeTensor<R> {
-        let unpacked = cube_kernels::format::bytes_to_words(&self.bytes)
-            .and_then(|words| super::packed::check_host_copy(&words))
-            .and_then(|header| {
-                let comp = self.client.create_from_slice(&self.bytes);
-                super::packed::decompress(&self.client, &comp, &header)
-            })
-            .and_then(|out| out.check(&self.client).map(|()| out.handle));
-        let handle = match unpacked {
-            Ok(handle) => handle,
-            // Corrupt host memory: never hand the model wrong values.
-            Err(err) => panic!("burn-swap: a swapped tensor came back corrupt: {err}"),
-        };
+        let header = cube_kernels::format::bytes_to_words(&self.bytes)
+            .and_then(|words| super::packed::check_host_copy(&words));
+        let comp = self.client.create_from_slice(&self.bytes);
+        let handle = super::packed::decompress_checked(&self.client, &comp, header);
         CubeTensor::new(self.client, handle, self.meta, self.device, self.dtype)
     }
 }

@@ -579,11 +579,17 @@ pub(crate) fn load<B: Backend>(host: HostCopy, device: &B::Device) -> B::FloatTe
         #[cfg(feature = "compression")]
         HostCopy::FlexCompressed(copy) => match flex::load_compressed(copy) {
             Ok(tensor) => cast(tensor).expect("a Flex copy is only made from a Flex tensor"),
-            // Corrupt host memory: never hand the model wrong values.
-            Err(err) => panic!("burn-swap: a swapped tensor came back corrupt: {err}"),
+            Err(err) => came_back_corrupt(err),
         },
         HostCopy::Device(copy) => primitive::<B>(copy.load()),
     }
+}
+
+/// A compressed copy failed its checks on the way back: the training
+/// thread stops rather than hand the model wrong values.
+#[cfg(feature = "compression")]
+fn came_back_corrupt(err: impl std::fmt::Display) -> ! {
+    panic!("burn-swap: a swapped tensor came back corrupt: {err}")
 }
 
 fn primitive<B: Backend>(any: Box<dyn Any + Send>) -> B::FloatTensorPrimitive {

@@ -77,6 +77,20 @@ pub(crate) fn decompress<R: CubeRuntime>(
     cube_kernels::decompress(client, comp, header, config)
 }
 
+/// Decompresses `comp` and checks the decoder's status at once (a read that
+/// waits for the stream): for the paths that are synchronous anyway. A
+/// corrupt copy stops the training thread.
+pub(crate) fn decompress_checked<R: CubeRuntime>(
+    client: &ComputeClient<R>,
+    comp: &Handle,
+    header: Result<Header, CodecError>,
+) -> Handle {
+    let out = header
+        .and_then(|header| decompress(client, comp, &header))
+        .and_then(|out| out.check(client).map(|()| out.handle));
+    out.unwrap_or_else(|err| super::came_back_corrupt(err))
+}
+
 /// The header of a compressed copy still on the device (a download that
 /// failed), read from there: a read that waits for the compute stream, on
 /// a path taken only when a copy failed.

@@ -347,12 +347,8 @@ fn take_failed(copy: &CudaCopy) -> Option<CubePrimitive> {
         #[cfg(feature = "compression")]
         OnDevice::Packed(comp) => {
             let client = CudaRuntime::client(&copy.device);
-            let handle = super::packed::device_header(&client, &comp)
-                .and_then(|header| super::packed::decompress(&client, &comp.handle, &header))
-                .and_then(|out| out.check(&client).map(|()| out.handle))
-                .unwrap_or_else(|err| {
-                    panic!("burn-swap: a compressed tensor kept on the device is corrupt: {err}")
-                });
+            let header = super::packed::device_header(&client, &comp);
+            let handle = super::packed::decompress_checked(&client, &comp.handle, header);
             copy.tensor(client, handle)
         }
     })
@@ -407,8 +403,7 @@ fn unpack(
             super::packed::defer_check(client, out);
             handle
         }
-        // Corrupt host memory: never hand the model wrong values.
-        Err(err) => panic!("burn-swap: a swapped tensor came back corrupt: {err}"),
+        Err(err) => super::came_back_corrupt(err),
     }
 }
 

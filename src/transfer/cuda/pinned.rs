@@ -265,9 +265,6 @@ impl PinnedBlock {
         // SAFETY: the block is `len` bytes of the pool's memory, owned by self.
         unsafe { std::slice::from_raw_parts(self.ptr, self.len()) }
     }
-}
-
-impl PinnedBlock {
     #[cfg(feature = "compression")]
     /// The bytes as 32-bit words (a compressed copy), once a completed copy
     /// has written them; `None` if the length is not whole words.
