@@ -363,6 +363,13 @@ fn run<D: Backend>(args: &Args) {
             human_bytes(compressed.compressed_bytes),
             100.0 * compressed.compressed_bytes as f64 / compressed.bytes.max(1) as f64
         );
+        println!(
+            "  queuing them took the training thread {:.1} ms ({} compressions) and {:.1} ms ({} decompressions) in all",
+            compressed.compress_queue_ns as f64 / 1e6,
+            compressed.tensors,
+            compressed.decompress_queue_ns as f64 / 1e6,
+            compressed.decompressed
+        );
     }
     if let Some(predicted) = plan.as_ref().and_then(|p| p.predicted) {
         let measured = median_step(&times) * 1e3;

@@ -326,3 +326,28 @@ fn fill_sparse(out: &mut Array<u32>, words: u32, threshold: u32, seed: u32, half
         out[w as usize] = value;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::max_compressed_words;
+
+    /// The planning core prices a compressed copy's room on the device
+    /// without these kernels; it must be what they allocate.
+    #[test]
+    fn the_planning_cores_capacity_is_the_compressors_buffer() {
+        for codec in Codec::ALL {
+            for dtype in [DType::F32, DType::F16, DType::BF16] {
+                for len in [0, 1, 31, 2047, 2048, 2049, 100_003, 3 << 20] {
+                    let bytes = (len * dtype.size()) as u64;
+                    let words = max_compressed_words(codec_kind(codec), dtype, len);
+                    assert_eq!(
+                        codec.capacity_bytes(dtype_name(dtype), bytes),
+                        words as u64 * 4,
+                        "{codec} {dtype:?} {len}"
+                    );
+                }
+            }
+        }
+    }
+}

@@ -216,13 +216,36 @@ pub struct CompressionStats {
     pub bytes: u64,
     /// Bytes that crossed the link for them.
     pub compressed_bytes: u64,
+    /// Time the training thread spent queuing compressions (the codecs'
+    /// allocations and kernel launches, not the kernels' run on the device).
+    pub compress_queue_ns: u64,
+    /// Decompressions queued.
+    pub decompressed: u64,
+    /// Time the training thread spent queuing them.
+    pub decompress_queue_ns: u64,
 }
 
 static COMPRESSION: std::sync::Mutex<CompressionStats> = std::sync::Mutex::new(CompressionStats {
     tensors: 0,
     bytes: 0,
     compressed_bytes: 0,
+    compress_queue_ns: 0,
+    decompressed: 0,
+    decompress_queue_ns: 0,
 });
+
+/// Adds the time one compression (`compress`) or decompression took to queue.
+#[cfg_attr(not(feature = "compression"), allow(dead_code))]
+fn count_codec_queue(compress: bool, took: std::time::Duration) {
+    let mut stats = COMPRESSION.lock().unwrap_or_else(|p| p.into_inner());
+    let ns = took.as_nanos() as u64;
+    if compress {
+        stats.compress_queue_ns += ns;
+    } else {
+        stats.decompressed += 1;
+        stats.decompress_queue_ns += ns;
+    }
+}
 
 #[cfg_attr(not(feature = "compression"), allow(dead_code))]
 fn count_compressed(bytes: u64, compressed_bytes: u64) {

@@ -13,6 +13,7 @@
 //! returned, never a silent difference.
 
 use std::sync::Mutex;
+use std::time::Instant;
 
 use burn_backend::DType;
 use burn_cubecl::tensor::CubeTensor;
@@ -53,9 +54,12 @@ pub(crate) fn compress<R: CubeRuntime>(
         TransferError::Unsupported(format!("compressing {:?} of {bytes} B", tensor.dtype))
     })?;
     let kind = cube_kernels::calibrate::codec_kind(codec);
+    let started = Instant::now();
     let config = LaunchConfig::default_on(&tensor.client, kind);
-    cube_kernels::compress(&tensor.client, kind, &tensor.handle, dtype, len, config)
-        .map_err(|err| TransferError::Compress(err.to_string()))
+    let out = cube_kernels::compress(&tensor.client, kind, &tensor.handle, dtype, len, config)
+        .map_err(|err| TransferError::Compress(err.to_string()));
+    super::count_codec_queue(true, started.elapsed());
+    out
 }
 
 /// The header of a compressed copy held in host memory, and its index
@@ -73,8 +77,11 @@ pub(crate) fn decompress<R: CubeRuntime>(
     comp: &Handle,
     header: &Header,
 ) -> Result<Decompressed, CodecError> {
+    let started = Instant::now();
     let config = LaunchConfig::default_on(client, header.codec);
-    cube_kernels::decompress(client, comp, header, config)
+    let out = cube_kernels::decompress(client, comp, header, config);
+    super::count_codec_queue(false, started.elapsed());
+    out
 }
 
 /// Decompresses `comp` and checks the decoder's status at once (a read that

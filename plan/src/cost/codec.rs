@@ -54,6 +54,31 @@ impl Codec {
     pub fn by_name(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|c| c.name() == name.trim())
     }
+
+    /// The device buffer the compressor writes `bytes` of `dtype` (as
+    /// profiles name it) into: the codec's worst case, nothing compressed,
+    /// with its header and index. The kernels allocate it before they know
+    /// the size, so the device holds this much while a compressed copy
+    /// leaves; it mirrors `cube_kernels::format::max_compressed_words`.
+    pub fn capacity_bytes(self, dtype: &str, bytes: u64) -> u64 {
+        const HEADER_WORDS: u64 = 8;
+        const CHUNK: u64 = 2048;
+        const GROUP: u64 = 32;
+        // The kernels see 16-bit types two to a word and anything else as
+        // 32-bit words.
+        let half = matches!(dtype.to_ascii_uppercase().as_str(), "F16" | "BF16");
+        let (elem, per_word) = if half { (2, 2) } else { (4, 1) };
+        let len = bytes / elem;
+        let chunks = len.div_ceil(CHUNK);
+        let masks = if self == Codec::Zvc { len.div_ceil(GROUP) } else { 0 };
+        let index = HEADER_WORDS + masks + chunks + 1;
+        let payload = match self {
+            Codec::Zvc => len.div_ceil(per_word) + chunks,
+            Codec::Csr | Codec::Rle => (len + chunks) / per_word + (len + chunks) / 2 + chunks,
+            Codec::Lz4 => chunks * (2 + CHUNK * elem / 255 + CHUNK * elem).div_ceil(4),
+        };
+        (index + payload) * 4
+    }
 }
 
 impl fmt::Display for Codec {

@@ -138,20 +138,46 @@ pub fn recorded_saved_on_host(tensors: &[TensorProfile], op_count: u32) -> Vec<u
 /// recomputed one only through its last forward use); a link
 /// slower than that is met by the executor, which waits for downloads
 /// rather than go over the budget.
+///
+/// A compressed copy needs more than the tensor where it is made and where
+/// it is undone: the compressor's output, allocated for the worst case
+/// ([`Codec::capacity_bytes`](crate::cost::Codec::capacity_bytes)), is
+/// held with the tensor at its offload and until its download is done,
+/// and on the way back the uploaded copy (at most that capacity) is held
+/// from its prefetch and meets the decompressed tensor at the op that
+/// needs it.
 pub fn resident_timeline(profile: &Profile, decisions: &[Decision]) -> Vec<u64> {
-    let releases: FxHashMap<TensorKey, u32> = profile
+    let tensors: FxHashMap<TensorKey, (u32, &str)> = profile
         .saved_tensors()
-        .map(|t| (t.key, t.released_at.unwrap_or(profile.op_count)))
+        .map(|t| {
+            let release = t.released_at.unwrap_or(profile.op_count);
+            (t.key, (release, t.dtype.as_str()))
+        })
         .collect();
     let mut intervals = Vec::with_capacity(decisions.len() * 2);
     for d in decisions {
-        let release = releases.get(&d.key).copied().unwrap_or(profile.op_count);
+        let (release, dtype) = tensors
+            .get(&d.key)
+            .copied()
+            .unwrap_or((profile.op_count, "F32"));
         match d.action {
             Action::Keep => intervals.push((d.key.op, release, d.bytes)),
             Action::Swap => {
                 let held = (d.offload_after + 1).min(release);
-                intervals.push((d.key.op, held, d.bytes));
-                intervals.push((d.prefetch_at, release, d.bytes));
+                match d.codec {
+                    None => {
+                        intervals.push((d.key.op, held, d.bytes));
+                        intervals.push((d.prefetch_at, release, d.bytes));
+                    }
+                    Some(codec) => {
+                        let packed = codec.capacity_bytes(dtype, d.bytes);
+                        let (left, needed) = (d.offload_after.min(release), d.needed_at.min(release));
+                        intervals.push((d.key.op, left, d.bytes));
+                        intervals.push((left, held, packed));
+                        intervals.push((d.prefetch_at.min(needed), needed, packed));
+                        intervals.push((needed, release, d.bytes));
+                    }
+                }
             }
             // Freed as its last forward use ends; rebuilt as the op that
             // needs it starts.
@@ -162,6 +188,22 @@ pub fn resident_timeline(profile: &Profile, decisions: &[Decision]) -> Vec<u64> 
         }
     }
     sweep(profile.op_count, intervals)
+}
+
+/// The device bytes a swapped tensor of `profile` holds from its prefetch
+/// until the op that needs it: itself, or its compressed copy's capacity.
+pub fn bytes_coming_back(profile: &Profile, d: &Decision) -> u64 {
+    match d.codec {
+        None => d.bytes,
+        Some(codec) => {
+            let dtype = profile
+                .tensors
+                .iter()
+                .find(|t| t.key == d.key)
+                .map_or("F32", |t| t.dtype.as_str());
+            codec.capacity_bytes(dtype, d.bytes)
+        }
+    }
 }
 
 /// Peak saved bytes on the device, and the op where it occurs, if the

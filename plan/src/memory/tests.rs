@@ -1,4 +1,5 @@
 use super::*;
+use crate::cost::Codec;
 use crate::profile::{Phase, Recorder};
 use crate::testing::{chain, record};
 
@@ -48,6 +49,53 @@ fn a_swapped_tensor_holds_its_memory_through_the_op_after_its_offload() {
     };
     let timeline = resident_timeline(&profile, &decisions);
     assert_eq!(timeline, [100, 300, 600, 500, 500, 500, 200, 100]);
+}
+
+#[test]
+fn a_compressed_copy_holds_its_worst_case_beside_the_tensor_where_it_is_made_and_undone() {
+    let profile = chain(&[100, 200, 300]);
+    let mut decisions = Decision::keep_all(&profile);
+    decisions[0] = Decision {
+        action: Action::Swap,
+        offload_after: 1,
+        prefetch_at: 5,
+        needed_at: 7,
+        codec: Some(Codec::Zvc),
+        ..decisions[0]
+    };
+    let packed = Codec::Zvc.capacity_bytes("F32", 100);
+    assert!(packed > 100);
+    let timeline = resident_timeline(&profile, &decisions);
+    // Op 1: the tensor and the compressor's output; op 2: the output until
+    // its download is done; ops 5-6: the uploaded copy; op 7: the copy and
+    // the tensor it is decompressed into.
+    assert_eq!(
+        timeline,
+        [
+            100,
+            300 + packed,
+            500 + packed,
+            500,
+            500,
+            500 + packed,
+            200 + packed,
+            100 + packed
+        ]
+    );
+    assert_eq!(bytes_coming_back(&profile, &decisions[0]), packed);
+    assert_eq!(bytes_coming_back(&profile, &decisions[1]), 200);
+}
+
+#[test]
+fn a_codecs_capacity_is_its_worst_case() {
+    const MB: u64 = 1 << 20;
+    // ZVC: every value and a bit each; CSR and RLE: a 16-bit index per value
+    // (half again for 32-bit values, twice for 16-bit); LZ4: all literals.
+    let ratio = |codec: Codec, dtype| codec.capacity_bytes(dtype, 64 * MB) as f64 / (64 * MB) as f64;
+    assert!((1.03..1.04).contains(&ratio(Codec::Zvc, "F32")), "{}", ratio(Codec::Zvc, "F32"));
+    assert!((1.5..1.51).contains(&ratio(Codec::Csr, "F32")));
+    assert!((2.0..2.01).contains(&ratio(Codec::Rle, "bf16")));
+    assert!((1.0..1.01).contains(&ratio(Codec::Lz4, "F16")));
 }
 
 #[test]

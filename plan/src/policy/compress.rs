@@ -2,13 +2,16 @@
 //! compressed on the device first where it pays (CSWAP), everywhere (cDMA's
 //! behaviour), or for free (a bound).
 //!
-//! All three keep swap-all's triggers (which tensors move, when they leave
-//! and when they come back) and its memory: a compressed tensor leaves the
-//! device at the same op and comes back at the same op, so the budget holds
-//! as it does for swap-all. What changes is what crosses the link and the
-//! kernels the compute stream runs for it.
+//! All three move what swap-all moves, leaving after the same ops. What
+//! changes is what crosses the link, the kernels the compute stream runs
+//! for it, and the room a copy needs where it is made and undone (the
+//! compressor's worst-case output beside the tensor), which can bring a
+//! tensor back later than swap-all would under the same budget.
 
-use super::{predicted, PlanParams, Policy, SwapAll};
+use rustc_hash::FxHashMap;
+
+use super::swap_all::{swap_all_plan, with_codecs};
+use super::{predicted, PlanParams, Policy};
 use crate::cost::{replay, Codec, CodecTime, CostModel, SwapReplay};
 use crate::error::PlanError;
 use crate::plan::{Action, Plan};
@@ -36,14 +39,8 @@ impl Policy for CompressAll {
     }
 
     fn plan(&self, profile: &Profile, params: &PlanParams) -> Result<Plan, PlanError> {
-        let mut plan = swap_all(self.name(), profile, params)?;
-        for d in plan
-            .decisions
-            .iter_mut()
-            .filter(|d| d.action == Action::Swap)
-        {
-            d.codec = Some(self.codec);
-        }
+        let plan = swap_all_plan(self, profile, params)?;
+        let mut plan = with_codecs(self, profile, params, plan, |_| Some(self.codec))?;
         plan.predicted = predicted(profile, &plan, params);
         Ok(plan)
     }
@@ -66,7 +63,7 @@ impl Policy for Cswap {
     }
 
     fn plan(&self, profile: &Profile, params: &PlanParams) -> Result<Plan, PlanError> {
-        priced(self.name(), profile, params, CodecTime::Measured)
+        priced(self, profile, params, CodecTime::Measured)
     }
 }
 
@@ -86,45 +83,43 @@ impl Policy for CompressionOracle {
     }
 
     fn plan(&self, profile: &Profile, params: &PlanParams) -> Result<Plan, PlanError> {
-        priced(self.name(), profile, params, CodecTime::Free)
+        priced(self, profile, params, CodecTime::Free)
     }
 }
 
 /// Swap-all's plan with each swapped tensor's codec chosen on the replayed
-/// iteration, `codec_time` saying what the codec kernels cost.
+/// iteration, `codec_time` saying what the codec kernels cost. The copies
+/// chosen need room the plain ones did not, so the schedule is made again
+/// with them; where that no longer fits the budget, nothing is compressed.
 fn priced(
-    name: &str,
+    policy: &dyn Policy,
     profile: &Profile,
     params: &PlanParams,
     codec_time: CodecTime,
 ) -> Result<Plan, PlanError> {
-    let costs = measured_codecs(name, params)?;
-    let mut plan = swap_all(name, profile, params)?;
-    plan.predicted = Some(choose_codecs(profile, &mut plan, costs, codec_time));
-    Ok(plan)
-}
-
-/// Swap-all's plan under another policy's name.
-fn swap_all(name: &str, profile: &Profile, params: &PlanParams) -> Result<Plan, PlanError> {
-    let mut plan = SwapAll.plan(profile, params).map_err(|err| match err {
-        PlanError::BudgetTooSmall {
-            budget,
-            need,
-            op,
-            iteration,
-            tried,
-            ..
-        } => PlanError::BudgetTooSmall {
-            budget,
-            need,
-            op,
-            iteration,
-            policy: name.to_string(),
-            tried,
-        },
-        other => other,
-    })?;
-    plan.policy = name.to_string();
+    let costs = measured_codecs(policy.name(), params)?;
+    let mut plain = swap_all_plan(policy, profile, params)?;
+    choose_codecs(profile, &mut plain, costs, codec_time);
+    let chosen: FxHashMap<TensorKey, Codec> = plain
+        .decisions
+        .iter()
+        .filter_map(|d| Some((d.key, d.codec?)))
+        .collect();
+    for d in &mut plain.decisions {
+        d.codec = None;
+    }
+    let mut plan = if chosen.is_empty() {
+        plain
+    } else {
+        match with_codecs(policy, profile, params, plain.clone(), |d| {
+            chosen.get(&d.key).copied()
+        }) {
+            Ok(plan) => plan,
+            Err(PlanError::BudgetTooSmall { .. }) => plain,
+            Err(other) => return Err(other),
+        }
+    };
+    plan.predicted = Some(replay(profile, &plan.decisions, costs, codec_time));
     Ok(plan)
 }
 
@@ -146,13 +141,8 @@ fn measured_codecs<'a>(name: &str, params: &'a PlanParams) -> Result<&'a CostMod
 /// Picks, for each swapped tensor in turn (largest first), the codec or
 /// none that makes the replayed iteration shortest with the others' choices
 /// fixed; two rounds, since a choice changes what the link has left for
-/// the others. Returns the replay of the final choices.
-fn choose_codecs(
-    profile: &Profile,
-    plan: &mut Plan,
-    costs: &CostModel,
-    codec_time: CodecTime,
-) -> SwapReplay {
+/// the others.
+fn choose_codecs(profile: &Profile, plan: &mut Plan, costs: &CostModel, codec_time: CodecTime) {
     let mut order: Vec<usize> = (0..plan.decisions.len())
         .filter(|&i| plan.decisions[i].action == Action::Swap)
         .collect();
@@ -187,7 +177,6 @@ fn choose_codecs(
             break;
         }
     }
-    best
 }
 
 /// Whether the cost model can price `option` on tensor `key`.

@@ -1,7 +1,8 @@
 use super::{decision, finish_plan, movable, PlanParams, Policy};
+use crate::cost::Codec;
 use crate::error::PlanError;
 use crate::human_bytes;
-use crate::memory::{peak_of, simulate, Footprint};
+use crate::memory::{bytes_coming_back, peak_of, simulate, Footprint};
 use crate::plan::{Action, Decision, Plan};
 use crate::profile::Profile;
 
@@ -19,40 +20,75 @@ impl Policy for SwapAll {
     }
 
     fn plan(&self, profile: &Profile, params: &PlanParams) -> Result<Plan, PlanError> {
-        let backward_start = profile.backward_start.unwrap_or(profile.op_count);
-        let mut decisions: Vec<Decision> = profile
-            .saved_tensors()
-            .map(|t| match movable(t, params) {
-                Some(_) => decision(t, Action::Swap),
-                None => Decision::keep(t.key, t.bytes),
-            })
-            .collect();
-        let footprint = Footprint::of(profile);
-        let just_in_time_saved_peak = simulate(profile, &decisions).0;
-        schedule_prefetches(profile, &footprint, params, &mut decisions);
-        // Without a budget, only tensors that do not raise the saved-bytes
-        // peak stay on the device: swap-all then moves all it can.
-        let (keep_footprint, keep_cap) = match params.budget_bytes {
-            Some(budget) => (footprint.clone(), budget),
-            None => (Footprint::default(), just_in_time_saved_peak),
-        };
-        keep_what_returns_at_the_turn(
-            profile,
-            &keep_footprint,
-            keep_cap,
-            &mut decisions,
-            backward_start,
-        );
-        let swapped = decisions
-            .iter()
-            .filter(|d| d.action == Action::Swap)
-            .count();
-        let tried = format!(
-            "offloading all {swapped} saved tensors of at least {} after their last forward use, each brought back just before its first backward use",
-            human_bytes(params.min_swap_bytes)
-        );
-        finish_plan(self, profile, &footprint, params, decisions, &tried)
+        swap_all_plan(self, profile, params)
     }
+}
+
+/// Swap-all's plan under `policy`'s name.
+pub(super) fn swap_all_plan(
+    policy: &dyn Policy,
+    profile: &Profile,
+    params: &PlanParams,
+) -> Result<Plan, PlanError> {
+    let backward_start = profile.backward_start.unwrap_or(profile.op_count);
+    let mut decisions: Vec<Decision> = profile
+        .saved_tensors()
+        .map(|t| match movable(t, params) {
+            Some(_) => decision(t, Action::Swap),
+            None => Decision::keep(t.key, t.bytes),
+        })
+        .collect();
+    let footprint = Footprint::of(profile);
+    let just_in_time_saved_peak = simulate(profile, &decisions).0;
+    schedule_prefetches(profile, &footprint, params, &mut decisions);
+    // Without a budget, only tensors that do not raise the saved-bytes
+    // peak stay on the device: swap-all then moves all it can.
+    let (keep_footprint, keep_cap) = match params.budget_bytes {
+        Some(budget) => (footprint.clone(), budget),
+        None => (Footprint::default(), just_in_time_saved_peak),
+    };
+    keep_what_returns_at_the_turn(
+        profile,
+        &keep_footprint,
+        keep_cap,
+        &mut decisions,
+        backward_start,
+    );
+    let swapped = decisions
+        .iter()
+        .filter(|d| d.action == Action::Swap)
+        .count();
+    let tried = format!(
+        "offloading all {swapped} saved tensors of at least {} after their last forward use, each brought back just before its first backward use",
+        human_bytes(params.min_swap_bytes)
+    );
+    finish_plan(policy, profile, &footprint, params, decisions, &tried)
+}
+
+/// `plan` (swap-all's) with each swapped tensor compressed with the codec
+/// `codec_of` gives it, or moved as it is. Its prefetches are scheduled
+/// again: a compressed copy needs room beside its tensor where it is made
+/// and undone, so under a budget it may come back later than the tensor
+/// would have, or the plan may no longer fit.
+pub(super) fn with_codecs(
+    policy: &dyn Policy,
+    profile: &Profile,
+    params: &PlanParams,
+    plan: Plan,
+    codec_of: impl Fn(&Decision) -> Option<Codec>,
+) -> Result<Plan, PlanError> {
+    let mut decisions = plan.decisions;
+    for d in decisions.iter_mut().filter(|d| d.action == Action::Swap) {
+        d.codec = codec_of(d);
+        d.prefetch_at = d.needed_at;
+    }
+    let footprint = Footprint::of(profile);
+    schedule_prefetches(profile, &footprint, params, &mut decisions);
+    let compressed = decisions.iter().filter(|d| d.codec.is_some()).count();
+    let tried = format!(
+        "swap-all's plan with {compressed} of its copies compressed on the device, each needing room for the codec's worst case beside its tensor"
+    );
+    finish_plan(policy, profile, &footprint, params, decisions, &tried)
 }
 
 /// Sets the op each swapped tensor of `decisions` comes back at: a fixed
@@ -138,12 +174,13 @@ fn prefetch_early(
         // The timeline ends with the profiled ops; a use past it is kept in range.
         let needed = (d.needed_at as usize).min(device.len());
         let earliest = (earliest_prefetch(d, backward_start) as usize).min(needed);
+        let coming = bytes_coming_back(profile, d);
         let mut at = needed;
-        while at > earliest && device[at - 1] + d.bytes <= cap {
+        while at > earliest && device[at - 1] + coming <= cap {
             at -= 1;
         }
         for bytes in &mut device[at..needed] {
-            *bytes += d.bytes;
+            *bytes += coming;
         }
         if at < needed {
             d.prefetch_at = at as u32;

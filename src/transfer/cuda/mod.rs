@@ -161,6 +161,12 @@ pub(crate) struct CudaCopy {
     /// The block holds the buffer compressed (see [`super::packed`]).
     #[cfg_attr(not(feature = "compression"), allow(dead_code))]
     packed: bool,
+    /// The device buffer it comes back into: the tensor's size, or for a
+    /// compressed copy the compressor's worst case, the same every
+    /// iteration, where the compressed size varies with the data (with
+    /// exact allocations a buffer is reused only at its own size, and the
+    /// plans count this much).
+    device_bytes: usize,
     /// Set when the download finished; `Err` hands the device data back.
     offload: Arc<Ticket<DownloadResult>>,
 }
@@ -287,6 +293,7 @@ fn take_block(engine: &Engine, bytes: usize) -> Result<Arc<PinnedBlock>, Transfe
 
 fn new_copy(cube: &CubePrimitive, block: Arc<PinnedBlock>, packed: bool) -> CudaCopy {
     CudaCopy {
+        device_bytes: block.len(),
         block,
         meta: (*cube.meta).clone(),
         dtype: cube.dtype,
@@ -314,7 +321,7 @@ pub(crate) fn prefetch(copy: CudaCopy) -> Result<PendingLoad, CubePrimitive> {
             // used this memory was enqueued before it, so it has run before
             // the copy lands. A compressed block only shrinks (to its size
             // once its download read it), so this holds what is copied.
-            let dst = engine.compute.empty(copy.block.len());
+            let dst = engine.compute.empty(copy.device_bytes);
             // A job that cannot be sent completes with an error when dropped.
             let job = Upload::new(
                 copy.block.clone(),
