@@ -242,6 +242,38 @@ impl Decompressed {
     /// [`Self::check`] on status words already read (several decoders'
     /// status can be read from the device at once).
     pub fn check_status(&self, s: &[u32]) -> Result<(), CodecError> {
+        self.status().check_status(s)
+    }
+    /// What a later check needs, without the decompressed buffer: holding
+    /// it until the status is read does not keep that buffer alive.
+    pub fn status(&self) -> DecodeStatus {
+        DecodeStatus {
+            status: self.status.clone(),
+            expected_checksum: self.expected_checksum,
+        }
+    }
+    /// Check, then copy the words to the host.
+    pub fn to_host<R: Runtime>(&self, client: &ComputeClient<R>) -> Result<Vec<u32>, CodecError> {
+        self.check(client)?;
+        let mut v = read_words(client, self.handle.clone())?;
+        v.truncate(self.words);
+        Ok(v)
+    }
+}
+
+/// A decoder's status words on the device and the checksum they must give
+/// ([`Decompressed::status`]).
+#[derive(Clone, Debug)]
+pub struct DecodeStatus {
+    /// As [`Decompressed::status`].
+    pub status: Handle,
+    /// As [`Decompressed::expected_checksum`].
+    pub expected_checksum: u32,
+}
+
+impl DecodeStatus {
+    /// [`Decompressed::check_status`].
+    pub fn check_status(&self, s: &[u32]) -> Result<(), CodecError> {
         let (bits, found) = s
             .chunks_exact(2)
             .fold((0u32, 0u32), |(b, c), p| (b | p[0], c.wrapping_add(p[1])));
@@ -255,13 +287,6 @@ impl Decompressed {
             });
         }
         Ok(())
-    }
-    /// Check, then copy the words to the host.
-    pub fn to_host<R: Runtime>(&self, client: &ComputeClient<R>) -> Result<Vec<u32>, CodecError> {
-        self.check(client)?;
-        let mut v = read_words(client, self.handle.clone())?;
-        v.truncate(self.words);
-        Ok(v)
     }
 }
 

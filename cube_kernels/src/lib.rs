@@ -33,8 +33,8 @@ pub use format::{CodecKind, DType, Header, CHUNK};
 #[doc(hidden)]
 pub use gpu::zvc_force_word_access;
 pub use gpu::{
-    compress, decompress, shared_bytes, supports_single_pass, Codec, Compressed, Csr, Decompressed,
-    LaunchConfig, Lz4, Rle, Zvc,
+    compress, decompress, shared_bytes, supports_single_pass, Codec, Compressed, Csr, DecodeStatus,
+    Decompressed, LaunchConfig, Lz4, Rle, Zvc,
 };
 pub use tuner::Tuner;
 

@@ -18,7 +18,7 @@ use std::time::Instant;
 use burn_backend::DType;
 use burn_cubecl::tensor::CubeTensor;
 use burn_cubecl::CubeRuntime;
-use cube_kernels::{CodecError, Compressed, Decompressed, Header, LaunchConfig};
+use cube_kernels::{CodecError, Compressed, DecodeStatus, Decompressed, Header, LaunchConfig};
 use cubecl::client::ComputeClient;
 use cubecl::server::Handle;
 
@@ -116,7 +116,7 @@ pub(crate) fn device_header<R: CubeRuntime>(
 
 /// Decoders of one runtime whose status has not been read yet.
 trait PendingChecks: Send {
-    fn push(&mut self, out: Decompressed);
+    fn push(&mut self, out: DecodeStatus);
     /// Reads every status at once (one wait for the device) and checks
     /// them: how many were checked, and the failures.
     fn check(&mut self) -> (usize, Vec<CodecError>);
@@ -124,11 +124,11 @@ trait PendingChecks: Send {
 
 struct Checks<R: CubeRuntime> {
     client: ComputeClient<R>,
-    outs: Vec<Decompressed>,
+    outs: Vec<DecodeStatus>,
 }
 
 impl<R: CubeRuntime> PendingChecks for Checks<R> {
-    fn push(&mut self, out: Decompressed) {
+    fn push(&mut self, out: DecodeStatus) {
         self.outs.push(out);
     }
     fn check(&mut self) -> (usize, Vec<CodecError>) {
@@ -157,9 +157,12 @@ impl<R: CubeRuntime> PendingChecks for Checks<R> {
 /// Per runtime type: the decoders to check.
 static PENDING: Mutex<Vec<(std::any::TypeId, Box<dyn PendingChecks>)>> = Mutex::new(Vec::new());
 
-/// Leaves the status check of `out` to the next [`check_unpacked`].
+/// Leaves the status check of `out` to the next [`check_unpacked`] and
+/// returns its buffer. Only the status is held until then: the buffer goes
+/// back as soon as its tensor dies.
 #[cfg_attr(not(feature = "cuda"), allow(dead_code))]
-pub(crate) fn defer_check<R: CubeRuntime>(client: &ComputeClient<R>, out: Decompressed) {
+pub(crate) fn defer_check<R: CubeRuntime>(client: &ComputeClient<R>, out: Decompressed) -> Handle {
+    let status = out.status();
     let mut pending = PENDING.lock().unwrap_or_else(|p| p.into_inner());
     let id = std::any::TypeId::of::<R>();
     if !pending.iter().any(|(of, _)| *of == id) {
@@ -170,8 +173,9 @@ pub(crate) fn defer_check<R: CubeRuntime>(client: &ComputeClient<R>, out: Decomp
         pending.push((id, Box::new(checks)));
     }
     if let Some((_, checks)) = pending.iter_mut().find(|(of, _)| *of == id) {
-        checks.push(out);
+        checks.push(status);
     }
+    out.handle
 }
 
 /// Reads the status of every decoder run since the last call, one read per

@@ -70,7 +70,11 @@ impl Codec {
         let (elem, per_word) = if half { (2, 2) } else { (4, 1) };
         let len = bytes / elem;
         let chunks = len.div_ceil(CHUNK);
-        let masks = if self == Codec::Zvc { len.div_ceil(GROUP) } else { 0 };
+        let masks = if self == Codec::Zvc {
+            len.div_ceil(GROUP)
+        } else {
+            0
+        };
         let index = HEADER_WORDS + masks + chunks + 1;
         let payload = match self {
             Codec::Zvc => len.div_ceil(per_word) + chunks,

@@ -171,7 +171,8 @@ pub fn resident_timeline(profile: &Profile, decisions: &[Decision]) -> Vec<u64> 
                     }
                     Some(codec) => {
                         let packed = codec.capacity_bytes(dtype, d.bytes);
-                        let (left, needed) = (d.offload_after.min(release), d.needed_at.min(release));
+                        let (left, needed) =
+                            (d.offload_after.min(release), d.needed_at.min(release));
                         intervals.push((d.key.op, left, d.bytes));
                         intervals.push((left, held, packed));
                         intervals.push((d.prefetch_at.min(needed), needed, packed));

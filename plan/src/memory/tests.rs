@@ -91,8 +91,13 @@ fn a_codecs_capacity_is_its_worst_case() {
     const MB: u64 = 1 << 20;
     // ZVC: every value and a bit each; CSR and RLE: a 16-bit index per value
     // (half again for 32-bit values, twice for 16-bit); LZ4: all literals.
-    let ratio = |codec: Codec, dtype| codec.capacity_bytes(dtype, 64 * MB) as f64 / (64 * MB) as f64;
-    assert!((1.03..1.04).contains(&ratio(Codec::Zvc, "F32")), "{}", ratio(Codec::Zvc, "F32"));
+    let ratio =
+        |codec: Codec, dtype| codec.capacity_bytes(dtype, 64 * MB) as f64 / (64 * MB) as f64;
+    assert!(
+        (1.03..1.04).contains(&ratio(Codec::Zvc, "F32")),
+        "{}",
+        ratio(Codec::Zvc, "F32")
+    );
     assert!((1.5..1.51).contains(&ratio(Codec::Csr, "F32")));
     assert!((2.0..2.01).contains(&ratio(Codec::Rle, "bf16")));
     assert!((1.0..1.01).contains(&ratio(Codec::Lz4, "F16")));

@@ -10,10 +10,11 @@
 //! releases the free ones into the device's memory pool, where the next
 //! allocation of any size can take them: after every op while profiling,
 //! and once enough was freed while a plan is followed (each release walks
-//! all of CubeCL's buffers on its thread). The pool keeps its
-//! default release threshold (none): what it holds unused goes back to the
-//! driver at the next synchronisation, so a large allocation is not refused
-//! for want of one free range while smaller freed ranges sit in the pool.
+//! all of CubeCL's buffers on its thread). By default the pool keeps its
+//! release threshold of none: what it holds unused goes back to the driver
+//! at the next synchronisation, so a large allocation is not refused for
+//! want of one free range while smaller freed ranges sit in the pool
+//! (`SwapConfig::pool_keep_bytes` raises it).
 
 use cubecl::client::ComputeClient;
 use cubecl::cuda::{CudaDevice, CudaRuntime};
@@ -43,26 +44,51 @@ pub(crate) fn release_free(client: &ComputeClient<CudaRuntime>) {
     client.memory_cleanup();
 }
 
+/// The device's default memory pool, where exact allocations come from.
+fn default_pool(device: &CudaDevice) -> Result<sys::CUmemoryPool, super::CudaError> {
+    make_current(device)?;
+    let dev = result::device::get(device.index as i32).map_err(super::CudaError)?;
+    let mut pool = std::mem::MaybeUninit::uninit();
+    // SAFETY: `dev` is a valid device; the pool handle is written on success.
+    unsafe {
+        sys::cuDeviceGetDefaultMemPool(pool.as_mut_ptr(), dev)
+            .result()
+            .map_err(super::CudaError)?;
+        Ok(pool.assume_init())
+    }
+}
+
+/// Sets how much free memory the device's memory pool keeps at a
+/// synchronisation (its release threshold) instead of returning it.
+pub(crate) fn keep_in_pool(device: &CudaDevice, bytes: u64) {
+    let keep = || -> Result<(), super::CudaError> {
+        let pool = default_pool(device)?;
+        let mut threshold = bytes;
+        // SAFETY: the attribute takes a u64 (cuuint64_t) that outlives the call.
+        unsafe {
+            sys::cuMemPoolSetAttribute(
+                pool,
+                sys::CUmemPool_attribute::CU_MEMPOOL_ATTR_RELEASE_THRESHOLD,
+                (&mut threshold as *mut u64).cast(),
+            )
+            .result()
+            .map_err(super::CudaError)
+        }
+    };
+    if let Err(err) = keep() {
+        tracing::debug!(%err, "could not set the CUDA memory pool's release threshold");
+    }
+}
+
 /// Returns what the device's memory pool holds unused (buffers whose
 /// stream-ordered free has run) to the driver. The pool's own release at
 /// synchronisations misses frees still queued at that moment; over the
 /// iterations the memory it keeps ends up in pieces no large buffer fits.
 pub(crate) fn trim_pool(device: &CudaDevice) {
     let trim = || -> Result<(), super::CudaError> {
-        make_current(device)?;
-        let dev = result::device::get(device.index as i32).map_err(super::CudaError)?;
-        let mut pool = std::mem::MaybeUninit::uninit();
-        // SAFETY: `dev` is a valid device; trimming only releases memory no
-        // allocation uses.
-        unsafe {
-            sys::cuDeviceGetDefaultMemPool(pool.as_mut_ptr(), dev)
-                .result()
-                .map_err(super::CudaError)?;
-            sys::cuMemPoolTrimTo(pool.assume_init(), 0)
-                .result()
-                .map_err(super::CudaError)?;
-        }
-        Ok(())
+        let pool = default_pool(device)?;
+        // SAFETY: trimming only releases memory no allocation uses.
+        unsafe { sys::cuMemPoolTrimTo(pool, 0).result().map_err(super::CudaError) }
     };
     if let Err(err) = trim() {
         tracing::debug!(%err, "could not trim the CUDA memory pool");

@@ -32,7 +32,7 @@ use cubecl::Runtime;
 use cudarc::driver::{result, DriverError};
 
 pub use memory::DeviceHold;
-pub(crate) use memory::{exact_allocations, release_free, trim_pool};
+pub(crate) use memory::{exact_allocations, keep_in_pool, release_free, trim_pool};
 pub use pinned::PoolStats;
 use pinned::{PinnedBlock, PinnedPool};
 use worker::{Download, DownloadResult, OnDevice, Ticket, Upload, Worker};
@@ -405,11 +405,7 @@ fn unpack(
         .and_then(super::packed::check_host_copy)
         .and_then(|header| super::packed::decompress(client, &comp, &header));
     match unpacked {
-        Ok(out) => {
-            let handle = out.handle.clone();
-            super::packed::defer_check(client, out);
-            handle
-        }
+        Ok(out) => super::packed::defer_check(client, out),
         Err(err) => super::came_back_corrupt(err),
     }
 }
