@@ -379,15 +379,18 @@ fn run<D: Backend>(args: &Args) {
             100.0 * (predicted - measured) / measured
         );
     }
-    // The runtime's memory in use, sampled in the last iteration (while a
-    // plan is followed only with BURN_SWAP_DEVICE_SAMPLE_PLANNED=1).
+    // The runtime's memory in use, sampled in the last iteration: after
+    // every op only with BURN_SWAP_DEVICE_SAMPLE_PLANNED=1 while a plan is
+    // followed (else at its start and phase boundaries, which can miss the
+    // peak).
     if let (Some(plan), Some(device)) = (&plan, &profile.device) {
         let (predicted, measured) = (plan.expected_peak_bytes, device.peak_growth());
         println!(
-            "evaluator: the iteration's peak device bytes predicted {}, measured {} ({:+.1}%, runtime's bytes in use over the iteration's start)",
+            "evaluator: the iteration's peak device bytes predicted {}, measured {} ({:+.1}%; the runtime's bytes in use over the iteration's start, {} samples)",
             human_bytes(predicted),
             human_bytes(measured),
-            100.0 * (predicted as f64 - measured as f64) / measured.max(1) as f64
+            100.0 * (predicted as f64 - measured as f64) / measured.max(1) as f64,
+            device.samples.len()
         );
     }
     // Each cause burn-swap saw once, in its words; a run that moved nothing

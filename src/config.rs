@@ -18,7 +18,6 @@
 //! | `BURN_SWAP_UNDER_FUSION` | `0`: leave tensors of burn's fusion backend (`Cuda`, `Wgpu`) on the device | on |
 //! | `BURN_SWAP_ALLOCATOR` | `auto`, `exact` or `pooled`: how device buffers are allocated (see [`DeviceAllocator`]) | `auto` |
 //! | `BURN_SWAP_RELEASE_BYTES` | with exact allocations, give free device buffers back once the tensors freed since the last time add up to this (0: after every op) | `256MiB` |
-//! | `BURN_SWAP_POOL_KEEP` | with exact allocations on CUDA, free device memory the driver's pool keeps at a synchronisation instead of handing it back (its release threshold) | `0` |
 //! | `BURN_SWAP_QUIET` | `1`: no notices on standard error (they are also `tracing` events) | off |
 
 use std::path::PathBuf;
@@ -130,13 +129,6 @@ pub struct SwapConfig {
     /// one of that size. Iterations without a plan release after every op,
     /// so that each op's workspace is measured.
     pub release_after_bytes: u64,
-    /// With exact allocations on CUDA, free memory the driver's
-    /// stream-ordered pool keeps at a synchronisation instead of handing it
-    /// back to the device (its release threshold). 0 hands everything back
-    /// at each one, so a later allocation of any size finds the device's
-    /// memory in one piece, at the cost of mapping it again; the executor
-    /// also trims the pool when the device goes over the budget.
-    pub pool_keep_bytes: u64,
 }
 
 impl Default for SwapConfig {
@@ -160,7 +152,6 @@ impl Default for SwapConfig {
             swap_under_fusion: true,
             allocator: DeviceAllocator::Auto,
             release_after_bytes: 256 << 20,
-            pool_keep_bytes: 0,
         }
     }
 }
@@ -268,9 +259,6 @@ impl SwapConfig {
         if let Some(v) = var("BURN_SWAP_RELEASE_BYTES") {
             config.release_after_bytes = parse_bytes(&v)?;
         }
-        if let Some(v) = var("BURN_SWAP_POOL_KEEP") {
-            config.pool_keep_bytes = parse_bytes(&v)?;
-        }
         if let Some(v) = var("BURN_SWAP_ON_BUDGET_ERROR") {
             config.on_budget_error = match v.trim() {
                 "panic" => OnBudgetError::Panic,
@@ -375,12 +363,6 @@ impl SwapConfigBuilder {
     /// See [`SwapConfig::release_after_bytes`].
     pub fn release_after_bytes(mut self, bytes: u64) -> Self {
         self.config.release_after_bytes = bytes;
-        self
-    }
-
-    /// See [`SwapConfig::pool_keep_bytes`].
-    pub fn pool_keep_bytes(mut self, bytes: u64) -> Self {
-        self.config.pool_keep_bytes = bytes;
         self
     }
 

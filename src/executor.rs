@@ -445,9 +445,6 @@ impl Executor {
         // The runtime's own mode is left alone unless burn-swap changed it.
         if let (Some(probe), true) = (&self.probe, exact || self.exact_applied) {
             probe.exact_allocations(exact);
-            if exact {
-                probe.keep_free(self.config.pool_keep_bytes);
-            }
             self.exact_applied = exact;
         }
     }

@@ -318,11 +318,6 @@ pub trait DeviceMemory: Send {
     /// Returns memory the driver's allocator holds unused to the device, so
     /// that the next iteration starts from memory in one piece.
     fn trim(&self) {}
-    /// Lets the driver's allocator keep up to `bytes` of free memory at a
-    /// synchronisation ([`SwapConfig::pool_keep_bytes`](crate::SwapConfig::pool_keep_bytes)).
-    fn keep_free(&self, bytes: u64) {
-        let _ = bytes;
-    }
     /// Free and total device memory straight from the driver (no runtime
     /// call, so it answers after the runtime failed).
     fn driver_free_total(&self) -> Option<(u64, u64)> {
@@ -360,9 +355,6 @@ pub(crate) fn memory_probe<B: Backend>(device: &B::Device) -> Box<dyn DeviceMemo
             }
             fn trim(&self) {
                 cuda::trim_pool(&self.device)
-            }
-            fn keep_free(&self, bytes: u64) {
-                cuda::keep_in_pool(&self.device, bytes)
             }
             fn driver_free_total(&self) -> Option<(u64, u64)> {
                 cuda::driver_free_total(&self.device)
