@@ -366,9 +366,9 @@ fn run<D: Backend>(args: &Args) {
         println!(
             "  queuing them took the training thread {:.1} ms ({} compressions) and {:.1} ms ({} decompressions) in all",
             compressed.compress_queue_ns as f64 / 1e6,
-            compressed.tensors,
+            compressed.compressions,
             compressed.decompress_queue_ns as f64 / 1e6,
-            compressed.decompressed
+            compressed.decompressions
         );
     }
     if let Some(predicted) = plan.as_ref().and_then(|p| p.predicted) {

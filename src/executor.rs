@@ -1375,7 +1375,13 @@ impl Executor {
                     self.zeros_missing = self.config.policy.uses_sparsity()
                         && profile.saved_tensors().any(|t| t.zero_fraction.is_none());
                 }
-                self.plan_profile = Some(Arc::new(profile.clone()));
+                // Kept to merge zeros counted later into: only the policies
+                // that read them re-plan from it.
+                self.plan_profile = self
+                    .config
+                    .policy
+                    .uses_sparsity()
+                    .then(|| Arc::new(profile.clone()));
                 Ok(())
             }
             Err(err) => {

@@ -27,9 +27,7 @@ impl PendingZeros {
     pub(crate) fn read(self) -> Option<f32> {
         (self.read)()
     }
-}
 
-impl PendingZeros {
     /// The count the transfer engine makes of a copy on the host, once the
     /// tensor it is asked for leaves (`None` if it does not).
     pub(crate) fn on_host(cell: HostZeros) -> Self {

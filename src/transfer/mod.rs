@@ -216,11 +216,14 @@ pub struct CompressionStats {
     pub bytes: u64,
     /// Bytes that crossed the link for them.
     pub compressed_bytes: u64,
-    /// Time the training thread spent queuing compressions (the codecs'
-    /// allocations and kernel launches, not the kernels' run on the device).
+    /// Compressions queued on the device (`tensors` counts those whose copy
+    /// reached the host).
+    pub compressions: u64,
+    /// Time the training thread spent queuing them (the codecs' allocations
+    /// and kernel launches, not the kernels' run on the device).
     pub compress_queue_ns: u64,
-    /// Decompressions queued.
-    pub decompressed: u64,
+    /// Decompressions queued on the device.
+    pub decompressions: u64,
     /// Time the training thread spent queuing them.
     pub decompress_queue_ns: u64,
 }
@@ -229,8 +232,9 @@ static COMPRESSION: std::sync::Mutex<CompressionStats> = std::sync::Mutex::new(C
     tensors: 0,
     bytes: 0,
     compressed_bytes: 0,
+    compressions: 0,
     compress_queue_ns: 0,
-    decompressed: 0,
+    decompressions: 0,
     decompress_queue_ns: 0,
 });
 
@@ -240,9 +244,10 @@ fn count_codec_queue(compress: bool, took: std::time::Duration) {
     let mut stats = COMPRESSION.lock().unwrap_or_else(|p| p.into_inner());
     let ns = took.as_nanos() as u64;
     if compress {
+        stats.compressions += 1;
         stats.compress_queue_ns += ns;
     } else {
-        stats.decompressed += 1;
+        stats.decompressions += 1;
         stats.decompress_queue_ns += ns;
     }
 }

@@ -66,7 +66,7 @@ impl Codec {
         const GROUP: u64 = 32;
         // The kernels see 16-bit types two to a word and anything else as
         // 32-bit words.
-        let half = matches!(dtype.to_ascii_uppercase().as_str(), "F16" | "BF16");
+        let half = dtype.eq_ignore_ascii_case("F16") || dtype.eq_ignore_ascii_case("BF16");
         let (elem, per_word) = if half { (2, 2) } else { (4, 1) };
         let len = bytes / elem;
         let chunks = len.div_ceil(CHUNK);

@@ -169,8 +169,8 @@ pub fn resident_timeline(profile: &Profile, decisions: &[Decision]) -> Vec<u64> 
                         intervals.push((d.key.op, held, d.bytes));
                         intervals.push((d.prefetch_at, release, d.bytes));
                     }
-                    Some(codec) => {
-                        let packed = codec.capacity_bytes(dtype, d.bytes);
+                    Some(_) => {
+                        let packed = bytes_coming_back(d, dtype);
                         let (left, needed) =
                             (d.offload_after.min(release), d.needed_at.min(release));
                         intervals.push((d.key.op, left, d.bytes));
@@ -191,19 +191,13 @@ pub fn resident_timeline(profile: &Profile, decisions: &[Decision]) -> Vec<u64> 
     sweep(profile.op_count, intervals)
 }
 
-/// The device bytes a swapped tensor of `profile` holds from its prefetch
-/// until the op that needs it: itself, or its compressed copy's capacity.
-pub fn bytes_coming_back(profile: &Profile, d: &Decision) -> u64 {
+/// The device bytes swapped tensor `d` (of `dtype`) holds from its
+/// prefetch until the op that needs it: itself, or its compressed copy's
+/// capacity.
+pub fn bytes_coming_back(d: &Decision, dtype: &str) -> u64 {
     match d.codec {
         None => d.bytes,
-        Some(codec) => {
-            let dtype = profile
-                .tensors
-                .iter()
-                .find(|t| t.key == d.key)
-                .map_or("F32", |t| t.dtype.as_str());
-            codec.capacity_bytes(dtype, d.bytes)
-        }
+        Some(codec) => codec.capacity_bytes(dtype, d.bytes),
     }
 }
 

@@ -82,8 +82,8 @@ fn a_compressed_copy_holds_its_worst_case_beside_the_tensor_where_it_is_made_and
             100 + packed
         ]
     );
-    assert_eq!(bytes_coming_back(&profile, &decisions[0]), packed);
-    assert_eq!(bytes_coming_back(&profile, &decisions[1]), 200);
+    assert_eq!(bytes_coming_back(&decisions[0], "F32"), packed);
+    assert_eq!(bytes_coming_back(&decisions[1], "F32"), 200);
 }
 
 #[test]

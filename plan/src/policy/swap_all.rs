@@ -1,10 +1,12 @@
+use rustc_hash::FxHashMap;
+
 use super::{decision, finish_plan, movable, PlanParams, Policy};
 use crate::cost::Codec;
 use crate::error::PlanError;
 use crate::human_bytes;
 use crate::memory::{bytes_coming_back, peak_of, simulate, Footprint};
 use crate::plan::{Action, Decision, Plan};
-use crate::profile::Profile;
+use crate::profile::{Profile, TensorKey};
 
 /// vDNN: every saved activation of at least `min_swap_bytes` is offloaded
 /// after its last forward use and brought back before its first backward
@@ -169,12 +171,17 @@ fn prefetch_early(
         .filter(|&i| decisions[i].action == Action::Swap)
         .collect();
     order.sort_by_key(|&i| (decisions[i].needed_at, decisions[i].key.op));
+    let dtypes: FxHashMap<TensorKey, &str> = profile
+        .saved_tensors()
+        .map(|t| (t.key, t.dtype.as_str()))
+        .collect();
     for i in order {
         let d = &mut decisions[i];
         // The timeline ends with the profiled ops; a use past it is kept in range.
         let needed = (d.needed_at as usize).min(device.len());
         let earliest = (earliest_prefetch(d, backward_start) as usize).min(needed);
-        let coming = bytes_coming_back(profile, d);
+        let dtype = dtypes.get(&d.key).copied().unwrap_or("F32");
+        let coming = bytes_coming_back(d, dtype);
         let mut at = needed;
         while at > earliest && device[at - 1] + coming <= cap {
             at -= 1;
