@@ -18,10 +18,12 @@
 //! | `BURN_SWAP_UNDER_FUSION` | `0`: leave tensors of burn's fusion backend (`Cuda`, `Wgpu`) on the device | on |
 //! | `BURN_SWAP_ALLOCATOR` | `auto`, `exact` or `pooled`: how device buffers are allocated (see [`DeviceAllocator`]) | `auto` |
 //! | `BURN_SWAP_RELEASE_BYTES` | with exact allocations, give free device buffers back once the tensors freed since the last time add up to this (0: after every op) | `256MiB` |
+//! | `BURN_SWAP_RUNTIME_FAILURE_GRACE` | seconds the training thread has, after the device runtime failed on its own thread, to come back and raise the error; past it the process ends with the runtime's message (the training thread is blocked inside the runtime, e.g. in autotune); 0: wait forever | `30` |
 //! | `BURN_SWAP_QUIET` | `1`: no notices on standard error (they are also `tracing` events) | off |
 
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
 use crate::error::SwapError;
 use crate::policy::{self, CostModel, KeepAll, PlanParams, Policy};
@@ -129,6 +131,13 @@ pub struct SwapConfig {
     /// one of that size. Iterations without a plan release after every op,
     /// so that each op's workspace is measured.
     pub release_after_bytes: u64,
+    /// After the device runtime failed on one of its own threads (a failed
+    /// allocation, say), how long the training thread has to reach its next
+    /// op, where the failure is raised as a panic. A thread blocked inside
+    /// the runtime never comes back (seen when autotune's benchmark buffers
+    /// ran out of memory under a cap), so past this the process ends with
+    /// the runtime's message instead of hanging. `None` waits forever.
+    pub runtime_failure_grace: Option<Duration>,
 }
 
 impl Default for SwapConfig {
@@ -152,6 +161,7 @@ impl Default for SwapConfig {
             swap_under_fusion: true,
             allocator: DeviceAllocator::Auto,
             release_after_bytes: 256 << 20,
+            runtime_failure_grace: Some(Duration::from_secs(30)),
         }
     }
 }
@@ -259,6 +269,14 @@ impl SwapConfig {
         if let Some(v) = var("BURN_SWAP_RELEASE_BYTES") {
             config.release_after_bytes = parse_bytes(&v)?;
         }
+        if let Some(v) = var("BURN_SWAP_RUNTIME_FAILURE_GRACE") {
+            let seconds: f64 = v.trim().parse().ok().filter(|s: &f64| *s >= 0.0 && s.is_finite()).ok_or_else(|| {
+                SwapError::Config(format!(
+                    "BURN_SWAP_RUNTIME_FAILURE_GRACE={v}: not a number of seconds"
+                ))
+            })?;
+            config.runtime_failure_grace = (seconds > 0.0).then(|| Duration::from_secs_f64(seconds));
+        }
         if let Some(v) = var("BURN_SWAP_ON_BUDGET_ERROR") {
             config.on_budget_error = match v.trim() {
                 "panic" => OnBudgetError::Panic,
@@ -363,6 +381,12 @@ impl SwapConfigBuilder {
     /// See [`SwapConfig::release_after_bytes`].
     pub fn release_after_bytes(mut self, bytes: u64) -> Self {
         self.config.release_after_bytes = bytes;
+        self
+    }
+
+    /// See [`SwapConfig::runtime_failure_grace`].
+    pub fn runtime_failure_grace(mut self, grace: Option<Duration>) -> Self {
+        self.config.runtime_failure_grace = grace;
         self
     }
 
@@ -479,6 +503,7 @@ mod tests {
             ("BURN_SWAP_ON_BUDGET_ERROR", "keep-all"),
             ("BURN_SWAP_ALLOCATOR", "pooled"),
             ("BURN_SWAP_RELEASE_BYTES", "0"),
+            ("BURN_SWAP_RUNTIME_FAILURE_GRACE", "2.5"),
         ];
         let c = SwapConfig::from_vars(|name| {
             vars.iter()
@@ -499,6 +524,15 @@ mod tests {
         assert_eq!(c.allocator, DeviceAllocator::Pooled);
         assert!(!c.exact_allocations());
         assert_eq!(c.release_after_bytes, 0);
+        assert_eq!(c.runtime_failure_grace, Some(Duration::from_millis(2500)));
+        let forever =
+            SwapConfig::from_vars(|n| (n == "BURN_SWAP_RUNTIME_FAILURE_GRACE").then(|| "0".into()))
+                .unwrap();
+        assert_eq!(forever.runtime_failure_grace, None);
+        assert!(SwapConfig::from_vars(|n| {
+            (n == "BURN_SWAP_RUNTIME_FAILURE_GRACE").then(|| "-1".into())
+        })
+        .is_err());
     }
 
     #[test]

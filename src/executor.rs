@@ -313,7 +313,7 @@ pub(crate) fn with<R>(f: impl FnOnce(&mut Executor) -> R) -> R {
 
 impl Executor {
     fn new(config: SwapConfig) -> Self {
-        crate::runtime_failure::watch();
+        crate::runtime_failure::watch(config.runtime_failure_grace);
         let recorder = Recorder::new(config.max_recorded_ops, 0);
         Self {
             config,
@@ -363,6 +363,7 @@ impl Executor {
     /// Replaces the configuration and forgets the plan and profile (tensors
     /// already alive stay tracked).
     pub(crate) fn configure(&mut self, config: SwapConfig) {
+        crate::runtime_failure::watch(config.runtime_failure_grace);
         self.recorder = Recorder::new(config.max_recorded_ops, self.start_live);
         self.config = config;
         self.active = None;
@@ -490,6 +491,13 @@ impl Executor {
             human_bytes(free),
             human_bytes(total)
         ))
+    }
+
+    /// CubeCL's autotune skipped `count` candidates that failed on the
+    /// device's thread, the first with `first`.
+    pub(crate) fn autotune_candidates_skipped(&mut self, count: u64, first: String) {
+        self.warnings
+            .raise(SwapWarning::AutotuneCandidatesSkipped { count, first });
     }
 
     /// Gives free device buffers back (exact allocations only).

@@ -212,35 +212,46 @@ impl BatchSearch {
 /// In a child started by [`ChildProbe`]: the batch to try. It also makes
 /// every panic, on any thread, end the child at once with the panic's
 /// message as its verdict (a GPU runtime that panicked on a failed
-/// allocation must not go on computing). `None` in any other process.
+/// allocation must not go on computing). A failure on the device runtime's
+/// own thread ends it too, unless it was an autotune candidate's, which
+/// CubeCL skips (the batch may still train). `None` in any other process.
 pub fn probe_batch() -> Option<usize> {
     let batch = std::env::var(PROBE_BATCH_VAR).ok()?.trim().parse().ok()?;
     std::panic::set_hook(Box::new(move |info| {
-        let message = info
-            .payload()
-            .downcast_ref::<String>()
-            .cloned()
-            .or_else(|| info.payload().downcast_ref::<&str>().map(|s| s.to_string()))
-            .unwrap_or_else(|| "a panic with no message".into());
+        let message = crate::runtime_failure::panic_text(info.payload());
         let thread = std::thread::current();
         let why = format!(
             "panicked on thread {}: {}",
             thread.name().unwrap_or("unnamed"),
             message
         );
-        // The whole message for the person watching; the verdict has the
-        // short reason.
+        // The whole message for the person watching.
         eprintln!("{why}");
-        let verdict = Verdict::DoesNotFit {
-            why: failure_reason(&why),
-        };
-        eprintln!(
-            "{VERDICT_TAG}{}",
-            serde_json::to_string(&verdict).unwrap_or_default()
-        );
-        std::process::exit(PANIC_EXIT);
+        if crate::runtime_failure::is_runtime_panic(info) {
+            // The runtime-failure watch decides, within its grace.
+            return;
+        }
+        end_probe(&why);
     }));
+    crate::runtime_failure::watch_over_current_hook(Some(PROBE_RUNTIME_GRACE), end_probe);
     Some(batch)
+}
+
+/// How long a probe waits after a failure on the runtime's own thread for
+/// it to be absorbed (an autotune candidate's) or raised on the training
+/// thread, before it ends as not fitting.
+const PROBE_RUNTIME_GRACE: Duration = Duration::from_secs(5);
+
+/// Ends a probe as not fitting, with the short reason as its verdict.
+fn end_probe(why: &str) {
+    let verdict = Verdict::DoesNotFit {
+        why: failure_reason(why),
+    };
+    eprintln!(
+        "{VERDICT_TAG}{}",
+        serde_json::to_string(&verdict).unwrap_or_default()
+    );
+    std::process::exit(PANIC_EXIT);
 }
 
 /// A child's exit code after a panic.

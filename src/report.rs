@@ -47,6 +47,16 @@ pub enum SwapWarning {
         /// The pool's reason.
         why: String,
     },
+    /// CubeCL's autotune skipped candidate kernels that failed on the
+    /// device's thread while it benchmarked them (under a memory cap, their
+    /// buffers did not fit beside the iteration's tensors); each op ran
+    /// with the fastest candidate that did run.
+    AutotuneCandidatesSkipped {
+        /// Candidates skipped when this was first seen.
+        count: u64,
+        /// The first one's failure.
+        first: String,
+    },
 }
 
 impl SwapWarning {
@@ -58,6 +68,9 @@ impl SwapWarning {
             }
             (Self::SwappingOff { .. }, Self::SwappingOff { .. }) => true,
             (Self::PinnedPoolRefused { .. }, Self::PinnedPoolRefused { .. }) => true,
+            (Self::AutotuneCandidatesSkipped { .. }, Self::AutotuneCandidatesSkipped { .. }) => {
+                true
+            }
             _ => false,
         }
     }
@@ -87,6 +100,12 @@ impl fmt::Display for SwapWarning {
                 "the pinned pool refused {blocks} blocks in iteration {iteration} and those \
                  tensors stayed on the device ({why}): raise BURN_SWAP_PINNED_POOL or \
                  lower BURN_SWAP_HOST_RESERVE"
+            ),
+            Self::AutotuneCandidatesSkipped { count, first } => write!(
+                f,
+                "CubeCL's autotune skipped {count} candidate kernel(s) that failed on the \
+                 device's thread ({first}); the ops ran with the fastest candidates that did \
+                 run, and autotune keeps that choice for the next runs"
             ),
         }
     }

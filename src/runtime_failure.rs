@@ -8,30 +8,196 @@
 //! where the user looks. burn-swap watches for panics raised in CubeCL's
 //! code on other threads and fails the training thread's next op with the
 //! first one's message.
+//!
+//! One kind of failure is the runtime's to absorb: autotune benchmarks each
+//! candidate kernel inside one exclusive task on the device's thread, and a
+//! candidate whose buffers do not fit beside the iteration's tensors panics
+//! there; CubeCL turns that into the candidate's error, skips it and runs the
+//! op with the fastest one that ran (plain `Autodiff` trains on). The
+//! failure then ends with a panic located in CubeCL's autotune module; the
+//! failures just before it are that candidate's, and are reported as a
+//! warning instead of being raised.
+//!
+//! The training thread may never reach its next op: a failure inside work
+//! it waits for can leave it blocked in the runtime for good. A watchdog
+//! started with each failure ends the process with the same message once a
+//! grace period passed without the failure being raised or absorbed: a
+//! clear error instead of a hang.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, Once};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
-/// The first failure seen, if any.
+/// The exit code of a process the watchdog ends: Rust's code for a panic on
+/// the main thread, which is what the training thread would have raised.
+const WATCHDOG_EXIT: i32 = 101;
+
+/// Failures this close before a failed autotune candidate's end are that
+/// candidate's (its allocation, then the task that carried it: all within
+/// milliseconds, on the device's thread).
+const CANDIDATE_BURST: Duration = Duration::from_secs(2);
+
+/// A failure not yet raised or absorbed.
+#[derive(Debug, Clone)]
+struct Failure {
+    message: String,
+    at: Instant,
+    /// Tells a watchdog whether the failure it was started for is the one
+    /// still pending.
+    generation: u64,
+}
+
+/// Autotune candidates that failed and were skipped.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct SkippedCandidates {
+    /// How many, since the count was last taken.
+    pub(crate) count: u64,
+    /// The first one's cause.
+    pub(crate) first: String,
+}
+
+/// What the hook does with a panic.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum RuntimePanic {
+    /// Not in the runtime's code.
+    Elsewhere,
+    /// A failure of the runtime.
+    Failure,
+    /// The end of a failed autotune candidate, which CubeCL skips.
+    CandidateEnd,
+}
+
+fn classify(file: &str) -> RuntimePanic {
+    let file = file.replace('\\', "/");
+    if !file.contains("cubecl") {
+        RuntimePanic::Elsewhere
+    } else if file.contains("cubecl-runtime") && file.contains("/src/tune/") {
+        RuntimePanic::CandidateEnd
+    } else {
+        RuntimePanic::Failure
+    }
+}
+
+/// The pending failure, if any, and whether one was raised.
 struct Watch {
     failed: AtomicBool,
-    first: Mutex<Option<String>>,
+    raised: AtomicBool,
+    pending: Mutex<Option<Failure>>,
+    generations: AtomicU64,
+    /// Grace before the watchdog ends the process, in milliseconds; 0 waits
+    /// forever.
+    grace_ms: AtomicU64,
+    skipped: Mutex<SkippedCandidates>,
+    any_skipped: AtomicBool,
 }
 
 impl Watch {
     const fn new() -> Self {
         Self {
             failed: AtomicBool::new(false),
-            first: Mutex::new(None),
+            raised: AtomicBool::new(false),
+            pending: Mutex::new(None),
+            generations: AtomicU64::new(0),
+            grace_ms: AtomicU64::new(30_000),
+            skipped: Mutex::new(SkippedCandidates {
+                count: 0,
+                first: String::new(),
+            }),
+            any_skipped: AtomicBool::new(false),
         }
     }
 
-    fn record(&self, message: &str) {
-        let mut first = self.first.lock().unwrap_or_else(|p| p.into_inner());
-        if first.is_none() {
-            *first = Some(message.to_string());
-        }
+    fn pending(&self) -> std::sync::MutexGuard<'_, Option<Failure>> {
+        self.pending.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Records a failure; the generation of a new pending one (the first
+    /// since the last was absorbed), for its watchdog.
+    fn record(&self, message: &str) -> Option<u64> {
+        let mut pending = self.pending();
+        let new = pending.is_none().then(|| {
+            let generation = self.generations.fetch_add(1, Ordering::Relaxed) + 1;
+            *pending = Some(Failure {
+                message: message.to_string(),
+                at: Instant::now(),
+                generation,
+            });
+            generation
+        });
         self.failed.store(true, Ordering::Release);
+        new
+    }
+
+    /// A failed autotune candidate ended (`message`: its last panic): the
+    /// pending failure, if it came within [`CANDIDATE_BURST`], was the
+    /// candidate's and is absorbed.
+    fn candidate_ended(&self, message: &str) {
+        let mut pending = self.pending();
+        let cause = match pending.as_ref() {
+            Some(f) if f.at.elapsed() <= CANDIDATE_BURST => {
+                let cause = f.message.clone();
+                *pending = None;
+                self.failed.store(false, Ordering::Release);
+                cause
+            }
+            Some(_) => return,
+            None => message.to_string(),
+        };
+        drop(pending);
+        let mut skipped = self.skipped.lock().unwrap_or_else(|p| p.into_inner());
+        if skipped.count == 0 {
+            skipped.first = cause;
+        }
+        skipped.count += 1;
+        self.any_skipped.store(true, Ordering::Release);
+    }
+
+    /// The candidates skipped since the last call, if any (one atomic load
+    /// when none).
+    fn take_skipped(&self) -> Option<SkippedCandidates> {
+        if !self.any_skipped.swap(false, Ordering::AcqRel) {
+            return None;
+        }
+        let mut skipped = self.skipped.lock().unwrap_or_else(|p| p.into_inner());
+        Some(std::mem::take(&mut *skipped)).filter(|s| s.count > 0)
+    }
+
+    fn set_grace(&self, grace: Option<Duration>) {
+        let ms = grace.map_or(0, |g| (g.as_millis() as u64).max(1));
+        self.grace_ms.store(ms, Ordering::Relaxed);
+    }
+
+    /// Starts the watchdog of failure `generation`: after the grace period,
+    /// if it is still pending and nothing raised it, `end` gets the message
+    /// (in the product: print it and end the process).
+    fn start_watchdog(&'static self, generation: u64, end: fn(&str)) {
+        let ms = self.grace_ms.load(Ordering::Relaxed);
+        if ms == 0 {
+            return;
+        }
+        let spawned = std::thread::Builder::new()
+            .name("burn-swap-runtime-watchdog".into())
+            .spawn(move || {
+                std::thread::sleep(Duration::from_millis(ms));
+                if self.raised.load(Ordering::Acquire) {
+                    return;
+                }
+                let message = match self.pending().as_ref() {
+                    Some(f) if f.generation == generation => f.message.clone(),
+                    _ => return,
+                };
+                end(&format!(
+                    "burn-swap: the device runtime failed on its own thread: {message}; the \
+                     training thread did not reach another op within {:.0} s of it (it is \
+                     blocked inside the runtime, or trains without burn-swap), so the process \
+                     ends here instead of hanging or computing on (BURN_SWAP_RUNTIME_FAILURE_GRACE \
+                     sets the wait)",
+                    ms as f64 / 1e3
+                ));
+            });
+        if let Err(err) = spawned {
+            eprintln!("burn-swap: could not start the runtime-failure watchdog: {err}");
+        }
     }
 
     /// One atomic load when nothing failed.
@@ -39,7 +205,7 @@ impl Watch {
         if !self.failed.load(Ordering::Acquire) {
             return None;
         }
-        self.first.lock().unwrap_or_else(|p| p.into_inner()).clone()
+        self.pending().as_ref().map(|f| f.message.clone())
     }
 
     /// `memory`: what the device and burn-swap had, said with an
@@ -55,29 +221,88 @@ impl Watch {
             } else {
                 "results computed since are not valid".to_string()
             };
+            self.raised.store(true, Ordering::Release);
             panic!("burn-swap: the device runtime failed on its own thread: {message} ({hint})");
+        }
+    }
+
+    /// The hook's part for one panic.
+    fn on_panic(&'static self, file: Option<&str>, message: impl FnOnce() -> String) -> Option<u64> {
+        match file.map_or(RuntimePanic::Elsewhere, classify) {
+            RuntimePanic::Elsewhere => None,
+            RuntimePanic::Failure => self.record(&message()),
+            RuntimePanic::CandidateEnd => {
+                self.candidate_ended(&message());
+                None
+            }
         }
     }
 }
 
 static WATCH: Watch = Watch::new();
 
-/// Installs the watch once per process (the previous panic hook still runs).
-pub(crate) fn watch() {
-    static INSTALL: Once = Once::new();
-    INSTALL.call_once(|| {
-        let previous = std::panic::take_hook();
-        std::panic::set_hook(Box::new(move |info| {
-            let in_runtime = info.location().is_some_and(|l| l.file().contains("cubecl"));
-            if in_runtime {
-                WATCH.record(&panic_text(info.payload()));
-            }
-            previous(info);
-        }));
-    });
+/// What the watchdog does with a failure nobody raised.
+static END: Mutex<fn(&str)> = Mutex::new(end_process);
+
+/// Whether the hook is installed.
+static INSTALLED: Mutex<bool> = Mutex::new(false);
+
+/// Installs the watch once per process (the previous panic hook still runs)
+/// and sets the watchdog's grace (`None`: never end the process).
+pub(crate) fn watch(grace: Option<Duration>) {
+    WATCH.set_grace(grace);
+    let mut installed = INSTALLED.lock().unwrap_or_else(|p| p.into_inner());
+    if !*installed {
+        install_hook();
+        *installed = true;
+    }
 }
 
-fn panic_text(payload: &dyn std::any::Any) -> String {
+/// Installs the watch over the panic hook in place now, whatever was
+/// installed before, with `end` for failures nobody raised and `grace`.
+/// For a process whose own hook is set after the watch may have been (a
+/// largest-batch probe), so the watch sees every panic exactly once.
+pub(crate) fn watch_over_current_hook(grace: Option<Duration>, end: fn(&str)) {
+    WATCH.set_grace(grace);
+    *END.lock().unwrap_or_else(|p| p.into_inner()) = end;
+    let mut installed = INSTALLED.lock().unwrap_or_else(|p| p.into_inner());
+    install_hook();
+    *installed = true;
+}
+
+fn install_hook() {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let file = info.location().map(|l| l.file());
+        let new_failure = WATCH.on_panic(file, || panic_text(info.payload()));
+        previous(info);
+        if let Some(generation) = new_failure {
+            let end = *END.lock().unwrap_or_else(|p| p.into_inner());
+            WATCH.start_watchdog(generation, end);
+        }
+    }));
+}
+
+/// Whether a panic is located in the device runtime's code: the watch
+/// decides what it means.
+pub(crate) fn is_runtime_panic(info: &std::panic::PanicHookInfo<'_>) -> bool {
+    info.location()
+        .is_some_and(|l| classify(l.file()) != RuntimePanic::Elsewhere)
+}
+
+/// Prints `message` and ends the process. `exit` runs the C runtime's exit
+/// handlers, and the driver's may wait on the failed runtime: an abort
+/// follows if they have not finished within seconds.
+fn end_process(message: &str) {
+    eprintln!("{message}");
+    std::thread::spawn(|| {
+        std::thread::sleep(Duration::from_secs(10));
+        std::process::abort();
+    });
+    std::process::exit(WATCHDOG_EXIT);
+}
+
+pub(crate) fn panic_text(payload: &dyn std::any::Any) -> String {
     payload
         .downcast_ref::<&str>()
         .map(|s| s.to_string())
@@ -91,16 +316,147 @@ pub(crate) fn raise_if_failed(memory: impl FnOnce() -> Option<String>) {
     WATCH.raise_if_failed_with(memory);
 }
 
+/// Autotune candidates CubeCL skipped since the last call (each after a
+/// failure on the device's thread), if any.
+pub(crate) fn take_skipped_candidates() -> Option<SkippedCandidates> {
+    WATCH.take_skipped()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn only_panics_in_runtime_code_count() {
-        watch();
+        watch(None);
         // A panic located in our own code is not the runtime's.
         let _ = std::thread::spawn(|| panic!("not the runtime")).join();
         assert!(WATCH.failure().is_none());
+    }
+
+    #[test]
+    fn panics_are_told_apart_by_where_they_are_raised() {
+        let registry = "/root/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f";
+        let at = |path: &str| classify(&format!("{registry}/{path}"));
+        assert_eq!(
+            at("cubecl-cuda-0.10.0/src/compute/server.rs"),
+            RuntimePanic::Failure
+        );
+        assert_eq!(
+            at("cubecl-common-0.10.0/src/device/handle/channel.rs"),
+            RuntimePanic::Failure
+        );
+        assert_eq!(
+            at("cubecl-runtime-0.10.0/src/tune/tune_benchmark.rs"),
+            RuntimePanic::CandidateEnd
+        );
+        assert_eq!(
+            classify(r"C:\cargo\registry\src\cubecl-runtime-0.10.0\src\tune\local.rs"),
+            RuntimePanic::CandidateEnd
+        );
+        assert_eq!(classify("src/executor.rs"), RuntimePanic::Elsewhere);
+        assert_eq!(
+            at("burn-cubecl-0.21.0/src/kernel/conv/base.rs"),
+            RuntimePanic::Failure
+        );
+    }
+
+    static ENDED: Mutex<Option<String>> = Mutex::new(None);
+
+    fn remember_end(message: &str) {
+        *ENDED.lock().unwrap() = Some(message.to_string());
+    }
+
+    fn wait_for_end(limit: Duration) -> Option<String> {
+        let start = Instant::now();
+        while start.elapsed() < limit {
+            if let Some(message) = ENDED.lock().unwrap().take() {
+                return Some(message);
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        None
+    }
+
+    #[test]
+    fn a_failure_nobody_raises_ends_the_process_after_the_grace() {
+        static STUCK: Watch = Watch::new();
+        STUCK.set_grace(Some(Duration::from_millis(20)));
+        let generation = STUCK
+            .record("can't allocate buffer of size: 4200000000")
+            .expect("a new failure");
+        assert_eq!(STUCK.record("a later failure"), None);
+        STUCK.start_watchdog(generation, remember_end);
+        let message = wait_for_end(Duration::from_secs(10)).expect("the watchdog ended it");
+        assert!(
+            message.contains("can't allocate buffer of size: 4200000000"),
+            "{message}"
+        );
+        assert!(message.contains("blocked inside the runtime"), "{message}");
+    }
+
+    #[test]
+    fn a_raised_failure_or_no_grace_leaves_the_process_alone() {
+        static ENDED_ANYWAY: AtomicBool = AtomicBool::new(false);
+        static RAISED: Watch = Watch::new();
+        RAISED.set_grace(Some(Duration::from_millis(20)));
+        let generation = RAISED.record("can't allocate buffer of size: 1").unwrap();
+        assert!(std::panic::catch_unwind(|| RAISED.raise_if_failed_with(|| None)).is_err());
+        RAISED.start_watchdog(generation, |_| ENDED_ANYWAY.store(true, Ordering::SeqCst));
+        static FOREVER: Watch = Watch::new();
+        FOREVER.set_grace(None);
+        let generation = FOREVER.record("can't allocate buffer of size: 1").unwrap();
+        FOREVER.start_watchdog(generation, |_| ENDED_ANYWAY.store(true, Ordering::SeqCst));
+        std::thread::sleep(Duration::from_millis(200));
+        assert!(!ENDED_ANYWAY.load(Ordering::SeqCst));
+    }
+
+    #[test]
+    fn a_failed_autotune_candidate_is_absorbed_and_reported() {
+        static ENDED_ANYWAY: AtomicBool = AtomicBool::new(false);
+        static TUNING: Watch = Watch::new();
+        TUNING.set_grace(Some(Duration::from_millis(20)));
+        assert!(TUNING.take_skipped().is_none());
+        // The sequence seen on an H100 under a cap: the candidate's
+        // allocation, the task that carried it, then autotune's own panic.
+        let server = "cubecl-cuda-0.10.0/src/compute/server.rs";
+        let generation = TUNING
+            .on_panic(Some(server), || "can't allocate buffer of size: 5313593344".into())
+            .expect("a new failure");
+        TUNING.start_watchdog(generation, |_| ENDED_ANYWAY.store(true, Ordering::SeqCst));
+        let channel = "cubecl-common-0.10.0/src/device/handle/channel.rs";
+        assert_eq!(TUNING.on_panic(Some(channel), || "CallError".into()), None);
+        assert!(TUNING.failure().is_some());
+        let tune = "cubecl-runtime-0.10.0/src/tune/tune_benchmark.rs";
+        assert_eq!(TUNING.on_panic(Some(tune), || "CallError".into()), None);
+        assert!(TUNING.failure().is_none(), "the candidate's failure is absorbed");
+        TUNING.raise_if_failed_with(|| None);
+        let skipped = TUNING.take_skipped().expect("one candidate skipped");
+        assert_eq!(skipped.count, 1);
+        assert_eq!(skipped.first, "can't allocate buffer of size: 5313593344");
+        assert!(TUNING.take_skipped().is_none(), "taken once");
+        std::thread::sleep(Duration::from_millis(200));
+        assert!(!ENDED_ANYWAY.load(Ordering::SeqCst), "no watchdog ends it");
+        // A later failure of a real op is raised as before.
+        TUNING.on_panic(Some(server), || "can't allocate buffer of size: 7".into());
+        assert!(std::panic::catch_unwind(|| TUNING.raise_if_failed_with(|| None)).is_err());
+    }
+
+    #[test]
+    fn a_failure_long_before_an_autotune_candidate_ended_stays_pending() {
+        let watch = Watch::new();
+        watch.record("can't allocate buffer of size: 9");
+        if let Some(f) = watch.pending().as_mut() {
+            f.at = Instant::now()
+                .checked_sub(CANDIDATE_BURST * 2)
+                .expect("a clock that far back");
+        }
+        watch.candidate_ended("CallError");
+        assert_eq!(
+            watch.failure().as_deref(),
+            Some("can't allocate buffer of size: 9")
+        );
+        assert!(watch.take_skipped().is_none());
     }
 
     #[test]
