@@ -1,15 +1,28 @@
 //! How long a codec takes to compress and decompress a tensor, and how
 //! small it makes it, learned from timings taken on the device.
 //!
-//! One least-squares fit (`linfa-linear`) per codec, element type and band
-//! of sparsity, on two features: the tensor's bytes and its zero bytes
-//! (bytes times the fraction of zero elements). ZVC writes one word per
-//! non-zero value and a bit per value, so its time and its output are close
-//! to linear in both; the run-length and dictionary codecs are linear only
-//! within a band of sparsity, hence the bands. Rows are weighted by the
-//! inverse of their target, so the fit minimises the relative error: sizes
-//! span three orders of magnitude (1 MB to 2 GB), and an absolute fit would
-//! serve the largest tensors and miss the small ones' launch overhead.
+//! Least squares (`linfa-linear`) per codec and element type, on terms of
+//! the tensor's bytes and its fraction of zero elements:
+//!
+//! - Piecewise linear in bytes, the slope free to change at knots placed at
+//!   the measured sizes (a factor of three or more apart). Small tensors are
+//!   launch-bound (below about 16 MB every kernel takes 12-42 us whatever its
+//!   size) and large ones bandwidth-bound, with a cost per byte that still
+//!   drifts between 48 MB and 2 GB: one line in bytes fits neither end.
+//! - Quadratic in the zero fraction within each piece: times and sizes bend
+//!   with sparsity (run-length output goes as one minus its square), and
+//!   differently at each size (launch-bound pieces hardly at all).
+//! - Tensors without zeros get a fit of their own: on the H200, ZVC, RLE and
+//!   CSR compress them 1.8 times slower than tensors with 10% zeros, and LZ4
+//!   2.6-4 times faster; in the sparse fit those samples would bend the
+//!   curve for every other sparsity.
+//! - Sparsity bands get fits of their own only where cross-validation shows
+//!   the fit over all of them misses a step in sparsity it cannot bend to.
+//!
+//! Rows are weighted by the inverse of their target, so the fit minimises
+//! the relative error: sizes span three orders of magnitude (1 MB to 2 GB),
+//! and an absolute fit would serve the largest tensors and miss the small
+//! ones' launch overhead.
 
 use std::fmt;
 use std::path::Path;
@@ -121,12 +134,58 @@ pub struct CodecCost {
     pub compressed_bytes: u64,
 }
 
-/// Upper edges of the sparsity bands, each with a fit of its own.
+/// Upper edges of the sparsity bands, each with a fit of its own where it
+/// pays.
 const BANDS: [f64; 4] = [0.25, 0.5, 0.75, f64::INFINITY];
 
-/// A band's fit needs this many samples; with fewer it uses the codec's
-/// fit over all bands.
+/// A band's fit (and the dense fit) needs this many samples; with fewer the
+/// codec's fit over all bands serves it.
 const MIN_BAND_SAMPLES: usize = 6;
+
+/// Below this fraction of zero elements a tensor is priced as dense, by the
+/// samples without zeros (calibrations measure 0% and then 10% zeros, and
+/// the kernels' costs jump between the two).
+const DENSE_BELOW: f64 = 1e-3;
+
+/// Knots of the piecewise-linear size terms are at least this factor apart:
+/// closer ones would add terms for the timing noise to fill.
+const KNOT_SPACING: f64 = 3.0;
+
+/// Powers of the zero fraction a fit on samples of `sparsities` distinct
+/// zero fractions takes: 1, z and z² from four of them, 1 and z from two (a
+/// curve through exactly as many sparsities as it has terms passes through
+/// their noise and swings beyond them), a constant from one.
+fn sparsity_powers(sparsities: usize) -> usize {
+    match sparsities {
+        0 | 1 => 1,
+        2 | 3 => 2,
+        _ => 3,
+    }
+}
+
+/// A column whose part not explained by the columns before it is below
+/// this share of its norm adds nothing the samples can tell apart.
+const DEPENDENT_COLUMN: f64 = 1e-7;
+
+/// Folds of the cross-validation that decides whether a band keeps a fit of
+/// its own.
+const BAND_FOLDS: usize = 5;
+
+/// A band keeps a fit of its own only where, cross-validated, it makes less
+/// than this share of the error the fit over all bands makes on the band's
+/// samples: smaller gains are noise that the band's extra terms fitted.
+const BAND_GAIN: f64 = 0.5;
+
+/// The form of the fits [`CodecTimeModel::fit`] makes. Models saved in an
+/// older form still load and predict as they were fitted, but
+/// [`CodecTimeModel::is_for`] has them measured again.
+const FIT_FORMAT: u32 = 2;
+
+/// The form of models saved before [`CodecTimeModel::format`] existed: one
+/// affine fit in bytes and zero bytes per band.
+fn first_format() -> u32 {
+    1
+}
 
 fn band_of(zero_fraction: f64) -> usize {
     BANDS
@@ -135,20 +194,149 @@ fn band_of(zero_fraction: f64) -> usize {
         .unwrap_or(BANDS.len() - 1)
 }
 
-/// `intercept + per_byte * bytes + per_zero_byte * zero bytes`.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+fn is_dense(zero_fraction: f64) -> bool {
+    zero_fraction < DENSE_BELOW
+}
+
+fn sparsity_count(samples: &[&CodecSample]) -> usize {
+    samples
+        .iter()
+        .map(|s| s.zero_fraction.to_bits())
+        .collect::<std::collections::BTreeSet<_>>()
+        .len()
+}
+
+/// One quantity (a time or the compressed size) as a function of a
+/// tensor's bytes and zero fraction: piecewise linear in bytes, its slope
+/// free to change at each knot, each coefficient a polynomial in the zero
+/// fraction. Linear in its coefficients, which least squares fits.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(from = "LinearForm")]
 pub struct Linear {
-    /// Fixed part (launches, headers).
-    pub intercept: f64,
-    /// Per byte of the tensor.
-    pub per_byte: f64,
-    /// Per zero byte of the tensor.
-    pub per_zero_byte: f64,
+    /// Sizes (bytes) where the slope in bytes may change, ascending.
+    pub knots: Vec<u64>,
+    /// `coefficients[i][j]` multiplies size term `i` (1, the bytes, then the
+    /// bytes past each knot in turn) times the zero fraction to the `j`th
+    /// power.
+    pub coefficients: Vec<Vec<f64>>,
+}
+
+/// [`Linear`] as saved: the current form, or the first one.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum LinearForm {
+    Spline {
+        knots: Vec<u64>,
+        coefficients: Vec<Vec<f64>>,
+    },
+    /// `intercept + per_byte * bytes + per_zero_byte * bytes * zero_fraction`.
+    Affine {
+        intercept: f64,
+        per_byte: f64,
+        per_zero_byte: f64,
+    },
+}
+
+impl From<LinearForm> for Linear {
+    fn from(form: LinearForm) -> Self {
+        match form {
+            LinearForm::Spline {
+                knots,
+                coefficients,
+            } => Self {
+                knots,
+                coefficients,
+            },
+            LinearForm::Affine {
+                intercept,
+                per_byte,
+                per_zero_byte,
+            } => Self {
+                knots: Vec::new(),
+                coefficients: vec![vec![intercept, 0.0], vec![per_byte, per_zero_byte]],
+            },
+        }
+    }
+}
+
+/// The size terms of `bytes` with `knots`: 1, the bytes, then the bytes past
+/// each knot.
+fn size_terms(knots: &[u64], bytes: f64) -> impl Iterator<Item = f64> + '_ {
+    [1.0, bytes]
+        .into_iter()
+        .chain(knots.iter().map(move |&k| (bytes - k as f64).max(0.0)))
+}
+
+/// Knots for `samples` fitted with `powers` powers of the zero fraction: the
+/// sizes measured at that many sparsities or more (so each knot's curve in
+/// sparsity rests on its own samples), between the smallest and the largest
+/// of them, at least [`KNOT_SPACING`] apart.
+fn knots_of(samples: &[&CodecSample], powers: usize) -> Vec<u64> {
+    let mut sparsities: std::collections::BTreeMap<u64, std::collections::BTreeSet<u64>> =
+        Default::default();
+    for s in samples {
+        sparsities
+            .entry(s.bytes)
+            .or_default()
+            .insert(s.zero_fraction.to_bits());
+    }
+    let nodes: Vec<u64> = sparsities
+        .into_iter()
+        .filter(|(_, z)| z.len() >= powers)
+        .map(|(bytes, _)| bytes)
+        .collect();
+    let mut knots = Vec::new();
+    if let [first, inner @ .., _] = nodes.as_slice() {
+        let mut last = *first;
+        for &bytes in inner {
+            if bytes as f64 >= last as f64 * KNOT_SPACING {
+                knots.push(bytes);
+                last = bytes;
+            }
+        }
+    }
+    knots
+}
+
+/// The columns of `x` (each of norm one or zero) that are not, within
+/// [`DEPENDENT_COLUMN`], combinations of the ones kept before them.
+fn independent_columns(x: &Array2<f64>) -> Vec<usize> {
+    let mut basis: Vec<Array1<f64>> = Vec::new();
+    let mut kept = Vec::new();
+    for (j, column) in x.columns().into_iter().enumerate() {
+        let norm = column.dot(&column).sqrt();
+        if norm <= 0.0 {
+            continue;
+        }
+        let mut rest = column.to_owned();
+        // Gram-Schmidt twice: once loses orthogonality on near-dependent
+        // columns.
+        for _ in 0..2 {
+            for q in &basis {
+                let along = q.dot(&rest);
+                rest.scaled_add(-along, q);
+            }
+        }
+        let left = rest.dot(&rest).sqrt();
+        if left > DEPENDENT_COLUMN * norm {
+            basis.push(rest / left);
+            kept.push(j);
+        }
+    }
+    kept
 }
 
 impl Linear {
     fn at(&self, bytes: f64, zero_fraction: f64) -> f64 {
-        self.intercept + self.per_byte * bytes + self.per_zero_byte * bytes * zero_fraction
+        size_terms(&self.knots, bytes)
+            .zip(&self.coefficients)
+            .map(|(term, per_power)| {
+                term * per_power
+                    .iter()
+                    .rev()
+                    .fold(0.0, |acc, c| acc * zero_fraction + c)
+            })
+            .sum()
     }
 
     /// The least-squares fit of `target` on `samples` in relative error.
@@ -156,39 +344,55 @@ impl Linear {
         samples: &[&CodecSample],
         target: impl Fn(&CodecSample) -> f64,
     ) -> Result<Self, FitError> {
-        // Samples of one sparsity (a band that saw one) cannot tell the
-        // zero bytes' term from the others': it is left out (zero).
-        let (lo, hi) = samples.iter().fold((f64::MAX, f64::MIN), |(lo, hi), s| {
-            (lo.min(s.zero_fraction), hi.max(s.zero_fraction))
-        });
-        let columns = if hi - lo > 1e-9 { 3 } else { 2 };
-        let mut records = Array2::<f64>::zeros((samples.len(), columns));
-        let ones = Array1::<f64>::ones(samples.len());
+        let powers = sparsity_powers(sparsity_count(samples));
+        let knots = knots_of(samples, powers);
+        let size_term_count = 2 + knots.len();
+        let mut records = Array2::<f64>::zeros((samples.len(), size_term_count * powers));
         for (row, s) in samples.iter().enumerate() {
             let y = target(s).max(1.0);
-            let bytes = s.bytes as f64;
-            records[[row, 0]] = 1.0 / y;
-            records[[row, 1]] = bytes / y;
-            if columns == 3 {
-                records[[row, 2]] = bytes * s.zero_fraction / y;
+            for (i, term) in size_terms(&knots, s.bytes as f64).enumerate() {
+                let mut power = 1.0;
+                for j in 0..powers {
+                    records[[row, i * powers + j]] = term * power / y;
+                    power *= s.zero_fraction;
+                }
             }
         }
-        let fitted = LinearRegression::new()
-            .with_intercept(false)
-            .fit(&DatasetBase::new(records, ones))
-            .map_err(|err| FitError::Solver(err.to_string()))?;
-        let p = fitted.params();
-        let p = [p[0], p[1], if columns == 3 { p[2] } else { 0.0 }];
+        // Columns of unit norm: bytes and constants differ by nine orders
+        // of magnitude.
+        let scales: Vec<f64> = records
+            .columns()
+            .into_iter()
+            .map(|c| c.dot(&c).sqrt())
+            .collect();
+        for (mut column, &scale) in records.columns_mut().into_iter().zip(&scales) {
+            if scale > 0.0 {
+                column /= scale;
+            }
+        }
+        let kept = independent_columns(&records);
+        let mut coefficients = vec![vec![0.0; powers]; size_term_count];
+        if !kept.is_empty() {
+            let fitted = LinearRegression::new()
+                .with_intercept(false)
+                .fit(&DatasetBase::new(
+                    records.select(ndarray::Axis(1), &kept),
+                    Array1::<f64>::ones(samples.len()),
+                ))
+                .map_err(|err| FitError::Solver(err.to_string()))?;
+            for (&column, &p) in kept.iter().zip(fitted.params()) {
+                coefficients[column / powers][column % powers] = p / scales[column];
+            }
+        }
         Ok(Self {
-            intercept: p[0],
-            per_byte: p[1],
-            per_zero_byte: p[2],
+            knots,
+            coefficients,
         })
     }
 }
 
 /// The three fits of one codec, element type and sparsity band.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BandFit {
     /// Compression time (ns).
     pub compress: Linear,
@@ -218,6 +422,14 @@ impl BandFit {
             compressed_bytes: self.compressed.at(b, zero_fraction).max(0.0).round() as u64,
         }
     }
+
+    /// Its relative errors on `s`, the three quantities summed.
+    fn error_on(&self, s: &CodecSample) -> f64 {
+        let p = self.predict(s.bytes, s.zero_fraction);
+        relative(p.compress_ns, s.compress_ns)
+            + relative(p.decompress_ns, s.decompress_ns)
+            + relative(p.compressed_bytes as f64, s.compressed_bytes as f64)
+    }
 }
 
 /// The fits of one codec and element type.
@@ -227,11 +439,114 @@ pub struct CodecFit {
     pub codec: Codec,
     /// Element type.
     pub dtype: String,
-    /// Over all its samples: for bands with too few samples of their own.
+    /// Over its samples with zeros (all its samples where too few have
+    /// zeros or too few have none): for bands without a fit of their own.
     pub all: BandFit,
     /// Per sparsity band (`[0, 0.25)`, `[0.25, 0.5)`, `[0.5, 0.75)`,
-    /// `[0.75, 1]`), where the band had enough samples.
+    /// `[0.75, 1]`), where the band had enough samples and its own fit,
+    /// cross-validated, made less than half the error `all` made on them.
     pub bands: Vec<Option<BandFit>>,
+    /// Dense tensors (fewer than one element in a thousand zero), fitted on
+    /// the samples without zeros, where enough were measured.
+    #[serde(default)]
+    pub dense: Option<BandFit>,
+}
+
+impl CodecFit {
+    /// The fit that prices a tensor with `zero_fraction` zeros.
+    fn for_sparsity(&self, zero_fraction: f64) -> &BandFit {
+        match &self.dense {
+            Some(dense) if is_dense(zero_fraction) => dense,
+            _ => self
+                .bands
+                .get(band_of(zero_fraction))
+                .and_then(Option::as_ref)
+                .unwrap_or(&self.all),
+        }
+    }
+
+    fn fit(codec: Codec, dtype: String, samples: &[&CodecSample]) -> Result<Self, FitError> {
+        let (dense, sparse): (Vec<&CodecSample>, Vec<&CodecSample>) =
+            samples.iter().partition(|s| is_dense(s.zero_fraction));
+        let split = dense.len() >= MIN_BAND_SAMPLES && sparse.len() >= MIN_BAND_SAMPLES;
+        let (pooled, dense) = match split {
+            true => (sparse, Some(BandFit::fit(&dense)?)),
+            false => (samples.to_vec(), None),
+        };
+        let all = BandFit::fit(&pooled)?;
+        let candidates: Vec<bool> = (0..BANDS.len())
+            .map(|band| fits_alone(&in_band(band, &pooled)))
+            .collect();
+        let mut bands = vec![None; BANDS.len()];
+        if candidates.contains(&true) {
+            let errors = cross_validated(&pooled, &candidates)?;
+            for (band, (own, overall)) in errors.into_iter().enumerate() {
+                if candidates[band] && own < BAND_GAIN * overall {
+                    bands[band] = Some(BandFit::fit(&in_band(band, &pooled))?);
+                }
+            }
+        }
+        Ok(Self {
+            codec,
+            dtype,
+            all,
+            bands,
+            dense,
+        })
+    }
+}
+
+/// The samples of `samples` in sparsity band `band`.
+fn in_band<'a>(band: usize, samples: &[&'a CodecSample]) -> Vec<&'a CodecSample> {
+    samples
+        .iter()
+        .copied()
+        .filter(|s| band_of(s.zero_fraction) == band)
+        .collect()
+}
+
+/// Whether a band's samples can make a fit of their own: enough of them, and
+/// more than one sparsity (one cannot say how costs change with sparsity).
+fn fits_alone(samples: &[&CodecSample]) -> bool {
+    samples.len() >= MIN_BAND_SAMPLES && sparsity_count(samples) > 1
+}
+
+/// Per band, the summed relative errors on its samples of its own fit and of
+/// the fit over all bands, each fitted without the samples it is scored on
+/// ([`BAND_FOLDS`] folds by position); zero for bands not in `candidates`.
+fn cross_validated(
+    samples: &[&CodecSample],
+    candidates: &[bool],
+) -> Result<Vec<(f64, f64)>, FitError> {
+    let mut errors = vec![(0.0, 0.0); candidates.len()];
+    for fold in 0..BAND_FOLDS {
+        let (scored, rest): (Vec<_>, Vec<_>) = samples
+            .iter()
+            .enumerate()
+            .partition(|(i, _)| i % BAND_FOLDS == fold);
+        let scored: Vec<&CodecSample> = scored.into_iter().map(|(_, s)| *s).collect();
+        let rest: Vec<&CodecSample> = rest.into_iter().map(|(_, s)| *s).collect();
+        if rest.is_empty() {
+            continue;
+        }
+        let overall = BandFit::fit(&rest)?;
+        for (band, _) in candidates.iter().enumerate().filter(|(_, &c)| c) {
+            let scored = in_band(band, &scored);
+            if scored.is_empty() {
+                continue;
+            }
+            let own_samples = in_band(band, &rest);
+            let own = match fits_alone(&own_samples) {
+                true => Some(BandFit::fit(&own_samples)?),
+                false => None,
+            };
+            for s in scored {
+                errors[band].0 += own.as_ref().unwrap_or(&overall).error_on(s);
+                errors[band].1 += overall.error_on(s);
+            }
+        }
+    }
+    Ok(errors)
 }
 
 /// Why a time model could not be made.
@@ -262,6 +577,9 @@ pub struct CodecTimeModel {
     pub device: String,
     /// The kernels' version it was measured with.
     pub kernels_version: String,
+    /// The form of its fits (1: saved before this field existed).
+    #[serde(default = "first_format")]
+    pub format: u32,
     /// One per codec and element type measured.
     pub fits: Vec<CodecFit>,
 }
@@ -294,45 +612,23 @@ impl CodecTimeModel {
                     need: MIN_BAND_SAMPLES,
                 });
             }
-            let all = BandFit::fit(&of_group)?;
-            let mut bands = Vec::with_capacity(BANDS.len());
-            for band in 0..BANDS.len() {
-                let in_band: Vec<&CodecSample> = of_group
-                    .iter()
-                    .copied()
-                    .filter(|s| band_of(s.zero_fraction) == band)
-                    .collect();
-                // A band that saw one sparsity cannot say how its costs
-                // change with sparsity: the fit over all samples serves it.
-                let sparsities = in_band
-                    .iter()
-                    .map(|s| s.zero_fraction.to_bits())
-                    .collect::<std::collections::BTreeSet<_>>()
-                    .len();
-                bands.push(if in_band.len() >= MIN_BAND_SAMPLES && sparsities > 1 {
-                    Some(BandFit::fit(&in_band)?)
-                } else {
-                    None
-                });
-            }
-            fits.push(CodecFit {
-                codec,
-                dtype,
-                all,
-                bands,
-            });
+            fits.push(CodecFit::fit(codec, dtype, &of_group)?);
         }
         Ok(Self {
             device: device.into(),
             kernels_version: kernels_version.into(),
+            format: FIT_FORMAT,
             fits,
         })
     }
 
     /// Whether it was measured on `device` with kernels of `kernels_version`
-    /// (a model for another device or kernels must be measured again).
+    /// and fitted in the current form (a model for another device or
+    /// kernels, or an older form, must be measured again).
     pub fn is_for(&self, device: &str, kernels_version: &str) -> bool {
-        self.device == device && self.kernels_version == kernels_version
+        self.format == FIT_FORMAT
+            && self.device == device
+            && self.kernels_version == kernels_version
     }
 
     /// What `codec` costs on a tensor of `bytes` of `dtype` with
@@ -348,10 +644,10 @@ impl CodecTimeModel {
             .fits
             .iter()
             .find(|f| f.codec == codec && f.dtype.eq_ignore_ascii_case(dtype))?;
-        let band = fit.bands[band_of(zero_fraction)]
-            .as_ref()
-            .unwrap_or(&fit.all);
-        Some(band.predict(bytes, zero_fraction))
+        Some(
+            fit.for_sparsity(zero_fraction)
+                .predict(bytes, zero_fraction),
+        )
     }
 
     /// The model's relative absolute error on `held_out` samples (not used
@@ -382,7 +678,8 @@ impl CodecTimeModel {
         rows
     }
 
-    /// Reads a model written by [`Self::save`].
+    /// Reads a model written by [`Self::save`] (or by an earlier form of
+    /// it, which predicts as it was fitted; see [`Self::is_for`]).
     pub fn load(path: impl AsRef<Path>) -> std::io::Result<Self> {
         load_json(path.as_ref())
     }

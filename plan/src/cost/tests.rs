@@ -173,6 +173,156 @@ fn a_model_is_saved_and_read_back_and_knows_its_device() {
     assert!(!back.is_for("test-gpu", "2"));
 }
 
+/// The samples measured on an H200 (every codec on f32, 1 MB to 2 GB, 0-95%
+/// zeros, each codec's untuned launch configuration), in the order measured.
+fn h200_samples() -> Vec<CodecSample> {
+    #[derive(serde::Deserialize)]
+    struct Measured {
+        samples: Vec<CodecSample>,
+    }
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../benches/results/compression/codec-model-h200-2026-11-26-untuned-f32.json");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|err| panic!("reading {}: {err}", path.display()));
+    let measured: Measured = serde_json::from_str(&text).unwrap();
+    measured.samples
+}
+
+/// Every other sample of each codec and element type, in the order given,
+/// to fit on, and the rest to score on (as the calibration's
+/// `held_out_error` splits them).
+fn every_other(samples: &[CodecSample]) -> (Vec<CodecSample>, Vec<CodecSample>) {
+    let mut seen: std::collections::HashMap<(Codec, String), usize> = Default::default();
+    let (mut train, mut held) = (Vec::new(), Vec::new());
+    for s in samples {
+        let n = seen.entry((s.codec, s.dtype.clone())).or_default();
+        match *n % 2 {
+            0 => train.push(s.clone()),
+            _ => held.push(s.clone()),
+        }
+        *n += 1;
+    }
+    (train, held)
+}
+
+/// Fitted on every other H200 sample, the model predicts the rest within a
+/// few percent from 48 MB up; below 16 MB the kernels are launch-bound and
+/// their timings scatter by 10-25% around a constant, which sets the
+/// largest errors.
+#[test]
+fn the_time_model_predicts_the_h200_samples_it_did_not_see() {
+    let (train, held) = every_other(&h200_samples());
+    let model = CodecTimeModel::fit("h200", "7", &train).unwrap();
+    let errors = model.error_on(&held);
+    // Largest mean and largest single relative error allowed: compress,
+    // decompress, size. Measured: ZVC 5.0/24.6, 5.7/27.7, 0.1/0.7%; RLE
+    // 5.1/23.4, 3.8/16.8, 0.1/0.5%; CSR 2.5/13.1, 4.6/19.7, 0.1/1.1%; LZ4
+    // 1.9/8.4, 4.8/19.1, 2.9/12.8% (its size at 95% zeros, beyond the
+    // sparsities fitted).
+    let limits = [
+        (Codec::Zvc, [0.06, 0.30, 0.07, 0.33, 0.005, 0.02]),
+        (Codec::Rle, [0.06, 0.28, 0.05, 0.22, 0.005, 0.02]),
+        (Codec::Csr, [0.035, 0.18, 0.055, 0.25, 0.005, 0.02]),
+        (Codec::Lz4, [0.03, 0.13, 0.06, 0.24, 0.035, 0.15]),
+    ];
+    assert_eq!(errors.len(), limits.len(), "{errors:?}");
+    let names = [
+        "compress mean",
+        "compress max",
+        "decompress mean",
+        "decompress max",
+        "size mean",
+        "size max",
+    ];
+    for (codec, limit) in limits {
+        let e = errors.iter().find(|e| e.codec == codec).unwrap();
+        assert_eq!(e.samples, 40);
+        let measured = [
+            e.compress_mean,
+            e.compress_max,
+            e.decompress_mean,
+            e.decompress_max,
+            e.size_mean,
+            e.size_max,
+        ];
+        for ((what, m), l) in names.iter().zip(measured).zip(limit) {
+            assert!(
+                m <= l,
+                "{codec} {what}: {:.2}% over {:.2}%",
+                m * 100.0,
+                l * 100.0
+            );
+        }
+    }
+    // On all of them, no sparsity band's own fit beats the fit over all
+    // bands, and the samples without zeros have theirs.
+    let model = CodecTimeModel::fit("h200", "7", &h200_samples()).unwrap();
+    for fit in &model.fits {
+        assert!(fit.bands.iter().all(Option::is_none), "{}", fit.codec);
+        assert!(fit.dense.is_some(), "{}", fit.codec);
+    }
+}
+
+/// Tensors without zeros run the kernels' dense path, slower here than a
+/// tenth of zeros would make them: a fit of their own prices them, and the
+/// sparse fit is not bent by them.
+#[test]
+fn dense_tensors_are_priced_by_the_samples_without_zeros() {
+    let dense_slowdown = 1.8;
+    let sample = |i: usize, bytes: u64, zeros: f64| {
+        let mut s = zvc_sample(i, bytes, zeros, 0.0);
+        if zeros == 0.0 {
+            s.compress_ns *= dense_slowdown;
+        }
+        s
+    };
+    let train: Vec<CodecSample> = grid(0)
+        .into_iter()
+        .enumerate()
+        .map(|(i, (b, z))| sample(i, b, z))
+        .collect();
+    let model = CodecTimeModel::fit("test-gpu", "1", &train).unwrap();
+    assert!(model.fits[0].dense.is_some());
+    for (bytes, zeros) in [(100 * MB, 0.0), (100 * MB, 0.05), (700 * MB, 0.5)] {
+        let expected = sample(0, bytes, zeros);
+        let cost = model.predict(Codec::Zvc, "F32", bytes, zeros).unwrap();
+        let error = (cost.compress_ns - expected.compress_ns).abs() / expected.compress_ns;
+        assert!(error < 0.01, "{bytes} bytes, {zeros} zeros: off by {error}");
+    }
+}
+
+/// A model saved before the fits' current form (one affine fit per band)
+/// still loads and predicts as it was fitted, and is measured again.
+#[test]
+fn a_model_of_the_first_form_still_reads_and_is_measured_again() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../benches/results/compression/cost-model-h200-2026-11-26-codecs.json");
+    let costs = CostModel::load(&path).unwrap();
+    let model = costs.codecs.as_ref().unwrap();
+    assert_eq!(model.format, 1);
+    assert!(!model.is_for(&model.device, &model.kernels_version));
+    // Its ZVC fit for a quarter to half zeros, read from the file itself.
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let fit = &json["codecs"]["fits"][0];
+    assert_eq!(fit["codec"], "zvc");
+    let compress = &fit["bands"][1]["compress"];
+    let (bytes, zeros) = (64.0 * MB as f64, 0.3);
+    let expected = compress["intercept"].as_f64().unwrap()
+        + compress["per_byte"].as_f64().unwrap() * bytes
+        + compress["per_zero_byte"].as_f64().unwrap() * bytes * zeros;
+    let cost = model.predict(Codec::Zvc, "F32", 64 * MB, zeros).unwrap();
+    assert!(
+        (cost.compress_ns - expected).abs() < 1e-6 * expected,
+        "{} against {expected}",
+        cost.compress_ns
+    );
+    // Refitted, it is current.
+    let (train, _) = every_other(&h200_samples());
+    let refit = CodecTimeModel::fit(&model.device, &model.kernels_version, &train).unwrap();
+    assert!(refit.is_for(&model.device, &model.kernels_version));
+}
+
 /// A chain of `sizes` tensors whose ops take `op_ns` each, with
 /// `zero_fraction` zeros in every tensor.
 fn timed_chain(sizes: &[u64], op_ns: u64, zero_fraction: f32) -> crate::Profile {
