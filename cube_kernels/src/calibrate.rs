@@ -39,7 +39,7 @@ pub struct Calibration {
 
 impl Default for Calibration {
     /// 1 MB to 2 GB (eight sizes, four to a decade) and 0-95% zeros (ten
-    /// fractions), every codec, f32 and f16: 640 tensors.
+    /// fractions), every codec, f32 and f16 (2 GB of f16 is past the format's element count): 600 tensors.
     fn default() -> Self {
         const MB: usize = 1 << 20;
         Self {
@@ -112,12 +112,21 @@ pub fn kernels_version() -> String {
 impl Calibration {
     /// How many tensors [`Self::measure`] times.
     pub fn len(&self) -> usize {
-        self.sizes.len() * self.zero_fractions.len() * self.codecs.len() * self.dtypes.len()
+        let sizes: usize = self.dtypes.iter().map(|&d| self.sizes_for(d).count()).sum();
+        sizes * self.zero_fractions.len() * self.codecs.len()
     }
 
     /// Whether it times nothing.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// The sizes measured for `dtype`: those the codecs take in one buffer
+    /// (2 GB of a 16-bit type is past the format's element count).
+    fn sizes_for(&self, dtype: DType) -> impl Iterator<Item = &usize> + '_ {
+        self.sizes
+            .iter()
+            .filter(move |&&bytes| crate::format::accepts(dtype, bytes / dtype.size()))
     }
 
     /// Times every codec, element type, size and sparsity on `client`'s
@@ -131,7 +140,7 @@ impl Calibration {
         let total = self.len();
         let mut samples = Vec::with_capacity(total);
         for &dtype in &self.dtypes {
-            for &bytes in &self.sizes {
+            for &bytes in self.sizes_for(dtype) {
                 let len = bytes / dtype.size();
                 for (seed, &zeros) in self.zero_fractions.iter().enumerate() {
                     let input = synthetic(client, dtype, len, zeros, seed as u32);
@@ -331,6 +340,36 @@ fn fill_sparse(out: &mut Array<u32>, words: u32, threshold: u32, seed: u32, half
 mod tests {
     use super::*;
     use crate::format::max_compressed_words;
+
+    /// The planning core leaves to swap as they are the tensors these
+    /// kernels refuse, and only those.
+    #[test]
+    fn the_planning_core_knows_the_largest_tensor_the_kernels_take() {
+        assert_eq!(
+            crate::format::MAX_ELEMENTS as u64,
+            burn_swap_plan::cost::MAX_CODEC_ELEMENTS
+        );
+        for codec in Codec::ALL {
+            for dtype in [DType::F32, DType::F16, DType::BF16] {
+                let edge = crate::format::MAX_ELEMENTS;
+                for len in [1, edge - 1, edge, edge + 1, 2047 << 20, 1 << 30] {
+                    let bytes = (len * dtype.size()) as u64;
+                    assert_eq!(
+                        codec.accepts(dtype_name(dtype), bytes),
+                        crate::format::accepts(dtype, len),
+                        "{codec} {dtype:?} {len}"
+                    );
+                }
+            }
+        }
+        let calibration = Calibration::default();
+        assert!(calibration.sizes_for(DType::F16).count() < calibration.sizes.len());
+        assert_eq!(
+            calibration.len(),
+            calibration.sizes.len() * 2 * 10 * 4 - 10 * 4,
+            "2 GB of f16 left out"
+        );
+    }
 
     /// The planning core prices a compressed copy's room on the device
     /// without these kernels; it must be what they allocate.

@@ -21,10 +21,10 @@ pub fn compress(
             have: words.len() * 4,
         });
     }
-    if dtype.words(len) > MAX_WORDS {
+    if !crate::format::accepts(dtype, len) {
         return Err(CodecError::TooLarge {
-            words: dtype.words(len),
-            max: MAX_WORDS,
+            elements: len,
+            max: crate::format::MAX_ELEMENTS - 1,
         });
     }
     let layout = Layout::new(codec, len);

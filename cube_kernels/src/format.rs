@@ -46,6 +46,14 @@ pub const VERSION: u32 = 2;
 pub const PAD_INDEX: u32 = 0xFFFF;
 /// Largest input accepted, in 32-bit words (look-back values use 30 bits).
 pub const MAX_WORDS: usize = (1 << 30) - 1;
+/// Inputs must have fewer elements than this (element counts use 30 bits,
+/// less one chunk group's room for the look-back's rounding).
+pub const MAX_ELEMENTS: usize = (1 << 30) - (1 << 19);
+
+/// Whether the codecs take `len` elements of `dtype` in one buffer.
+pub fn accepts(dtype: DType, len: usize) -> bool {
+    dtype.words(len) <= MAX_WORDS && len < MAX_ELEMENTS
+}
 
 /// Element type of the data, handled bitwise.
 #[derive(
@@ -310,7 +318,7 @@ impl Header {
         let dtype =
             DType::from_code((words[1] >> 8) & 0xff).ok_or(CodecError::Corrupt("unknown dtype"))?;
         let len = words[2] as usize | ((words[3] as usize) << 32);
-        if dtype.words(len) > MAX_WORDS {
+        if !accepts(dtype, len) {
             return Err(CodecError::Corrupt("length too large"));
         }
         let total_words = words[4] as usize;

@@ -327,10 +327,10 @@ pub fn compress<R: Runtime>(
 ) -> Result<Compressed, CodecError> {
     cfg.validate(client, codec)?;
     let in_words = dtype.words(len);
-    if in_words > MAX_WORDS || len >= (1 << 30) - (1 << 19) {
+    if !crate::format::accepts(dtype, len) {
         return Err(CodecError::TooLarge {
-            words: in_words,
-            max: MAX_WORDS,
+            elements: len,
+            max: crate::format::MAX_ELEMENTS - 1,
         });
     }
     if (input.size_in_used() as usize) < in_words * 4 {

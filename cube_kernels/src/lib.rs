@@ -66,10 +66,10 @@ pub enum CodecError {
         found: u32,
     },
     /// Input larger than the format allows.
-    #[error("input of {words} words exceeds the format's limit of {max}")]
+    #[error("input of {elements} elements exceeds the format's limit of {max}")]
     TooLarge {
-        /// Words of input.
-        words: usize,
+        /// Elements of input.
+        elements: usize,
         /// Largest accepted.
         max: usize,
     },

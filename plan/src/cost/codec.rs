@@ -35,6 +35,21 @@ use serde::{Deserialize, Serialize};
 
 use crate::json::{load_json, save_json};
 
+/// The most elements the codecs' format takes in one copy (its element
+/// counts have 30 bits, less one chunk group's room for the look-back's
+/// rounding); `cube_kernels` refuses more and checks it agrees.
+pub const MAX_CODEC_ELEMENTS: u64 = (1 << 30) - (1 << 19);
+
+/// The element size the kernels see for `dtype`: 16-bit types two to a
+/// word, anything else as 32-bit words.
+fn kernel_element_bytes(dtype: &str) -> u64 {
+    if dtype.eq_ignore_ascii_case("F16") || dtype.eq_ignore_ascii_case("BF16") {
+        2
+    } else {
+        4
+    }
+}
+
 /// A lossless codec of burn-swap's GPU kernels (`cube_kernels`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -68,6 +83,13 @@ impl Codec {
         Self::ALL.into_iter().find(|c| c.name() == name.trim())
     }
 
+    /// Whether one compressed copy can hold a tensor of `bytes` of `dtype`:
+    /// the format counts elements in 30 bits, less one chunk's room
+    /// ([`MAX_CODEC_ELEMENTS`]). Larger tensors are swapped as they are.
+    pub fn accepts(self, dtype: &str, bytes: u64) -> bool {
+        bytes / kernel_element_bytes(dtype) < MAX_CODEC_ELEMENTS
+    }
+
     /// The device buffer the compressor writes `bytes` of `dtype` (as
     /// profiles name it) into: the codec's worst case, nothing compressed,
     /// with its header and index. The kernels allocate it before they know
@@ -77,10 +99,8 @@ impl Codec {
         const HEADER_WORDS: u64 = 8;
         const CHUNK: u64 = 2048;
         const GROUP: u64 = 32;
-        // The kernels see 16-bit types two to a word and anything else as
-        // 32-bit words.
-        let half = dtype.eq_ignore_ascii_case("F16") || dtype.eq_ignore_ascii_case("BF16");
-        let (elem, per_word) = if half { (2, 2) } else { (4, 1) };
+        let elem = kernel_element_bytes(dtype);
+        let per_word = 4 / elem;
         let len = bytes / elem;
         let chunks = len.div_ceil(CHUNK);
         let masks = if self == Codec::Zvc {

@@ -16,6 +16,7 @@ pub mod work;
 
 pub use codec::{
     BandFit, Codec, CodecCost, CodecFit, CodecSample, CodecTimeModel, FitError, Linear, ModelError,
+    MAX_CODEC_ELEMENTS,
 };
 pub use replay::{replay, CodecTime, SwapReplay};
 
@@ -145,6 +146,9 @@ impl CostModel {
         bytes: u64,
         zero_fraction: f64,
     ) -> Option<CodecCost> {
+        if !codec.accepts(dtype, bytes) {
+            return None;
+        }
         self.codecs
             .as_ref()?
             .predict(codec, dtype, bytes, zero_fraction)

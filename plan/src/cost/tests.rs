@@ -542,3 +542,38 @@ fn the_link_is_slowed_until_the_replay_waits_what_was_measured() {
     assert_eq!(factor, 1.0);
     assert_eq!(same, *costs);
 }
+
+/// A tensor past the codecs' element count is swapped as it is by every
+/// policy that compresses (the kernels would refuse it), and priced by none.
+#[test]
+fn tensors_too_large_for_one_compressed_copy_move_as_they_are() {
+    let p = PlanParams {
+        budget_bytes: Some(4096 * MB + 600 * MB),
+        ..params(Some(costs(Some(zvc_model(0.0)))))
+    };
+    let edge = MAX_CODEC_ELEMENTS;
+    assert!(Codec::Zvc.accepts("F32", (edge - 1) * 4));
+    assert!(!Codec::Zvc.accepts("F32", edge * 4));
+    assert!(Codec::Zvc.accepts("F16", (edge - 1) * 2));
+    assert!(!Codec::Zvc.accepts("BF16", edge * 2));
+    assert!(p
+        .costs
+        .as_ref()
+        .unwrap()
+        .codec_cost(Codec::Zvc, "F32", edge * 4, 0.5)
+        .is_none());
+    let mut profile = timed_chain(&[256 * MB, edge * 4, 256 * MB, 256 * MB, 256 * MB], 1_000_000, 0.9);
+    for t in &mut profile.tensors {
+        t.dtype = "F32".into();
+    }
+    let big = profile.tensors[1].key;
+    for plan in [
+        CompressAll::default().plan(&profile, &p).unwrap(),
+        CompressionOracle.plan(&profile, &p).unwrap(),
+    ] {
+        let decision = plan.decisions.iter().find(|d| d.key == big).unwrap();
+        assert_eq!(decision.action, crate::plan::Action::Swap, "{plan}");
+        assert_eq!(decision.codec, None, "{plan}");
+        assert!(plan.compressed_count() > 0, "{plan}");
+    }
+}
