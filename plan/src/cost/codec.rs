@@ -375,18 +375,14 @@ impl Linear {
         }
         let mut errors = [0.0_f64; 2];
         for fold in 0..BAND_FOLDS {
-            let (scored, rest): (Vec<_>, Vec<_>) = samples
-                .iter()
-                .enumerate()
-                .partition(|(i, _)| i % BAND_FOLDS == fold);
-            let rest: Vec<&CodecSample> = rest.into_iter().map(|(_, s)| *s).collect();
+            let (scored, rest) = split_fold(samples, fold);
             for (error, powers) in errors.iter_mut().zip([2, 3]) {
                 let fitted = Self::fit_with(
                     &rest,
                     target,
                     powers.min(sparsity_powers(sparsity_count(&rest))),
                 )?;
-                for (_, s) in &scored {
+                for s in &scored {
                     *error += relative(
                         fitted.at(s.bytes as f64, s.zero_fraction).max(0.0),
                         target(s),
@@ -572,6 +568,20 @@ fn fits_alone(samples: &[&CodecSample]) -> bool {
     samples.len() >= MIN_BAND_SAMPLES && sparsity_count(samples) > 1
 }
 
+/// Fold `fold` of [`BAND_FOLDS`], by position: the samples it scores, and
+/// the rest, to fit on.
+fn split_fold<'a>(
+    samples: &[&'a CodecSample],
+    fold: usize,
+) -> (Vec<&'a CodecSample>, Vec<&'a CodecSample>) {
+    let (scored, rest): (Vec<_>, Vec<_>) = samples
+        .iter()
+        .enumerate()
+        .partition(|(i, _)| i % BAND_FOLDS == fold);
+    let strip = |v: Vec<(usize, &&'a CodecSample)>| v.into_iter().map(|(_, s)| *s).collect();
+    (strip(scored), strip(rest))
+}
+
 /// Per band, the summed relative errors on its samples of its own fit and of
 /// the fit over all bands, each fitted without the samples it is scored on
 /// ([`BAND_FOLDS`] folds by position); zero for bands not in `candidates`.
@@ -581,12 +591,7 @@ fn cross_validated(
 ) -> Result<Vec<(f64, f64)>, FitError> {
     let mut errors = vec![(0.0, 0.0); candidates.len()];
     for fold in 0..BAND_FOLDS {
-        let (scored, rest): (Vec<_>, Vec<_>) = samples
-            .iter()
-            .enumerate()
-            .partition(|(i, _)| i % BAND_FOLDS == fold);
-        let scored: Vec<&CodecSample> = scored.into_iter().map(|(_, s)| *s).collect();
-        let rest: Vec<&CodecSample> = rest.into_iter().map(|(_, s)| *s).collect();
+        let (scored, rest) = split_fold(samples, fold);
         if rest.is_empty() {
             continue;
         }
