@@ -270,12 +270,18 @@ impl SwapConfig {
             config.release_after_bytes = parse_bytes(&v)?;
         }
         if let Some(v) = var("BURN_SWAP_RUNTIME_FAILURE_GRACE") {
-            let seconds: f64 = v.trim().parse().ok().filter(|s: &f64| *s >= 0.0 && s.is_finite()).ok_or_else(|| {
-                SwapError::Config(format!(
-                    "BURN_SWAP_RUNTIME_FAILURE_GRACE={v}: not a number of seconds"
-                ))
-            })?;
-            config.runtime_failure_grace = (seconds > 0.0).then(|| Duration::from_secs_f64(seconds));
+            let seconds: f64 = v
+                .trim()
+                .parse()
+                .ok()
+                .filter(|s: &f64| *s >= 0.0 && s.is_finite())
+                .ok_or_else(|| {
+                    SwapError::Config(format!(
+                        "BURN_SWAP_RUNTIME_FAILURE_GRACE={v}: not a number of seconds"
+                    ))
+                })?;
+            config.runtime_failure_grace =
+                (seconds > 0.0).then(|| Duration::from_secs_f64(seconds));
         }
         if let Some(v) = var("BURN_SWAP_ON_BUDGET_ERROR") {
             config.on_budget_error = match v.trim() {

@@ -36,6 +36,7 @@ use crate::handle::{ManagedSlot, SlotEvent, TensorId, Tracker};
 use crate::policy::{Action, Codec, CostModel, Plan};
 use crate::profiler::{human_bytes, write_json, OpRecord, Phase, Profile, Recorder, TensorKey};
 use crate::report::{plan_line, IterationReport, OffloadTally, SwapWarning, Warnings};
+use crate::runtime_failure::SkippedCandidates;
 use crate::sparsity::PendingZeros;
 use crate::transfer::{DeviceMemory, DeviceReport, DeviceUsage, TransferError, TransferOptions};
 
@@ -493,9 +494,10 @@ impl Executor {
         ))
     }
 
-    /// CubeCL's autotune skipped `count` candidates that failed on the
-    /// device's thread, the first with `first`.
-    pub(crate) fn autotune_candidates_skipped(&mut self, count: u64, first: String) {
+    /// CubeCL's autotune skipped candidates that failed on the device's
+    /// thread.
+    pub(crate) fn autotune_candidates_skipped(&mut self, skipped: SkippedCandidates) {
+        let SkippedCandidates { count, first } = skipped;
         self.warnings
             .raise(SwapWarning::AutotuneCandidatesSkipped { count, first });
     }

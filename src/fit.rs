@@ -239,7 +239,9 @@ pub fn probe_batch() -> Option<usize> {
 
 /// How long a probe waits after a failure on the runtime's own thread for
 /// it to be absorbed (an autotune candidate's) or raised on the training
-/// thread, before it ends as not fitting.
+/// thread, before it ends as not fitting. A probe that trains through
+/// `SwapAutodiff` takes its configuration's grace instead
+/// ([`SwapConfig::runtime_failure_grace`](crate::SwapConfig::runtime_failure_grace)).
 const PROBE_RUNTIME_GRACE: Duration = Duration::from_secs(5);
 
 /// Ends a probe as not fitting, with the short reason as its verdict.

@@ -153,9 +153,11 @@ impl Watch {
     }
 
     /// The candidates skipped since the last call, if any (one atomic load
-    /// when none).
+    /// when none: the training thread asks before every op).
     fn take_skipped(&self) -> Option<SkippedCandidates> {
-        if !self.any_skipped.swap(false, Ordering::AcqRel) {
+        if !self.any_skipped.load(Ordering::Acquire)
+            || !self.any_skipped.swap(false, Ordering::AcqRel)
+        {
             return None;
         }
         let mut skipped = self.skipped.lock().unwrap_or_else(|p| p.into_inner());
@@ -227,7 +229,7 @@ impl Watch {
     }
 
     /// The hook's part for one panic.
-    fn on_panic(&'static self, file: Option<&str>, message: impl FnOnce() -> String) -> Option<u64> {
+    fn on_panic(&self, file: Option<&str>, message: impl FnOnce() -> String) -> Option<u64> {
         match file.map_or(RuntimePanic::Elsewhere, classify) {
             RuntimePanic::Elsewhere => None,
             RuntimePanic::Failure => self.record(&message()),
@@ -310,16 +312,18 @@ pub(crate) fn panic_text(payload: &dyn std::any::Any) -> String {
         .unwrap_or_else(|| "a panic with a non-text payload".into())
 }
 
-/// Panics on the calling (training) thread if the runtime failed; `memory`
-/// says how much of the device was free, for an out-of-memory failure.
-pub(crate) fn raise_if_failed(memory: impl FnOnce() -> Option<String>) {
+/// Before an op on the training thread: panics if the runtime failed
+/// (`memory` says how much of the device was free, for an out-of-memory
+/// failure), and hands autotune candidates CubeCL skipped since the last
+/// call to `skipped`. Two atomic loads when neither happened.
+pub(crate) fn check_before_op(
+    memory: impl FnOnce() -> Option<String>,
+    skipped: impl FnOnce(SkippedCandidates),
+) {
     WATCH.raise_if_failed_with(memory);
-}
-
-/// Autotune candidates CubeCL skipped since the last call (each after a
-/// failure on the device's thread), if any.
-pub(crate) fn take_skipped_candidates() -> Option<SkippedCandidates> {
-    WATCH.take_skipped()
+    if let Some(candidates) = WATCH.take_skipped() {
+        skipped(candidates);
+    }
 }
 
 #[cfg(test)]
@@ -421,7 +425,9 @@ mod tests {
         // allocation, the task that carried it, then autotune's own panic.
         let server = "cubecl-cuda-0.10.0/src/compute/server.rs";
         let generation = TUNING
-            .on_panic(Some(server), || "can't allocate buffer of size: 5313593344".into())
+            .on_panic(Some(server), || {
+                "can't allocate buffer of size: 5313593344".into()
+            })
             .expect("a new failure");
         TUNING.start_watchdog(generation, |_| ENDED_ANYWAY.store(true, Ordering::SeqCst));
         let channel = "cubecl-common-0.10.0/src/device/handle/channel.rs";
@@ -429,7 +435,10 @@ mod tests {
         assert!(TUNING.failure().is_some());
         let tune = "cubecl-runtime-0.10.0/src/tune/tune_benchmark.rs";
         assert_eq!(TUNING.on_panic(Some(tune), || "CallError".into()), None);
-        assert!(TUNING.failure().is_none(), "the candidate's failure is absorbed");
+        assert!(
+            TUNING.failure().is_none(),
+            "the candidate's failure is absorbed"
+        );
         TUNING.raise_if_failed_with(|| None);
         let skipped = TUNING.take_skipped().expect("one candidate skipped");
         assert_eq!(skipped.count, 1);

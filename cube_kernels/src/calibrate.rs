@@ -39,7 +39,8 @@ pub struct Calibration {
 
 impl Default for Calibration {
     /// 1 MB to 2 GB (eight sizes, four to a decade) and 0-95% zeros (ten
-    /// fractions), every codec, f32 and f16 (2 GB of f16 is past the format's element count): 600 tensors.
+    /// fractions), every codec, f32 and f16 (2 GB of f16 is past the
+    /// format's element count): 600 tensors.
     fn default() -> Self {
         const MB: usize = 1 << 20;
         Self {

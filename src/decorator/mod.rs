@@ -74,10 +74,10 @@ fn mix(hash: u64, value: u64) -> u64 {
 
 impl<B: Backend> OpScope<B> {
     pub(crate) fn begin(name: &'static str) -> Self {
-        crate::runtime_failure::raise_if_failed(|| executor::with(|e| e.memory_when_failed()));
-        if let Some(skipped) = crate::runtime_failure::take_skipped_candidates() {
-            executor::with(|e| e.autotune_candidates_skipped(skipped.count, skipped.first));
-        }
+        crate::runtime_failure::check_before_op(
+            || executor::with(|e| e.memory_when_failed()),
+            |skipped| executor::with(|e| e.autotune_candidates_skipped(skipped)),
+        );
         let training = crate::autodiff::in_training_op();
         let fused = crate::transfer::is_fused::<B>();
         let (start, tracker) =

@@ -377,11 +377,7 @@ impl Linear {
         for fold in 0..BAND_FOLDS {
             let (scored, rest) = split_fold(samples, fold);
             for (error, powers) in errors.iter_mut().zip([2, 3]) {
-                let fitted = Self::fit_with(
-                    &rest,
-                    target,
-                    powers.min(sparsity_powers(sparsity_count(&rest))),
-                )?;
+                let fitted = Self::fit_with(&rest, target, powers)?;
                 for s in &scored {
                     *error += relative(
                         fitted.at(s.bytes as f64, s.zero_fraction).max(0.0),

@@ -40,20 +40,7 @@ impl Policy for CompressAll {
 
     fn plan(&self, profile: &Profile, params: &PlanParams) -> Result<Plan, PlanError> {
         let plan = swap_all_plan(self, profile, params)?;
-        // Tensors too large for one compressed copy move as they are.
-        let dtypes: FxHashMap<TensorKey, &str> = profile
-            .tensors
-            .iter()
-            .map(|t| (t.key, t.dtype.as_str()))
-            .collect();
-        let accepts = |d: &crate::plan::Decision| {
-            dtypes
-                .get(&d.key)
-                .is_some_and(|dtype| self.codec.accepts(dtype, d.bytes))
-        };
-        let mut plan = with_codecs(self, profile, params, plan, |d| {
-            accepts(d).then_some(self.codec)
-        })?;
+        let mut plan = with_codecs(self, profile, params, plan, |_| Some(self.codec))?;
         plan.predicted = predicted(profile, &plan, params);
         Ok(plan)
     }

@@ -68,7 +68,8 @@ pub(super) fn swap_all_plan(
 }
 
 /// `plan` (swap-all's) with each swapped tensor compressed with the codec
-/// `codec_of` gives it, or moved as it is. Its prefetches are scheduled
+/// `codec_of` gives it, or moved as it is (also where the codec cannot take
+/// the tensor in one copy, [`Codec::accepts`]). Its prefetches are scheduled
 /// again: a compressed copy needs room beside its tensor where it is made
 /// and undone, so under a budget it may come back later than the tensor
 /// would have, or the plan may no longer fit.
@@ -80,8 +81,10 @@ pub(super) fn with_codecs(
     codec_of: impl Fn(&Decision) -> Option<Codec>,
 ) -> Result<Plan, PlanError> {
     let mut decisions = plan.decisions;
+    let dtypes = saved_dtypes(profile);
     for d in decisions.iter_mut().filter(|d| d.action == Action::Swap) {
-        d.codec = codec_of(d);
+        let dtype = dtype_of(&dtypes, d);
+        d.codec = codec_of(d).filter(|codec| codec.accepts(dtype, d.bytes));
         d.prefetch_at = d.needed_at;
     }
     let footprint = Footprint::of(profile);
@@ -171,17 +174,13 @@ fn prefetch_early(
         .filter(|&i| decisions[i].action == Action::Swap)
         .collect();
     order.sort_by_key(|&i| (decisions[i].needed_at, decisions[i].key.op));
-    let dtypes: FxHashMap<TensorKey, &str> = profile
-        .saved_tensors()
-        .map(|t| (t.key, t.dtype.as_str()))
-        .collect();
+    let dtypes = saved_dtypes(profile);
     for i in order {
         let d = &mut decisions[i];
         // The timeline ends with the profiled ops; a use past it is kept in range.
         let needed = (d.needed_at as usize).min(device.len());
         let earliest = (earliest_prefetch(d, backward_start) as usize).min(needed);
-        let dtype = dtypes.get(&d.key).copied().unwrap_or("F32");
-        let coming = bytes_coming_back(d, dtype);
+        let coming = bytes_coming_back(d, dtype_of(&dtypes, d));
         let mut at = needed;
         while at > earliest && device[at - 1] + coming <= cap {
             at -= 1;
@@ -226,4 +225,17 @@ fn keep_what_returns_at_the_turn(
             decisions[i] = swapped;
         }
     }
+}
+
+/// The element type of each saved tensor of `profile`.
+fn saved_dtypes(profile: &Profile) -> FxHashMap<TensorKey, &str> {
+    profile
+        .saved_tensors()
+        .map(|t| (t.key, t.dtype.as_str()))
+        .collect()
+}
+
+/// `d`'s element type in `dtypes` (f32 for a tensor the profile lacks).
+fn dtype_of<'a>(dtypes: &FxHashMap<TensorKey, &'a str>, d: &Decision) -> &'a str {
+    dtypes.get(&d.key).copied().unwrap_or("F32")
 }
