@@ -14,9 +14,15 @@
 //! candidate whose buffers do not fit beside the iteration's tensors panics
 //! there; CubeCL turns that into the candidate's error, skips it and runs the
 //! op with the fastest one that ran (plain `Autodiff` trains on). The
-//! failure then ends with a panic located in CubeCL's autotune module; the
+//! failure then ends with a panic in the candidate's benchmark; the
 //! failures just before it are that candidate's, and are reported as a
-//! warning instead of being raised.
+//! warning instead of being raised. When no candidate of an op ran,
+//! autotune panics on burn's fusion server, which is then broken: that is
+//! raised, with the last candidate's cause.
+//!
+//! CubeCL's device threads (`DSU-*`, `DSD-*`) run burn's fusion code too:
+//! any panic there is the runtime's. A panic of the training thread while a
+//! failure is pending (a call into the failed runtime) names that failure.
 //!
 //! The training thread may never reach its next op: a failure inside work
 //! it waits for can leave it blocked in the runtime for good. A watchdog
@@ -47,6 +53,15 @@ struct Failure {
     generation: u64,
 }
 
+/// How CubeCL's autotune says that none of an op's candidates ran.
+const NO_CANDIDATE_RAN: &str = "Can't execute the autotune plan";
+
+/// A runtime message's first line (autotune's lists every candidate's
+/// error on the lines after).
+fn first_line(message: &str) -> &str {
+    message.lines().next().unwrap_or(message)
+}
+
 /// Autotune candidates that failed and were skipped.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct SkippedCandidates {
@@ -67,14 +82,25 @@ enum RuntimePanic {
     CandidateEnd,
 }
 
-fn classify(file: &str) -> RuntimePanic {
+/// Whether `thread` is one of CubeCL's device threads (`DSU-*`: burn's fusion
+/// server, `DSD-*`: the compute server), whose panics are the runtime's
+/// wherever they are located.
+fn is_device_thread(thread: Option<&str>) -> bool {
+    thread.is_some_and(|name| name.starts_with("DSU-") || name.starts_with("DSD-"))
+}
+
+/// `file`: where the panic is located; `thread`: the name of the thread it
+/// was raised on.
+fn classify(file: &str, thread: Option<&str>) -> RuntimePanic {
     let file = file.replace('\\', "/");
-    if !file.contains("cubecl") {
-        RuntimePanic::Elsewhere
-    } else if file.contains("cubecl-runtime") && file.contains("/src/tune/") {
+    // Only a candidate's benchmark is skipped: a panic elsewhere in autotune
+    // (no candidate ran at all) leaves the op without a kernel.
+    if file.contains("cubecl-runtime") && file.ends_with("/src/tune/tune_benchmark.rs") {
         RuntimePanic::CandidateEnd
-    } else {
+    } else if file.contains("cubecl") || is_device_thread(thread) {
         RuntimePanic::Failure
+    } else {
+        RuntimePanic::Elsewhere
     }
 }
 
@@ -89,6 +115,9 @@ struct Watch {
     grace_ms: AtomicU64,
     skipped: Mutex<SkippedCandidates>,
     any_skipped: AtomicBool,
+    /// The cause of the last candidate skipped, kept for an op none of
+    /// whose candidates ran.
+    last_cause: Mutex<String>,
 }
 
 impl Watch {
@@ -104,6 +133,7 @@ impl Watch {
                 first: String::new(),
             }),
             any_skipped: AtomicBool::new(false),
+            last_cause: Mutex::new(String::new()),
         }
     }
 
@@ -144,6 +174,8 @@ impl Watch {
             None => message.to_string(),
         };
         drop(pending);
+        first_line(&cause)
+            .clone_into(&mut self.last_cause.lock().unwrap_or_else(|p| p.into_inner()));
         let mut skipped = self.skipped.lock().unwrap_or_else(|p| p.into_inner());
         if skipped.count == 0 {
             skipped.first = cause;
@@ -202,6 +234,16 @@ impl Watch {
         }
     }
 
+    /// ", the last: CAUSE" for the last candidate skipped, if any.
+    fn last_candidate_cause(&self) -> String {
+        let cause = self.last_cause.lock().unwrap_or_else(|p| p.into_inner());
+        if cause.is_empty() {
+            String::new()
+        } else {
+            format!(" (the last skipped: {cause})")
+        }
+    }
+
     /// One atomic load when nothing failed.
     fn failure(&self) -> Option<String> {
         if !self.failed.load(Ordering::Acquire) {
@@ -214,7 +256,19 @@ impl Watch {
     /// out-of-memory failure.
     fn raise_if_failed_with(&self, memory: impl FnOnce() -> Option<String>) {
         if let Some(message) = self.failure() {
-            let hint = if message.contains("allocate") {
+            let message = first_line(&message);
+            let no_kernel = message.contains(NO_CANDIDATE_RAN);
+            let hint = if no_kernel {
+                let cause = self.last_candidate_cause();
+                let memory = memory().map(|m| format!("; {m}")).unwrap_or_default();
+                format!(
+                    "autotune found no kernel that runs for this op at this shape: every \
+                     candidate failed{cause}{memory}; under a memory cap, a batch this large \
+                     leaves autotune no room to try its kernels: lower the batch or the budget, \
+                     or tune at this shape where the device has more memory free (the autotune \
+                     cache keeps the choice)"
+                )
+            } else if message.contains("allocate") {
                 let memory = memory().map(|m| format!("{m}; ")).unwrap_or_default();
                 format!(
                     "the device ran out of memory; {memory}lower the budget (it must leave room \
@@ -228,10 +282,38 @@ impl Watch {
         }
     }
 
+    /// Another thread (the training thread, calling into a runtime that
+    /// failed) panicked after a failure nobody raised yet: says what failed
+    /// first, which that panic's own message (`CallError`) does not.
+    fn name_earlier_failure(&self) {
+        if let Some(message) = self.failure() {
+            if !self.raised.swap(true, Ordering::AcqRel) {
+                eprintln!(
+                    "burn-swap: the device runtime had failed on its own thread before this \
+                     panic: {}",
+                    first_line(&message)
+                );
+            }
+        }
+    }
+
     /// The hook's part for one panic.
-    fn on_panic(&self, file: Option<&str>, message: impl FnOnce() -> String) -> Option<u64> {
-        match file.map_or(RuntimePanic::Elsewhere, classify) {
-            RuntimePanic::Elsewhere => None,
+    fn on_panic(
+        &self,
+        file: Option<&str>,
+        thread: Option<&str>,
+        message: impl FnOnce() -> String,
+    ) -> Option<u64> {
+        let kind = match file {
+            Some(file) => classify(file, thread),
+            None if is_device_thread(thread) => RuntimePanic::Failure,
+            None => RuntimePanic::Elsewhere,
+        };
+        match kind {
+            RuntimePanic::Elsewhere => {
+                self.name_earlier_failure();
+                None
+            }
             RuntimePanic::Failure => self.record(&message()),
             RuntimePanic::CandidateEnd => {
                 self.candidate_ended(&message());
@@ -276,7 +358,8 @@ fn install_hook() {
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         let file = info.location().map(|l| l.file());
-        let new_failure = WATCH.on_panic(file, || panic_text(info.payload()));
+        let thread = std::thread::current();
+        let new_failure = WATCH.on_panic(file, thread.name(), || panic_text(info.payload()));
         previous(info);
         if let Some(generation) = new_failure {
             let end = *END.lock().unwrap_or_else(|p| p.into_inner());
@@ -288,8 +371,11 @@ fn install_hook() {
 /// Whether a panic is located in the device runtime's code: the watch
 /// decides what it means.
 pub(crate) fn is_runtime_panic(info: &std::panic::PanicHookInfo<'_>) -> bool {
-    info.location()
-        .is_some_and(|l| classify(l.file()) != RuntimePanic::Elsewhere)
+    let thread = std::thread::current();
+    match info.location() {
+        Some(at) => classify(at.file(), thread.name()) != RuntimePanic::Elsewhere,
+        None => is_device_thread(thread.name()),
+    }
 }
 
 /// Prints `message` and ends the process. `exit` runs the C runtime's exit
@@ -341,7 +427,7 @@ mod tests {
     #[test]
     fn panics_are_told_apart_by_where_they_are_raised() {
         let registry = "/root/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f";
-        let at = |path: &str| classify(&format!("{registry}/{path}"));
+        let at = |path: &str| classify(&format!("{registry}/{path}"), Some("DSD-0-0"));
         assert_eq!(
             at("cubecl-cuda-0.10.0/src/compute/server.rs"),
             RuntimePanic::Failure
@@ -355,10 +441,23 @@ mod tests {
             RuntimePanic::CandidateEnd
         );
         assert_eq!(
-            classify(r"C:\cargo\registry\src\cubecl-runtime-0.10.0\src\tune\local.rs"),
+            classify(
+                r"C:\cargo\registry\src\cubecl-runtime-0.10.0\src\tune\tune_benchmark.rs",
+                None
+            ),
             RuntimePanic::CandidateEnd
         );
-        assert_eq!(classify("src/executor.rs"), RuntimePanic::Elsewhere);
+        assert_eq!(classify("src/executor.rs", None), RuntimePanic::Elsewhere);
+        // No candidate ran at all: the op has no kernel.
+        assert_eq!(
+            at("cubecl-runtime-0.10.0/src/tune/tuner.rs"),
+            RuntimePanic::Failure
+        );
+        // burn's fusion server is a device thread: its panics are the
+        // runtime's; the same code on the training thread is not.
+        let fusion = format!("{registry}/burn-fusion-0.21.0/src/stream/execution/ordering.rs");
+        assert_eq!(classify(&fusion, Some("DSU-0-0")), RuntimePanic::Failure);
+        assert_eq!(classify(&fusion, Some("main")), RuntimePanic::Elsewhere);
         assert_eq!(
             at("burn-cubecl-0.21.0/src/kernel/conv/base.rs"),
             RuntimePanic::Failure
@@ -425,16 +524,22 @@ mod tests {
         // allocation, the task that carried it, then autotune's own panic.
         let server = "cubecl-cuda-0.10.0/src/compute/server.rs";
         let generation = TUNING
-            .on_panic(Some(server), || {
+            .on_panic(Some(server), Some("DSD-0-0"), || {
                 "can't allocate buffer of size: 5313593344".into()
             })
             .expect("a new failure");
         TUNING.start_watchdog(generation, |_| ENDED_ANYWAY.store(true, Ordering::SeqCst));
         let channel = "cubecl-common-0.10.0/src/device/handle/channel.rs";
-        assert_eq!(TUNING.on_panic(Some(channel), || "CallError".into()), None);
+        assert_eq!(
+            TUNING.on_panic(Some(channel), Some("DSD-0-0"), || "CallError".into()),
+            None
+        );
         assert!(TUNING.failure().is_some());
         let tune = "cubecl-runtime-0.10.0/src/tune/tune_benchmark.rs";
-        assert_eq!(TUNING.on_panic(Some(tune), || "CallError".into()), None);
+        assert_eq!(
+            TUNING.on_panic(Some(tune), Some("DSD-0-0"), || "CallError".into()),
+            None
+        );
         assert!(
             TUNING.failure().is_none(),
             "the candidate's failure is absorbed"
@@ -447,8 +552,56 @@ mod tests {
         std::thread::sleep(Duration::from_millis(200));
         assert!(!ENDED_ANYWAY.load(Ordering::SeqCst), "no watchdog ends it");
         // A later failure of a real op is raised as before.
-        TUNING.on_panic(Some(server), || "can't allocate buffer of size: 7".into());
+        TUNING.on_panic(Some(server), Some("DSD-0-0"), || {
+            "can't allocate buffer of size: 7".into()
+        });
         assert!(std::panic::catch_unwind(|| TUNING.raise_if_failed_with(|| None)).is_err());
+    }
+
+    #[test]
+    fn an_op_none_of_whose_autotune_candidates_ran_is_raised() {
+        // The sequence seen on an H100 under a cap at a batch too large for
+        // autotune: each candidate's allocation fails and is skipped, then
+        // autotune itself panics on burn's fusion server, which breaks.
+        let watch = Watch::new();
+        let server = "cubecl-cuda-0.10.0/src/compute/server.rs";
+        let benchmark = "cubecl-runtime-0.10.0/src/tune/tune_benchmark.rs";
+        for _ in 0..2 {
+            watch.on_panic(Some(server), Some("DSD-0-0"), || {
+                "can't allocate buffer of size: 2147483648".into()
+            });
+            watch.on_panic(Some(benchmark), Some("DSD-0-0"), || "CallError".into());
+        }
+        assert!(watch.failure().is_none(), "candidates are skipped");
+        let tuner = "cubecl-runtime-0.10.0/src/tune/tuner.rs";
+        watch.on_panic(Some(tuner), Some("DSU-0-0"), || {
+            "Can't execute the autotune plan for key: Conv(..)\n - results: [..]".into()
+        });
+        let raised = std::panic::catch_unwind(|| {
+            watch.raise_if_failed_with(|| Some("3.1 GiB of 12.0 GiB free".into()))
+        })
+        .unwrap_err();
+        let text = panic_text(raised.as_ref());
+        assert!(text.contains("autotune found no kernel"), "{text}");
+        assert!(
+            text.contains("can't allocate buffer of size: 2147483648"),
+            "{text}"
+        );
+        assert!(text.contains("3.1 GiB of 12.0 GiB free"), "{text}");
+        assert!(
+            !text.contains("results"),
+            "one line of autotune's message: {text}"
+        );
+        // The training thread's own panic, calling into the broken runtime,
+        // is not a new failure.
+        assert_eq!(
+            watch.on_panic(
+                Some("burn-fusion-0.21.0/src/client.rs"),
+                Some("main"),
+                || { "CallError".into() }
+            ),
+            None
+        );
     }
 
     #[test]

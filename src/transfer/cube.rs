@@ -76,8 +76,21 @@ pub(crate) fn offload<R: CubeRuntime>(
     }
     #[cfg(feature = "compression")]
     if let Some(codec) = codec {
-        return read_packed(tensor, codec);
+        return super::compressed_or_plain(
+            tensor,
+            |tensor| read_packed(tensor, codec),
+            |tensor| read_plain(tensor, None),
+        );
     }
+    read_plain(tensor, zeros)
+}
+
+/// Reads `tensor`'s buffer as it is.
+#[allow(clippy::result_large_err)] // as `offload`
+fn read_plain<R: CubeRuntime>(
+    tensor: CubeTensor<R>,
+    zeros: Option<ZeroCounter>,
+) -> Result<CubeCopy<R>, (TransferError, CubeTensor<R>)> {
     match tensor.client.read_one(tensor.handle.clone()) {
         Ok(bytes) => {
             if let Some(zeros) = zeros {

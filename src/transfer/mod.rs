@@ -222,6 +222,9 @@ pub struct CompressionStats {
     /// Time the training thread spent queuing them (the codecs' allocations
     /// and kernel launches, not the kernels' run on the device).
     pub compress_queue_ns: u64,
+    /// Tensors the plan compressed that were swapped uncompressed instead,
+    /// because compressing them failed.
+    pub sent_uncompressed: u64,
     /// Decompressions queued on the device.
     pub decompressions: u64,
     /// Time the training thread spent queuing them.
@@ -234,6 +237,7 @@ static COMPRESSION: std::sync::Mutex<CompressionStats> = std::sync::Mutex::new(C
     compressed_bytes: 0,
     compressions: 0,
     compress_queue_ns: 0,
+    sent_uncompressed: 0,
     decompressions: 0,
     decompress_queue_ns: 0,
 });
@@ -258,6 +262,31 @@ fn count_compressed(bytes: u64, compressed_bytes: u64) {
     stats.tensors += 1;
     stats.bytes += bytes;
     stats.compressed_bytes += compressed_bytes;
+}
+
+/// Offloads `tensor` with `compressed`; where compressing it fails (not the
+/// pinned pool or the copy engine), offloads it with `plain` instead and
+/// says so once. A plan's codec only makes the copy faster: the swap is what
+/// frees the device memory the plan counts on.
+#[cfg_attr(not(feature = "compression"), allow(dead_code))]
+fn compressed_or_plain<T, C>(
+    tensor: T,
+    compressed: impl FnOnce(T) -> Result<C, (TransferError, T)>,
+    plain: impl FnOnce(T) -> Result<C, (TransferError, T)>,
+) -> Result<C, (TransferError, T)> {
+    match compressed(tensor) {
+        Err((TransferError::Compress(why) | TransferError::Unsupported(why), tensor)) => {
+            COMPRESSION
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .sent_uncompressed += 1;
+            crate::notice::once("compression failed", || {
+                format!("compressing a swapped tensor failed ({why}): it and any other such tensor are swapped uncompressed (`CompressionStats::sent_uncompressed` counts them)")
+            });
+            plain(tensor)
+        }
+        other => other,
+    }
 }
 
 /// What compression did to swapped tensors so far.
@@ -515,19 +544,24 @@ pub(crate) fn offload<B: Backend>(
     codec: Option<Codec>,
     mut zeros: Option<ZeroCounter>,
 ) -> Result<HostCopy, (TransferError, B::FloatTensorPrimitive)> {
-    if let Some(flex) = (&primitive as &dyn Any).downcast_ref::<FlexTensor>() {
+    if (&primitive as &dyn Any).is::<FlexTensor>() {
         #[cfg(feature = "compression")]
         if let Some(codec) = codec {
             let kind = cube_kernels::calibrate::codec_kind(codec);
-            return match flex::offload_compressed(flex, kind) {
-                Ok(copy) => {
-                    count_compressed(flex.data_arc().len() as u64, copy.compressed_bytes());
-                    Ok(HostCopy::FlexCompressed(copy))
-                }
-                Err(err) => Err((TransferError::Compress(err.to_string()), primitive)),
-            };
+            return compressed_or_plain(
+                primitive,
+                |primitive| match flex::offload_compressed(flex_of(&primitive), kind) {
+                    Ok(copy) => {
+                        let bytes = flex_of(&primitive).data_arc().len() as u64;
+                        count_compressed(bytes, copy.compressed_bytes());
+                        Ok(HostCopy::FlexCompressed(copy))
+                    }
+                    Err(err) => Err((TransferError::Compress(err.to_string()), primitive)),
+                },
+                |primitive| Ok(HostCopy::Flex(flex::offload(flex_of(&primitive)))),
+            );
         }
-        return Ok(HostCopy::Flex(flex::offload(flex)));
+        return Ok(HostCopy::Flex(flex::offload(flex_of(&primitive))));
     }
     // The GPU engines compress with the codecs' kernels (feature
     // `compression`); without it a plan's codec is not carried out.
@@ -555,6 +589,13 @@ pub(crate) fn offload<B: Backend>(
         Ok(data) => Ok(HostCopy::Data(data)),
         Err(err) => Err((TransferError::Read(err), primitive)),
     }
+}
+
+/// `primitive` as the Flex tensor it was checked to be.
+fn flex_of<P: 'static>(primitive: &P) -> &FlexTensor {
+    (primitive as &dyn Any)
+        .downcast_ref()
+        .expect("checked to be a Flex tensor")
 }
 
 /// Says once that a plan's codec was not carried out here.
@@ -710,6 +751,24 @@ pub fn device_usage<B: Backend>(device: &B::Device) -> Option<DeviceUsage> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_failed_compression_swaps_the_tensor_uncompressed() {
+        let before = compression_stats().sent_uncompressed;
+        let fails = |t: u32| Err((TransferError::Compress("no room".into()), t));
+        let sent: Result<(&str, u32), _> = compressed_or_plain(7, fails, |t| Ok(("plain", t)));
+        assert_eq!(sent.ok(), Some(("plain", 7)));
+        assert_eq!(compression_stats().sent_uncompressed, before + 1);
+        // The pinned pool refusing is not the codec's failure: an
+        // uncompressed copy needs more of it, so the tensor stays.
+        let refused = |t: u32| Err((TransferError::Pool("full".into()), t));
+        let kept: Result<(&str, u32), _> =
+            compressed_or_plain(7, refused, |_| unreachable!("not tried"));
+        assert!(matches!(kept, Err((TransferError::Pool(_), 7))));
+        let packed: Result<(&str, u32), _> =
+            compressed_or_plain(7, |t| Ok(("packed", t)), |_| unreachable!("not tried"));
+        assert_eq!(packed.ok(), Some(("packed", 7)));
+    }
 
     #[test]
     fn zeros_are_counted_by_their_bits_per_element() {

@@ -227,10 +227,24 @@ pub(crate) fn offload(
     };
     #[cfg(feature = "compression")]
     if let Some(codec) = codec {
-        return offload_packed(&engine, cube, codec);
+        return super::compressed_or_plain(
+            cube,
+            |cube| offload_packed(&engine, cube, codec),
+            |cube| offload_plain(&engine, cube, None),
+        );
     }
+    offload_plain(&engine, cube, zeros)
+}
+
+/// Starts the download of `cube` as it is.
+#[allow(clippy::result_large_err)] // as `offload`
+fn offload_plain(
+    engine: &Engine,
+    cube: CubePrimitive,
+    zeros: Option<ZeroCounter>,
+) -> Result<CudaCopy, (TransferError, CubePrimitive)> {
     let bytes = cube.handle.size_in_used() as usize;
-    let block = match take_block(&engine, bytes) {
+    let block = match take_block(engine, bytes) {
         Ok(block) => block,
         Err(err) => return Err((err, cube)),
     };
@@ -241,7 +255,7 @@ pub(crate) fn offload(
         job.count_zeros(zeros, elem_bytes);
     }
     // A lane that stopped hands the tensor back through `offload`.
-    send_download(&engine, job);
+    send_download(engine, job);
     Ok(copy)
 }
 
