@@ -62,6 +62,12 @@ impl Policy for Cswap {
         true
     }
 
+    /// It decides on the replayed iteration: a copy that hides behind the
+    /// ops' time is not worth compressing.
+    fn needs_op_times(&self) -> bool {
+        true
+    }
+
     fn plan(&self, profile: &Profile, params: &PlanParams) -> Result<Plan, PlanError> {
         priced(self, profile, params, CodecTime::Measured)
     }
@@ -79,6 +85,12 @@ impl Policy for CompressionOracle {
     }
 
     fn uses_sparsity(&self) -> bool {
+        true
+    }
+
+    /// It decides on the replayed iteration: a copy that hides behind the
+    /// ops' time is not worth compressing.
+    fn needs_op_times(&self) -> bool {
         true
     }
 
