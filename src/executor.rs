@@ -487,10 +487,28 @@ impl Executor {
             .map_or("no budget".to_string(), |b| {
                 format!("budget {}", human_bytes(b))
             });
+        // What held the memory, for the person who must decide what to lower.
+        let runtime = self
+            .probe
+            .as_ref()
+            .and_then(|p| p.usage())
+            .map_or(String::new(), |u| {
+                format!(
+                    ", the runtime's buffers on burn-swap's streams {} in use of {} held",
+                    human_bytes(u.in_use),
+                    human_bytes(u.reserved)
+                )
+            });
         Some(format!(
-            "the device had {} free of {} after the failure, {budget}",
+            "the device had {} free of {} after the failure, {budget}; at op {} of iteration \
+             {}, burn-swap's tracked tensors held {} on the device ({} more in downloads still \
+             under way){runtime}",
             human_bytes(free),
-            human_bytes(total)
+            human_bytes(total),
+            self.next_op,
+            self.iteration,
+            human_bytes(self.live_bytes),
+            human_bytes(self.download_bytes),
         ))
     }
 
