@@ -236,7 +236,7 @@ fn step_status(report: &burn_swap::IterationReport) -> String {
     }
     if report.first && report.wall > burn_swap::report::SLOW_FIRST_ITERATION {
         line += "\n    (a slow first step is kernel compilation and autotune: see cubecl.toml, \
-                 CUBECL_AUTOTUNE_LEVEL=minimal tunes less)";
+                 CUBECL_AUTOTUNE_LEVEL=minimal tunes fewer shapes)";
     }
     line
 }

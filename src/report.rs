@@ -180,7 +180,8 @@ impl fmt::Display for IterationReport {
                 f,
                 " (a long first iteration is mostly kernel compilation and autotune on a GPU: \
                  a cubecl.toml in the working directory keeps kernels and autotune results for \
-                 the next run, CUBECL_AUTOTUNE_LEVEL=minimal tunes less)"
+                 the next run; CUBECL_AUTOTUNE_LEVEL=minimal rounds shapes more coarsely, so fewer of them \
+                 are tuned)"
             )?;
         }
         if let (Some(took), Some(plan)) = (self.planning, &self.plan) {
