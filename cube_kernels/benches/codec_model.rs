@@ -16,6 +16,14 @@
 //! `CostModel` that `BURN_SWAP_COST_MODEL` reads; `--link-only` with it
 //! measures the link alone and skips the codecs. The tuner's cache is `TUNE_CACHE` (default `codecs-tune.json`):
 //! carry it between runs, the first calibration tunes every size bucket.
+//!
+//! `codec_model --decisions PROFILE.json --costs COST_MODEL.json [--json PATH]`:
+//! the time model's decision accuracy instead. Every codec is timed
+//! (untuned, as the engines launch it) on a synthetic tensor of each saved
+//! tensor of the profile (the example's `--out` file: its element type,
+//! bytes and counted zero fraction); each tensor swapped alone, the
+//! cheapest of as-it-is and each codec by those times is compared with the
+//! cheapest by the cost model's time model (`cost::decision_accuracy`).
 
 #[cfg(not(feature = "cuda"))]
 fn main() {
@@ -49,6 +57,11 @@ fn main() {
         };
         print_link(&costs.link);
         costs.save(&path).expect("write cost model");
+        return;
+    }
+    if let Some(profile) = value_of("--decisions") {
+        let costs = value_of("--costs").expect("--decisions needs --costs COST_MODEL.json");
+        decisions::run(&profile, &costs, value_of("--json"));
         return;
     }
     let mut calibration = Calibration::default();
@@ -135,6 +148,93 @@ fn print_link(link: &burn_swap_plan::cost::LinkModel) {
         link.duplex_to_device_bytes_per_s / 1e9,
         link.latency_ns / 1e3
     );
+}
+
+/// The time model's choices against the measured ones, on a profile's tensors.
+#[cfg(feature = "cuda")]
+mod decisions {
+    use burn_swap_plan::cost::{decision_accuracy, CostModel};
+    use burn_swap_plan::profile::Profile;
+    use cube_kernels::calibrate::{dtype_named, Calibration};
+    use cube_kernels::Tuner;
+    use cubecl::cuda::{CudaDevice, CudaRuntime};
+    use cubecl::prelude::*;
+
+    /// The smallest size the time model is calibrated at: below it the model
+    /// extrapolates, and the copies are too short to matter.
+    const SMALLEST: u64 = 1 << 20;
+
+    pub fn run(profile_path: &str, costs_path: &str, json_path: Option<String>) {
+        let text = std::fs::read_to_string(profile_path).expect("read the profile");
+        // A profile, or the example's file that holds one with its plan.
+        let json: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+        let json = json.get("profile").cloned().unwrap_or(json);
+        let profile: Profile = serde_json::from_value(json).expect("a profile");
+        let costs = CostModel::load(costs_path).expect("read the cost model");
+        let mut tensors = Vec::new();
+        let mut uncounted = 0;
+        for t in profile.saved_tensors().filter(|t| t.bytes >= SMALLEST) {
+            let (Some(dtype), Some(zeros)) = (dtype_named(&t.dtype), t.zero_fraction) else {
+                uncounted += 1;
+                continue;
+            };
+            let zeros = (f64::from(zeros) * 100.0).round() / 100.0;
+            let tensor = (dtype, t.bytes as usize, zeros);
+            if !tensors.contains(&tensor) {
+                tensors.push(tensor);
+            }
+        }
+        println!(
+            "{} distinct saved tensors of at least 1 MiB with counted zeros ({uncounted} without)",
+            tensors.len()
+        );
+        let calibration = Calibration {
+            tuned: false,
+            ..Calibration::default()
+        };
+        let client = CudaRuntime::client(&CudaDevice::new(0));
+        let mut tuner = Tuner::with_cache_file(
+            std::env::var("TUNE_CACHE").unwrap_or_else(|_| "codecs-tune.json".into()),
+        );
+        let samples = calibration
+            .measure_tensors(&client, &mut tuner, &tensors, |done, total| {
+                if done % 20 == 0 || done == total {
+                    eprintln!("  {done}/{total} timed");
+                }
+            })
+            .expect("timing the codecs");
+        let Some(accuracy) = decision_accuracy(&costs, &samples) else {
+            println!("nothing to decide");
+            return;
+        };
+        println!(
+            "compress or not: {:.1}% agree; codec: {:.1}%; worst measured slowdown of a predicted choice: {:.3}x",
+            accuracy.compress_or_not * 100.0,
+            accuracy.codec * 100.0,
+            accuracy.worst_regret
+        );
+        let name = |c: Option<burn_swap_plan::cost::Codec>| c.map_or("none", |c| c.name());
+        for d in accuracy
+            .decisions
+            .iter()
+            .filter(|d| d.measured != d.predicted)
+        {
+            println!(
+                "  {} {:>8.1} MiB {:>4.0}% zeros: measured best {}, predicted {} ({:.3}x)",
+                d.dtype,
+                d.bytes as f64 / (1 << 20) as f64,
+                d.zero_fraction * 100.0,
+                name(d.measured),
+                name(d.predicted),
+                d.regret
+            );
+        }
+        if let Some(path) = json_path {
+            let json = serde_json::json!({ "accuracy": accuracy, "samples": samples });
+            std::fs::write(&path, serde_json::to_string_pretty(&json).unwrap())
+                .expect("write json");
+        }
+    }
 }
 
 /// The host link, measured the way the CUDA swap engine uses it.

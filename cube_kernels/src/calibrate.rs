@@ -105,6 +105,14 @@ pub fn dtype_name(dtype: DType) -> &'static str {
     }
 }
 
+/// The element type a profile names (`F32`, `F16`, `BF16`), if the codecs
+/// take it.
+pub fn dtype_named(name: &str) -> Option<DType> {
+    [DType::F32, DType::F16, DType::BF16]
+        .into_iter()
+        .find(|&d| dtype_name(d) == name)
+}
+
 /// The kernels' version a model must have been measured with.
 pub fn kernels_version() -> String {
     KERNELS_VERSION.to_string()
@@ -136,20 +144,39 @@ impl Calibration {
         &self,
         client: &ComputeClient<R>,
         tuner: &mut Tuner,
-        mut progress: impl FnMut(usize, usize),
+        progress: impl FnMut(usize, usize),
     ) -> Result<Vec<CodecSample>, CodecError> {
-        let total = self.len();
-        let mut samples = Vec::with_capacity(total);
+        let mut tensors = Vec::new();
         for &dtype in &self.dtypes {
             for &bytes in self.sizes_for(dtype) {
-                let len = bytes / dtype.size();
-                for (seed, &zeros) in self.zero_fractions.iter().enumerate() {
-                    let input = synthetic(client, dtype, len, zeros, seed as u32);
-                    for &codec in &self.codecs {
-                        samples.push(self.sample(client, tuner, codec, dtype, len, zeros, &input)?);
-                        progress(samples.len(), total);
-                    }
-                }
+                tensors.extend(
+                    self.zero_fractions
+                        .iter()
+                        .map(|&zeros| (dtype, bytes, zeros)),
+                );
+            }
+        }
+        self.measure_tensors(client, tuner, &tensors, progress)
+    }
+
+    /// Times every codec on synthetic tensors of the given element type,
+    /// bytes and zero fraction (e.g. a profile's saved tensors);
+    /// `progress(done, total)` after each sample.
+    pub fn measure_tensors<R: Runtime>(
+        &self,
+        client: &ComputeClient<R>,
+        tuner: &mut Tuner,
+        tensors: &[(DType, usize, f64)],
+        mut progress: impl FnMut(usize, usize),
+    ) -> Result<Vec<CodecSample>, CodecError> {
+        let total = tensors.len() * self.codecs.len();
+        let mut samples = Vec::with_capacity(total);
+        for (seed, &(dtype, bytes, zeros)) in tensors.iter().enumerate() {
+            let len = bytes / dtype.size();
+            let input = synthetic(client, dtype, len, zeros, seed as u32);
+            for &codec in &self.codecs {
+                samples.push(self.sample(client, tuner, codec, dtype, len, zeros, &input)?);
+                progress(samples.len(), total);
             }
         }
         Ok(samples)

@@ -120,3 +120,31 @@ fn a_calibration_fits_a_model_that_tracks_sparsity_and_is_kept_for_its_device() 
     std::fs::remove_file(&path).ok();
     assert!(measured);
 }
+
+#[test]
+fn a_profiles_tensors_are_timed_and_the_models_choices_checked_against_them() {
+    use burn_swap_plan::cost::{decision_accuracy, CostModel, LinkModel};
+    let client = client();
+    let mut tuner = quick_tuner();
+    let calibration = Calibration {
+        tuned: false,
+        ..small()
+    };
+    let samples = calibration.measure(&client, &mut tuner, |_, _| ()).unwrap();
+    let model = CodecTimeModel::fit(&device_key(&client), "test", &samples).unwrap();
+    // Two tensors as a profile would name them, timed on their own.
+    let tensors = [(DType::F32, 128 << 10, 0.5), (DType::F32, 192 << 10, 0.9)];
+    let measured = calibration
+        .measure_tensors(&client, &mut tuner, &tensors, |_, _| ())
+        .unwrap();
+    assert_eq!(measured.len(), 2, "one codec, two tensors");
+    assert!(measured[1].compressed_bytes < measured[0].compressed_bytes);
+    let costs = CostModel {
+        link: LinkModel::symmetric(1e9, 1e9, 1e4),
+        codecs: Some(model),
+    };
+    let accuracy = decision_accuracy(&costs, &measured).unwrap();
+    assert_eq!(accuracy.decisions.len(), 2);
+    assert!((0.0..=1.0).contains(&accuracy.compress_or_not));
+    assert!(accuracy.worst_regret >= 1.0);
+}

@@ -11,12 +11,16 @@
 //! copy queue per direction instead of pricing each tensor alone.
 
 mod codec;
+mod decisions;
 mod replay;
 pub mod work;
 
 pub use codec::{
     BandFit, Codec, CodecCost, CodecFit, CodecSample, CodecTimeModel, FitError, Linear, ModelError,
     MAX_CODEC_ELEMENTS,
+};
+pub use decisions::{
+    decision_accuracy, isolated_choice, isolated_swap_ns, Decision, DecisionAccuracy,
 };
 pub use replay::{replay, CodecTime, SwapReplay};
 
