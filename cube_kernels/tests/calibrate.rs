@@ -131,7 +131,7 @@ fn a_profiles_tensors_are_timed_and_the_models_choices_checked_against_them() {
         ..small()
     };
     let samples = calibration.measure(&client, &mut tuner, |_, _| ()).unwrap();
-    let model = CodecTimeModel::fit(&device_key(&client), "test", &samples).unwrap();
+    let model = CodecTimeModel::fit(device_key(&client), "test", &samples).unwrap();
     // Two tensors as a profile would name them, timed on their own.
     let tensors = [(DType::F32, 128 << 10, 0.5), (DType::F32, 192 << 10, 0.9)];
     let measured = calibration
