@@ -231,6 +231,7 @@ fn step_status(report: &burn_swap::IterationReport) -> String {
     } else {
         format!("  {}", report.doing)
     };
+
     if let (Some(took), Some(plan)) = (report.planning, &report.plan) {
         line += &format!("; planning: {:.1} ms, {plan}", took.as_secs_f64() * 1e3);
     }
@@ -419,7 +420,10 @@ fn run<D: Backend>(args: &Args) {
     std::fs::create_dir_all(&args.out).expect("create the output directory");
     let json = args.out.join("profile.json");
     let svg = args.out.join("memory-timeline.svg");
-    write_json(&json, &profile, plan.as_deref()).expect("write profile.json");
+    // The plan with the profile it was made from (with the zeros counted
+    // since, for `cswap`); the picture compares it with the last iteration.
+    let planned_from = burn_swap::plan_profile().unwrap_or_else(|| profile.clone());
+    write_json(&json, &planned_from, plan.as_deref()).expect("write profile.json");
     let options = SvgOptions {
         budget: args.budget,
         device_memory: args.device_memory,

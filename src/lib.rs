@@ -82,6 +82,14 @@ pub fn last_profile() -> Option<Arc<Profile>> {
     executor::with(|e| e.last_profile())
 }
 
+/// The profile the plan in force was made from: the last profiled iteration,
+/// or the measured step a plan was refined from, with the zero fractions
+/// counted since for the policies that read them (`cswap`). `None` without
+/// a plan.
+pub fn plan_profile() -> Option<Arc<Profile>> {
+    executor::with(|e| e.plan_profile())
+}
+
 /// The plan being applied on this thread, if any.
 pub fn current_plan() -> Option<Arc<Plan>> {
     executor::with(|e| e.plan())

@@ -398,6 +398,12 @@ pub(crate) fn panic_text(payload: &dyn std::any::Any) -> String {
         .unwrap_or_else(|| "a panic with a non-text payload".into())
 }
 
+/// Whether the device runtime failed on one of its own threads (its channel
+/// may be closed: a blocking call into it would panic).
+pub(crate) fn runtime_failed() -> bool {
+    WATCH.failed.load(Ordering::Acquire)
+}
+
 /// Before an op on the training thread: panics if the runtime failed
 /// (`memory` says how much of the device was free, for an out-of-memory
 /// failure), and hands autotune candidates CubeCL skipped since the last

@@ -223,7 +223,7 @@ impl<B: Backend> OpScope<B> {
                 .collect(),
         };
         let (started, outputs) = (self.started, &self.outputs);
-        let end = executor::with(|e| {
+        let (end, profiling) = executor::with(|e| {
             if e.wants_probe() {
                 if let Some(slot) = outputs.first() {
                     e.install_probe(crate::transfer::memory_probe::<B>(&slot.device));
@@ -237,7 +237,7 @@ impl<B: Backend> OpScope<B> {
             } else {
                 Vec::new()
             };
-            e.finish_op(record, started, slots)
+            (e.finish_op(record, started, slots), e.evicts_while_profiling())
         });
         let holds_budget = end.holds_budget;
         for slot in end.evict {
@@ -273,7 +273,11 @@ impl<B: Backend> OpScope<B> {
                 }
             }
         }
-        crate::transfer::progress();
+        // While an iteration without a plan is profiled under a budget (where
+        // autotune needs the device's room), the training thread keeps pace
+        // with the runtime's thread, so that the buffers it asked to move off
+        // leave before later ops run.
+        crate::transfer::progress(profiling);
         if holds_budget {
             wait_for_budget();
         }

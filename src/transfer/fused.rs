@@ -275,6 +275,13 @@ impl<R: CubeRuntime> TakeCell<R> {
 trait Pending: Send + Sync {
     /// Moves it on; `false` once nothing more is to be done for it.
     fn progress(&self, witnesses: &VecDeque<Witness>) -> bool;
+    /// Its bytes while its buffer is still on the device waiting for fusion
+    /// (not taken, or taken and not yet copied).
+    fn bytes_on_device(&self) -> u64;
+    /// Blocks until fusion's server has taken every op registered so far
+    /// (the polls included), without running any of them: a sync of
+    /// burn-swap's own stream, which holds no op.
+    fn catch_up(&self);
 }
 
 struct PendingTake<R: CubeRuntime> {
@@ -314,6 +321,19 @@ impl<R: CubeRuntime> Pending for PendingTake<R> {
             }
         }
         true
+    }
+
+    fn catch_up(&self) {
+        OWN_STREAM.executes(|| self.client.sync(|| ()));
+    }
+
+    fn bytes_on_device(&self) -> u64 {
+        match &*self.cell.lock() {
+            Take::Waiting | Take::Taken(_) => {
+                self.cell.shape.num_elements() as u64 * self.cell.dtype.size() as u64
+            }
+            Take::Moved(_) | Take::Kept => 0,
+        }
     }
 }
 
@@ -382,24 +402,63 @@ fn put_back<R: CubeRuntime>(
 
 /// Moves every pending offload on: takes are asked again, taken buffers
 /// are copied. Called by the training thread after each op.
-pub(crate) fn progress() {
+///
+/// `keep_pace`: fusion's server runs ops later than the training thread
+/// calls them, and while it autotunes new shapes (the first iterations)
+/// the training thread can run far ahead; the buffers it asked to move off
+/// then stay while later ops allocate. With `keep_pace`, the training thread
+/// waits until the server has taken what was asked so far, and copies what
+/// the polls took before going on. Waiting changes no op fusion sees.
+pub(crate) fn progress(keep_pace: bool) {
     OPS.fetch_add(1, Ordering::Relaxed);
     // Every op calls this: no lock while nothing is pending.
     if !ANY_PENDING.load(Ordering::Acquire) {
         return;
     }
+    let first = progress_pending();
+    if keep_pace {
+        if let Some(pending) = first {
+            pending.catch_up();
+            progress_pending();
+        }
+    }
+}
+
+/// One pass over the pending offloads; the first still waiting, if any.
+fn progress_pending() -> Option<Arc<dyn Pending>> {
     let (pending, witnesses) = {
         let mut registry = registry();
         let pending: Vec<_> = registry.pending.drain(..).collect();
         (pending, registry.witnesses.clone())
     };
+    let mut first = None;
     let still: Vec<_> = pending
         .into_iter()
-        .filter(|p| p.upgrade().is_some_and(|p| p.progress(&witnesses)))
+        .filter(|p| {
+            let Some(p) = p.upgrade() else { return false };
+            let waits = p.progress(&witnesses);
+            if waits && first.is_none() {
+                first = Some(p);
+            }
+            waits
+        })
         .collect();
     let mut registry = registry();
     registry.pending.extend(still);
     ANY_PENDING.store(!registry.pending.is_empty(), Ordering::Release);
+    first
+}
+
+/// The offloads still waiting for fusion to run the ops before them, and
+/// their bytes (for an out-of-memory report: fusion runs ops later than
+/// they are called, so these buffers are still on the device).
+pub(crate) fn waiting() -> (usize, u64) {
+    let pending: Vec<_> = registry().pending.iter().filter_map(Weak::upgrade).collect();
+    pending
+        .iter()
+        .map(|p| p.bytes_on_device())
+        .filter(|&b| b > 0)
+        .fold((0, 0), |(n, total), b| (n + 1, total + b))
 }
 
 /// Whether the registry's pending list may hold something (set with the

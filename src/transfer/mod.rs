@@ -31,6 +31,8 @@ mod fused;
 mod packed;
 
 use std::any::Any;
+use std::sync::atomic::AtomicU64;
+use std::sync::Arc;
 
 use burn_backend::{read_sync, Backend, ExecutionError, TensorData};
 use burn_flex::FlexTensor;
@@ -349,9 +351,24 @@ pub trait DeviceMemory: Send {
     /// Gives the free buffers of the calling thread's stream back (queued,
     /// does not wait).
     fn release_free(&self) {}
+    /// Until the returned guard is dropped, gives the free buffers of the
+    /// calling thread's stream and the driver's unused pool memory back
+    /// every few milliseconds from another thread, also while the runtime
+    /// autotunes an op, whenever the driver reports less free memory than
+    /// `free_below` (`u64::MAX`: always). Exact allocations only; see
+    /// `cuda::Reclaimer`.
+    fn reclaim(&self, free_below: Arc<AtomicU64>) -> Option<Box<dyn Send>> {
+        let _ = free_below;
+        None
+    }
     /// Returns memory the driver's allocator holds unused to the device, so
     /// that the next iteration starts from memory in one piece.
     fn trim(&self) {}
+    /// Bytes the driver's allocator holds unused (what [`Self::trim`] gives
+    /// back), if known.
+    fn allocator_unused(&self) -> Option<u64> {
+        None
+    }
     /// Free and total device memory straight from the driver (no runtime
     /// call, so it answers after the runtime failed).
     fn driver_free_total(&self) -> Option<(u64, u64)> {
@@ -387,9 +404,17 @@ pub(crate) fn memory_probe<B: Backend>(device: &B::Device) -> Box<dyn DeviceMemo
             fn release_free(&self) {
                 cuda::release_free(&self.client)
             }
+            fn reclaim(&self, free_below: Arc<AtomicU64>) -> Option<Box<dyn Send>> {
+                cuda::Reclaimer::start(&self.client, &self.device, free_below)
+                    .map(|r| Box::new(r) as Box<dyn Send>)
+            }
             fn trim(&self) {
                 cuda::trim_pool(&self.device)
             }
+            fn allocator_unused(&self) -> Option<u64> {
+                cuda::pool_unused(&self.device)
+            }
+
             fn driver_free_total(&self) -> Option<(u64, u64)> {
                 cuda::driver_free_total(&self.device)
             }
@@ -499,10 +524,22 @@ pub(crate) struct Holder {
 
 /// Moves offloads that wait on the device's runtime on (fusion: buffers are
 /// taken out once the ops before them ran). The training thread calls it
-/// after each op; it does nothing when none waits.
-pub(crate) fn progress() {
+/// after each op; it does nothing when none waits. `keep_pace`: wait until
+/// fusion's server has taken every op asked for so far (see
+/// [`fused::progress`]).
+pub(crate) fn progress(keep_pace: bool) {
     #[cfg(any(feature = "cuda", feature = "wgpu"))]
-    fused::progress();
+    fused::progress(keep_pace);
+    let _ = keep_pace;
+}
+
+/// Offloads of fusion tensors still waiting for fusion to run the ops
+/// before them, and their bytes, still on the device.
+pub(crate) fn fusion_waiting() -> (usize, u64) {
+    #[cfg(any(feature = "cuda", feature = "wgpu"))]
+    return fused::waiting();
+    #[cfg(not(any(feature = "cuda", feature = "wgpu")))]
+    (0, 0)
 }
 
 impl HostCopy {
