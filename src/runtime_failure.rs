@@ -400,6 +400,7 @@ pub(crate) fn panic_text(payload: &dyn std::any::Any) -> String {
 
 /// Whether the device runtime failed on one of its own threads (its channel
 /// may be closed: a blocking call into it would panic).
+#[cfg_attr(not(feature = "cuda"), allow(dead_code))] // read by the CUDA reclaimer
 pub(crate) fn runtime_failed() -> bool {
     WATCH.failed.load(Ordering::Acquire)
 }
