@@ -52,6 +52,10 @@ fn reclaim_margin(profile: &Profile) -> u64 {
     3 * profile.tensors.iter().map(|t| t.bytes).max().unwrap_or(0)
 }
 
+/// The device memory reserved in the driver's pool as one range, in budgets
+/// (see `DeviceMemory::reserve_one_range`).
+const RESERVE_PER_BUDGET: u64 = 4;
+
 pub(crate) fn next_tensor_id() -> TensorId {
     NEXT_TENSOR_ID.fetch_add(1, Ordering::Relaxed)
 }
@@ -531,7 +535,7 @@ impl Executor {
             .as_ref()
             .and_then(|p| p.allocator_unused())
             .map_or(String::new(), |unused| {
-                format!(", the driver's memory pool {} freed and not given back", human_bytes(unused))
+                format!(", the driver's memory pool {} held unused", human_bytes(unused))
             });
         let (waiting, waiting_bytes) = crate::transfer::fusion_waiting();
         let fusion = if waiting > 0 {
@@ -946,7 +950,13 @@ impl Executor {
         let Some(probe) = self.probe.as_ref() else {
             return 0;
         };
-        let used = || probe.driver_free_total().map(|(free, total)| total - free);
+        // What the driver's pool holds unused is room for the next buffers.
+        let used = || {
+            let unused = probe.allocator_unused().unwrap_or(0);
+            probe
+                .driver_free_total()
+                .map(|(free, total)| (total - free).saturating_sub(unused))
+        };
         let Some(mut now) = used() else {
             return 0;
         };
@@ -1484,6 +1494,17 @@ impl Executor {
                         && profile.saved_tensors().any(|t| t.zero_fraction.is_none());
                 }
                 self.reclaim_margin = reclaim_margin(profile);
+                // From the first plan on (autotune is done for these shapes:
+                // while it runs, trimming to the driver gave its candidates
+                // room), buffers are carved from one range of the device:
+                // room for the budget, the model and the ops' own buffers.
+                if let (true, Some(budget), Some(probe)) = (
+                    self.config.exact_allocations(),
+                    self.config.budget_bytes,
+                    &self.probe,
+                ) {
+                    probe.reserve_one_range(budget.saturating_mul(RESERVE_PER_BUDGET));
+                }
                 // What the plan was made from (`burn_swap::plan_profile`);
                 // zeros counted later are merged into it.
                 self.plan_profile = Some(Arc::new(profile.clone()));

@@ -364,6 +364,12 @@ pub trait DeviceMemory: Send {
     /// Returns memory the driver's allocator holds unused to the device, so
     /// that the next iteration starts from memory in one piece.
     fn trim(&self) {}
+    /// Reserves the device's free memory, at most `at_most` bytes, in the
+    /// driver's allocator as one range that buffers are carved from and
+    /// freed back into (exact allocations; see `cuda::reserve_pool`).
+    fn reserve_one_range(&self, at_most: u64) {
+        let _ = at_most;
+    }
     /// Bytes the driver's allocator holds unused (what [`Self::trim`] gives
     /// back), if known.
     fn allocator_unused(&self) -> Option<u64> {
@@ -413,6 +419,9 @@ pub(crate) fn memory_probe<B: Backend>(device: &B::Device) -> Box<dyn DeviceMemo
             }
             fn allocator_unused(&self) -> Option<u64> {
                 cuda::pool_unused(&self.device)
+            }
+            fn reserve_one_range(&self, at_most: u64) {
+                cuda::reserve_pool(&self.device, at_most)
             }
 
             fn driver_free_total(&self) -> Option<(u64, u64)> {

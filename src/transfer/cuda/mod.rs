@@ -32,7 +32,9 @@ use cubecl::Runtime;
 use cudarc::driver::{result, DriverError};
 
 pub use memory::DeviceHold;
-pub(crate) use memory::{exact_allocations, pool_unused, release_free, trim_pool, Reclaimer};
+pub(crate) use memory::{
+    exact_allocations, pool_unused, release_free, reserve_pool, trim_pool, Reclaimer,
+};
 pub use pinned::PoolStats;
 use pinned::{PinnedBlock, PinnedPool};
 use worker::{Download, DownloadResult, OnDevice, Ticket, Upload, Worker};
