@@ -510,7 +510,7 @@ impl Executor {
 
     /// The device's free and total memory (from the driver) and the budget,
     /// in words, for an out-of-memory error.
-    pub(crate) fn memory_when_failed(&self) -> Option<String> {
+    pub(crate) fn memory_when_failed(&self, failed: Option<u64>) -> Option<String> {
         let (free, total) = self.probe.as_ref()?.driver_free_total()?;
         let budget = self
             .config
@@ -535,7 +535,19 @@ impl Executor {
             .as_ref()
             .and_then(|p| p.allocator_unused())
             .map_or(String::new(), |unused| {
-                format!(", the driver's memory pool {} held unused", human_bytes(unused))
+                let pieces = match failed {
+                    // The pool could not place the buffer in what it held.
+                    Some(bytes) if unused >= bytes => format!(
+                        " (more than the {} buffer, but in pieces smaller than it, between \
+                         live buffers: a lower budget or batch leaves larger ones)",
+                        human_bytes(bytes)
+                    ),
+                    _ => String::new(),
+                };
+                format!(
+                    ", the driver's memory pool {} held unused{pieces}",
+                    human_bytes(unused)
+                )
             });
         let (waiting, waiting_bytes) = crate::transfer::fusion_waiting();
         let fusion = if waiting > 0 {
@@ -1637,6 +1649,8 @@ mod tests {
         used: Arc<AtomicU64>,
         trims: Arc<AtomicU64>,
         releases: Arc<AtomicU64>,
+        /// What the driver's pool holds unused.
+        pool_unused: Arc<AtomicU64>,
         /// Reclaimers running, and the threshold the last one was given.
         reclaimers: Arc<AtomicU64>,
         reclaim_below: Arc<std::sync::Mutex<Option<Arc<AtomicU64>>>>,
@@ -1654,6 +1668,9 @@ mod tests {
         }
         fn driver_free_total(&self) -> Option<(u64, u64)> {
             Some((1000 - self.used.load(Ordering::Relaxed), 1000))
+        }
+        fn allocator_unused(&self) -> Option<u64> {
+            Some(self.pool_unused.load(Ordering::Relaxed))
         }
         fn reclaim(&self, free_below: Arc<AtomicU64>) -> Option<Box<dyn Send>> {
             self.reclaimers.fetch_add(1, Ordering::Relaxed);
@@ -1708,6 +1725,23 @@ mod tests {
     }
 
     #[test]
+    fn an_out_of_memory_report_says_when_the_pool_held_the_buffer_in_pieces() {
+        let driver = Driver::default();
+        let (executor, driver) = following_a_plan_on(driver);
+        driver.pool_unused.store(600, Ordering::Relaxed);
+        let report = executor.memory_when_failed(Some(500)).unwrap();
+        assert!(
+            report.contains("pool 600 B held unused (more than the 500 B buffer, but in pieces"),
+            "{report}"
+        );
+        let report = executor.memory_when_failed(Some(700)).unwrap();
+        assert!(
+            report.contains("pool 600 B held unused") && !report.contains("pieces"),
+            "{report}"
+        );
+    }
+
+    #[test]
     fn free_memory_is_reclaimed_while_a_budget_is_held_always_when_profiling() {
         let driver = Driver::default();
         let config = SwapConfig::builder()
@@ -1730,7 +1764,11 @@ mod tests {
         executor.reclaim_margin = 300;
         executor.on_plan = true;
         executor.begin_op(false);
-        assert_eq!((running(), below()), (1, Some(300)), "below the margin on a plan");
+        assert_eq!(
+            (running(), below()),
+            (1, Some(300)),
+            "below the margin on a plan"
+        );
         // Without a budget nothing is reclaimed.
         let config = SwapConfig::builder()
             .policy(SwapAll)

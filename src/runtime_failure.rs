@@ -253,14 +253,15 @@ impl Watch {
     }
 
     /// `memory`: what the device and burn-swap had, said with an
-    /// out-of-memory failure.
-    fn raise_if_failed_with(&self, memory: impl FnOnce() -> Option<String>) {
+    /// out-of-memory failure (given the size of the buffer that failed, when
+    /// the runtime's message names it).
+    fn raise_if_failed_with(&self, memory: impl FnOnce(Option<u64>) -> Option<String>) {
         if let Some(message) = self.failure() {
             let message = first_line(&message);
             let no_kernel = message.contains(NO_CANDIDATE_RAN);
             let hint = if no_kernel {
                 let cause = self.last_candidate_cause();
-                let memory = memory().map(|m| format!("; {m}")).unwrap_or_default();
+                let memory = memory(None).map(|m| format!("; {m}")).unwrap_or_default();
                 format!(
                     "autotune found no kernel that runs for this op at this shape: every \
                      candidate failed{cause}{memory}; under a memory cap, a batch this large \
@@ -269,7 +270,9 @@ impl Watch {
                      cache keeps the choice)"
                 )
             } else if message.contains("allocate") {
-                let memory = memory().map(|m| format!("{m}; ")).unwrap_or_default();
+                let memory = memory(failed_allocation(message))
+                    .map(|m| format!("{m}; "))
+                    .unwrap_or_default();
                 format!(
                     "the device ran out of memory; {memory}lower the budget (it must leave room \
                      for the parameters, optimizer state and the ops' own workspaces) or the batch"
@@ -405,12 +408,21 @@ pub(crate) fn runtime_failed() -> bool {
     WATCH.failed.load(Ordering::Acquire)
 }
 
+/// The size of the buffer an out-of-memory message of CubeCL's names
+/// (`can't allocate buffer of size: N`).
+fn failed_allocation(message: &str) -> Option<u64> {
+    let (_, rest) = message.split_once("allocate buffer of size: ")?;
+    let digits = rest.split(|c: char| !c.is_ascii_digit()).next()?;
+    digits.parse().ok()
+}
+
 /// Before an op on the training thread: panics if the runtime failed
 /// (`memory` says how much of the device was free, for an out-of-memory
-/// failure), and hands autotune candidates CubeCL skipped since the last
-/// call to `skipped`. Two atomic loads when neither happened.
+/// failure, given the failed buffer's size), and hands autotune candidates
+/// CubeCL skipped since the last call to `skipped`. Two atomic loads when
+/// neither happened.
 pub(crate) fn check_before_op(
-    memory: impl FnOnce() -> Option<String>,
+    memory: impl FnOnce(Option<u64>) -> Option<String>,
     skipped: impl FnOnce(SkippedCandidates),
 ) {
     WATCH.raise_if_failed_with(memory);
@@ -511,7 +523,7 @@ mod tests {
         static RAISED: Watch = Watch::new();
         RAISED.set_grace(Some(Duration::from_millis(20)));
         let generation = RAISED.record("can't allocate buffer of size: 1").unwrap();
-        assert!(std::panic::catch_unwind(|| RAISED.raise_if_failed_with(|| None)).is_err());
+        assert!(std::panic::catch_unwind(|| RAISED.raise_if_failed_with(|_| None)).is_err());
         RAISED.start_watchdog(generation, |_| ENDED_ANYWAY.store(true, Ordering::SeqCst));
         static FOREVER: Watch = Watch::new();
         FOREVER.set_grace(None);
@@ -551,7 +563,7 @@ mod tests {
             TUNING.failure().is_none(),
             "the candidate's failure is absorbed"
         );
-        TUNING.raise_if_failed_with(|| None);
+        TUNING.raise_if_failed_with(|_| None);
         let skipped = TUNING.take_skipped().expect("one candidate skipped");
         assert_eq!(skipped.count, 1);
         assert_eq!(skipped.first, "can't allocate buffer of size: 5313593344");
@@ -562,7 +574,7 @@ mod tests {
         TUNING.on_panic(Some(server), Some("DSD-0-0"), || {
             "can't allocate buffer of size: 7".into()
         });
-        assert!(std::panic::catch_unwind(|| TUNING.raise_if_failed_with(|| None)).is_err());
+        assert!(std::panic::catch_unwind(|| TUNING.raise_if_failed_with(|_| None)).is_err());
     }
 
     #[test]
@@ -585,7 +597,7 @@ mod tests {
             "Can't execute the autotune plan for key: Conv(..)\n - results: [..]".into()
         });
         let raised = std::panic::catch_unwind(|| {
-            watch.raise_if_failed_with(|| Some("3.1 GiB of 12.0 GiB free".into()))
+            watch.raise_if_failed_with(|_| Some("3.1 GiB of 12.0 GiB free".into()))
         })
         .unwrap_err();
         let text = panic_text(raised.as_ref());
@@ -629,10 +641,30 @@ mod tests {
     }
 
     #[test]
+    fn the_failed_buffer_size_is_read_from_cubecl_s_message() {
+        assert_eq!(
+            failed_allocation("called `Result::unwrap()` on an `Err` value: can't allocate buffer of size: 3623878656"),
+            Some(3623878656)
+        );
+        assert_eq!(
+            failed_allocation("can't allocate buffer of size: 512 (page)"),
+            Some(512)
+        );
+        assert_eq!(failed_allocation("out of memory"), None);
+    }
+
+    #[test]
     fn a_runtime_failure_is_raised_with_its_message() {
         let watch = Watch::new();
-        let memory = || Some("1.5 GiB of 12.0 GiB free, budget 8.0 GiB".to_string());
-        watch.raise_if_failed_with(memory);
+        let memory = |failed: Option<u64>| {
+            assert_eq!(
+                failed,
+                Some(3221225472),
+                "the failed buffer's size is handed on"
+            );
+            Some("1.5 GiB of 12.0 GiB free, budget 8.0 GiB".to_string())
+        };
+        watch.raise_if_failed_with(|_| None);
         watch.record("can't allocate buffer of size: 3221225472");
         watch.record("a later failure");
         let raised = std::panic::catch_unwind(|| watch.raise_if_failed_with(memory)).unwrap_err();

@@ -75,7 +75,7 @@ fn mix(hash: u64, value: u64) -> u64 {
 impl<B: Backend> OpScope<B> {
     pub(crate) fn begin(name: &'static str) -> Self {
         crate::runtime_failure::check_before_op(
-            || executor::with(|e| e.memory_when_failed()),
+            |failed| executor::with(|e| e.memory_when_failed(failed)),
             |skipped| executor::with(|e| e.autotune_candidates_skipped(skipped)),
         );
         let training = crate::autodiff::in_training_op();
@@ -237,7 +237,10 @@ impl<B: Backend> OpScope<B> {
             } else {
                 Vec::new()
             };
-            (e.finish_op(record, started, slots), e.evicts_while_profiling())
+            (
+                e.finish_op(record, started, slots),
+                e.evicts_while_profiling(),
+            )
         });
         let holds_budget = end.holds_budget;
         for slot in end.evict {

@@ -453,7 +453,11 @@ fn progress_pending() -> Option<Arc<dyn Pending>> {
 /// their bytes (for an out-of-memory report: fusion runs ops later than
 /// they are called, so these buffers are still on the device).
 pub(crate) fn waiting() -> (usize, u64) {
-    let pending: Vec<_> = registry().pending.iter().filter_map(Weak::upgrade).collect();
+    let pending: Vec<_> = registry()
+        .pending
+        .iter()
+        .filter_map(Weak::upgrade)
+        .collect();
     pending
         .iter()
         .map(|p| p.bytes_on_device())

@@ -23,8 +23,8 @@ use std::time::Duration;
 
 use cubecl::client::ComputeClient;
 use cubecl::cuda::{CudaDevice, CudaRuntime};
-use cubecl::MemoryAllocationMode;
 use cubecl::stream_id::StreamId;
+use cubecl::MemoryAllocationMode;
 use cudarc::driver::{result, sys};
 
 use super::make_current;
