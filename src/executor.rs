@@ -42,7 +42,6 @@ use crate::transfer::{DeviceMemory, DeviceReport, DeviceUsage, TransferError, Tr
 
 static NEXT_TENSOR_ID: AtomicU64 = AtomicU64::new(1);
 
-/// A fresh process-unique tensor id.
 /// The free device memory a planned iteration keeps by giving freed memory
 /// back: three times the profile's largest tensor. Under fusion the ops' own
 /// buffers are not profiled; on VGG16-CIFAR under a 12 GiB cap (H100) the
@@ -56,6 +55,7 @@ fn reclaim_margin(profile: &Profile) -> u64 {
 /// (see `DeviceMemory::reserve_one_range`).
 const RESERVE_PER_BUDGET: u64 = 4;
 
+/// A fresh process-unique tensor id.
 pub(crate) fn next_tensor_id() -> TensorId {
     NEXT_TENSOR_ID.fetch_add(1, Ordering::Relaxed)
 }
@@ -102,6 +102,9 @@ pub(crate) struct OpEnd {
     /// Downloads count against the budget: after its offloads, the op may
     /// have to wait for some ([`Executor::downloads_to_wait_for`]).
     pub holds_budget: bool,
+    /// The iteration is profiled under a budget: the training thread keeps
+    /// pace with fusion's server after the op (`transfer::progress`).
+    pub keep_pace: bool,
     /// How the offloads and evictions are to be made.
     pub transfer: TransferOptions,
 }
@@ -1114,6 +1117,7 @@ impl Executor {
             leave: Vec::new(),
             evict: Vec::new(),
             holds_budget: false,
+            keep_pace: false,
             transfer: self.transfer_options(),
         };
         let evicting = self.evicts_while_profiling();
@@ -1184,6 +1188,7 @@ impl Executor {
         // its size is memory the next op of another size cannot have.
         self.release_freed_memory();
         end.holds_budget = self.holds_budget();
+        end.keep_pace = self.evicts_while_profiling();
         let duration = started.map(|s| s.elapsed().as_nanos() as u64);
         self.recorder.op(
             record,

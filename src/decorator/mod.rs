@@ -223,7 +223,7 @@ impl<B: Backend> OpScope<B> {
                 .collect(),
         };
         let (started, outputs) = (self.started, &self.outputs);
-        let (end, profiling) = executor::with(|e| {
+        let end = executor::with(|e| {
             if e.wants_probe() {
                 if let Some(slot) = outputs.first() {
                     e.install_probe(crate::transfer::memory_probe::<B>(&slot.device));
@@ -237,10 +237,7 @@ impl<B: Backend> OpScope<B> {
             } else {
                 Vec::new()
             };
-            (
-                e.finish_op(record, started, slots),
-                e.evicts_while_profiling(),
-            )
+            e.finish_op(record, started, slots)
         });
         let holds_budget = end.holds_budget;
         for slot in end.evict {
@@ -280,7 +277,7 @@ impl<B: Backend> OpScope<B> {
         // autotune needs the device's room), the training thread keeps pace
         // with the runtime's thread, so that the buffers it asked to move off
         // leave before later ops run.
-        crate::transfer::progress(profiling);
+        crate::transfer::progress(end.keep_pace);
         if holds_budget {
             wait_for_budget();
         }

@@ -423,7 +423,6 @@ pub(crate) fn memory_probe<B: Backend>(device: &B::Device) -> Box<dyn DeviceMemo
             fn reserve_one_range(&self, at_most: u64) {
                 cuda::reserve_pool(&self.device, at_most)
             }
-
             fn driver_free_total(&self) -> Option<(u64, u64)> {
                 cuda::driver_free_total(&self.device)
             }

@@ -27,7 +27,7 @@ use super::{
     decision, finish_plan, movable, needs_link_and_op_times, Capuchin, PlanParams, Policy,
     SuperNeurons, SwapAll,
 };
-use crate::cost::{Codec, CostModel};
+use crate::cost::{isolated_choice, Codec, CostModel};
 use crate::error::PlanError;
 use crate::evaluate::{Evaluation, Evaluator};
 use crate::plan::{Action, Decision, Plan};
@@ -231,21 +231,15 @@ impl<'a> Space<'a> {
 }
 
 /// The codec that makes the tensor's round trip (both copies and both
-/// kernels) shortest, if one makes it shorter than moving it as it is.
+/// kernels) shortest, if one makes it shorter than moving it as it is: the
+/// choice whose accuracy `cost::decision_accuracy` measures.
 fn cheapest_codec(costs: &CostModel, t: &TensorProfile) -> Option<Codec> {
     let zeros = t.zero_fraction.unwrap_or(0.0) as f64;
-    let round_trip =
-        |bytes: u64| costs.link.to_host_ns(bytes, false) + costs.link.to_device_ns(bytes, false);
-    let plain = round_trip(t.bytes);
-    Codec::ALL
+    let options: Vec<_> = Codec::ALL
         .into_iter()
-        .filter_map(|codec| {
-            let cost = costs.codec_cost(codec, &t.dtype, t.bytes, zeros)?;
-            let total = cost.compress_ns + cost.decompress_ns + round_trip(cost.compressed_bytes);
-            (total < plain).then_some((total, codec))
-        })
-        .min_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, codec)| codec)
+        .filter_map(|codec| Some((codec, costs.codec_cost(codec, &t.dtype, t.bytes, zeros)?)))
+        .collect();
+    isolated_choice(&costs.link, t.bytes, &options)
 }
 
 impl Policy for Home {

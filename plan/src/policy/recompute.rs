@@ -5,7 +5,7 @@ use super::swap_all::schedule_prefetches;
 use super::{
     decision, finish_plan, movable, needs_link_and_op_times, predicted, PlanParams, Policy,
 };
-use crate::cost::{replay, CodecTime};
+use crate::cost::{isolated_swap_ns, replay, CodecTime};
 use crate::error::PlanError;
 use crate::memory::{peak_of, Footprint};
 use crate::plan::{Action, Decision, Plan};
@@ -122,8 +122,7 @@ impl Policy for Capuchin {
                     }
                     let mut options = Vec::with_capacity(2);
                     if at > t.last_forward_use + 1 {
-                        let copies = costs.link.to_host_ns(t.bytes, false)
-                            + costs.link.to_device_ns(t.bytes, false);
+                        let copies = isolated_swap_ns(&costs.link, t.bytes, None);
                         let gap = start_of(first_use) - start_of(t.last_forward_use + 1);
                         options.push(((copies - gap).max(0.0), Action::Swap));
                     }

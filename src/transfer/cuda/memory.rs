@@ -68,8 +68,8 @@ pub(crate) fn release_free(client: &ComputeClient<CudaRuntime>) {
 ///   2.2 GiB free with 4.3 GiB freed in the pool. Trimming gives back what
 ///   the device has finished with.
 ///
-/// `free_below`: act only while the driver reports less free memory than
-/// this (`u64::MAX`: always).
+/// `free_below`: act only while the driver's free memory and what its pool
+/// holds unused come to less than this (`u64::MAX`: always).
 pub(crate) struct Reclaimer {
     stop: Arc<AtomicBool>,
 }
