@@ -231,7 +231,6 @@ fn step_status(report: &burn_swap::IterationReport) -> String {
     } else {
         format!("  {}", report.doing)
     };
-
     if let (Some(took), Some(plan)) = (report.planning, &report.plan) {
         line += &format!("; planning: {:.1} ms, {plan}", took.as_secs_f64() * 1e3);
     }
