@@ -1511,12 +1511,13 @@ impl Executor {
                         && profile.saved_tensors().any(|t| t.zero_fraction.is_none());
                 }
                 self.reclaim_margin = reclaim_margin(profile);
-                // From the first plan on (autotune is done for these shapes:
-                // while it runs, trimming to the driver gave its candidates
-                // room), buffers are carved from one range of the device:
-                // room for the budget, the model and the ops' own buffers.
+                // Where asked (`SwapConfig::reserve_pool`), from the first
+                // plan on (autotune is done for these shapes: while it runs,
+                // trimming to the driver gave its candidates room), buffers
+                // are carved from one range of the device: room for the
+                // budget, the model and the ops' own buffers.
                 if let (true, Some(budget), Some(probe)) = (
-                    self.config.exact_allocations(),
+                    self.config.exact_allocations() && self.config.reserve_pool,
                     self.config.budget_bytes,
                     &self.probe,
                 ) {
