@@ -657,9 +657,13 @@ impl Executor {
                     nanos,
                     on_demand,
                 } => self.recorder.stalled(id, nanos, on_demand),
-                SlotEvent::Dropped { id } => self.set_resident(id, false),
+                SlotEvent::Dropped { id } => {
+                    self.set_resident(id, false);
+                    self.recorder.dropped(id, at);
+                }
                 SlotEvent::Rebuilt { id } => {
                     self.set_resident(id, true);
+                    self.recorder.rebuilt(id, at);
                     if let Some(live) = self.live.get_mut(&id) {
                         live.last_use = at;
                     }

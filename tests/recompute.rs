@@ -82,6 +82,20 @@ fn rebuilding_every_tensor_that_can_be_keeps_gradients_identical() {
             plan.recomputed_count() as u64,
             "{kind}: every tensor the plan rebuilds was rebuilt"
         );
+        // The profile records each one off the device from its drop to its
+        // rebuild, so its recorded peak is not keep-all's.
+        let profile = burn_swap::last_profile().unwrap();
+        let rebuilt: Vec<_> = profile
+            .tensors
+            .iter()
+            .filter(|t| !t.rebuilt_at.is_empty())
+            .collect();
+        assert_eq!(rebuilt.len(), plan.recomputed_count(), "{kind}");
+        assert!(rebuilt
+            .iter()
+            .all(|t| t.dropped_at.len() == 1 && t.dropped_at[0] < t.rebuilt_at[0]));
+        let keep_all: u64 = profile.saved_tensors().map(|t| t.bytes).sum();
+        assert!(profile.peak_resident_saved_bytes < keep_all, "{kind}");
     }
 }
 

@@ -49,13 +49,19 @@ pub fn peak_of(timeline: &[u64]) -> (u64, u32) {
 }
 
 /// Where a tensor was on the device, as recorded: `(first op, last op,
-/// bytes)` from its production or a load to the next offload or its release.
+/// bytes)` from its production, a load or a rebuild to the next offload,
+/// drop or its release.
 pub fn recorded_intervals(t: &TensorProfile, op_count: u32) -> Vec<(u32, u32, u64)> {
     let end = t.released_at.unwrap_or(op_count);
     let mut out = Vec::new();
     let mut from = Some(t.key.op);
-    let mut moves: Vec<(u32, bool)> = t.offloaded_at.iter().map(|&o| (o, false)).collect();
-    moves.extend(t.loaded_at.iter().map(|&l| (l, true)));
+    let mut moves: Vec<(u32, bool)> = t
+        .offloaded_at
+        .iter()
+        .chain(&t.dropped_at)
+        .map(|&o| (o, false))
+        .collect();
+    moves.extend(t.loaded_at.iter().chain(&t.rebuilt_at).map(|&l| (l, true)));
     moves.sort();
     for (at, is_load) in moves {
         match (is_load, from) {

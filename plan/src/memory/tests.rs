@@ -188,3 +188,22 @@ fn the_host_series_counts_a_tensor_between_its_offload_and_its_load() {
         assert!(host[op] + device[op] <= keep_all[op], "op {op}");
     }
 }
+
+#[test]
+fn a_rebuilt_tensor_is_off_the_device_from_its_drop_to_its_rebuild() {
+    let mut profile = chain(&[100, 200, 300]);
+    // The first tensor (made at op 0, read again at op 7) is dropped after
+    // op 1 and rebuilt before op 6.
+    profile.tensors[0].dropped_at = vec![1];
+    profile.tensors[0].rebuilt_at = vec![6];
+    assert_eq!(
+        recorded_intervals(&profile.tensors[0], profile.op_count),
+        [(0, 1, 100), (6, 7, 100)]
+    );
+    assert_eq!(
+        recorded_saved(&profile.tensors, profile.op_count),
+        [100, 300, 500, 500, 500, 500, 300, 100]
+    );
+    // It was never in host memory.
+    assert!(recorded_host_intervals(&profile.tensors[0], profile.op_count).is_empty());
+}

@@ -122,6 +122,13 @@ pub struct TensorProfile {
     pub offloaded_at: Vec<u32>,
     /// Ops before which it was brought back.
     pub loaded_at: Vec<u32>,
+    /// Ops after which it was freed, to be rebuilt in backward by running
+    /// its op again.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dropped_at: Vec<u32>,
+    /// Ops before which it was rebuilt.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rebuilt_at: Vec<u32>,
     /// Time the compute thread waited for it to come back (a prefetch that
     /// had not landed at its use, or a load on demand); 0 if it never did.
     #[serde(default)]

@@ -56,6 +56,18 @@ pub struct OpRecord {
 enum Event {
     Offloaded,
     Loaded,
+    Dropped,
+    Rebuilt,
+}
+
+/// One tensor's moves, as recorded: the ops of its offloads, loads, drops
+/// and rebuilds.
+#[derive(Default)]
+struct Moves {
+    offloaded: Vec<u32>,
+    loaded: Vec<u32>,
+    dropped: Vec<u32>,
+    rebuilt: Vec<u32>,
 }
 
 /// Collects one iteration.
@@ -179,6 +191,16 @@ impl Recorder {
         self.events.push((id, at, Event::Loaded));
     }
 
+    /// Tensor `id` was freed after op `at`, to be rebuilt later.
+    pub fn dropped(&mut self, id: TensorId, at: u32) {
+        self.events.push((id, at, Event::Dropped));
+    }
+
+    /// Tensor `id` was rebuilt before op `at` by running its op again.
+    pub fn rebuilt(&mut self, id: TensorId, at: u32) {
+        self.events.push((id, at, Event::Rebuilt));
+    }
+
     /// The compute thread waited `nanos` for tensor `id` to come back: its
     /// prefetch had not landed, or (`on_demand`) none was issued.
     pub fn stalled(&mut self, id: TensorId, nanos: u64, on_demand: bool) {
@@ -226,12 +248,14 @@ impl Recorder {
                 }
             }
         }
-        let mut moves: HashMap<TensorId, (Vec<u32>, Vec<u32>)> = HashMap::new();
+        let mut moves: HashMap<TensorId, Moves> = HashMap::new();
         for (id, at, event) in &self.events {
             let entry = moves.entry(*id).or_default();
             match event {
-                Event::Offloaded => entry.0.push(*at),
-                Event::Loaded => entry.1.push(*at),
+                Event::Offloaded => entry.offloaded.push(*at),
+                Event::Loaded => entry.loaded.push(*at),
+                Event::Dropped => entry.dropped.push(*at),
+                Event::Rebuilt => entry.rebuilt.push(*at),
             }
         }
 
@@ -245,7 +269,7 @@ impl Recorder {
                 let saved = *producer_op < bwd
                     && first_backward_use.is_some()
                     && released_at.is_some_and(|r| r >= bwd && r < end);
-                let (offloaded_at, loaded_at) = moves.remove(id).unwrap_or_default();
+                let moved = moves.remove(id).unwrap_or_default();
                 TensorProfile {
                     id: *id,
                     key: TensorKey {
@@ -270,8 +294,10 @@ impl Recorder {
                     first_backward_use,
                     released_at,
                     saved,
-                    offloaded_at,
-                    loaded_at,
+                    offloaded_at: moved.offloaded,
+                    loaded_at: moved.loaded,
+                    dropped_at: moved.dropped,
+                    rebuilt_at: moved.rebuilt,
                     swap_in_wait_ns: self.waited.get(id).copied().unwrap_or(0),
                     zero_fraction: self.zero_fractions.get(id).copied(),
                 }
