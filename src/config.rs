@@ -19,6 +19,7 @@
 //! | `BURN_SWAP_ALLOCATOR` | `auto`, `exact` or `pooled`: how device buffers are allocated (see [`DeviceAllocator`]) | `auto` |
 //! | `BURN_SWAP_RELEASE_BYTES` | with exact allocations, give free device buffers back once the tensors freed since the last time add up to this (0: after every op) | `256MiB` |
 //! | `BURN_SWAP_RESERVE_POOL` | `1`: on CUDA, reserve one range of the device for the driver's memory pool at the first plan (faster; see [`SwapConfig::reserve_pool`] for the risk) | off |
+//! | `BURN_SWAP_POOL_KEEP` | on CUDA without the reserved range, device memory the driver's pool may keep unused from the first plan on (see [`SwapConfig::pool_keep_bytes`]) | half the budget |
 //! | `BURN_SWAP_RUNTIME_FAILURE_GRACE` | seconds the training thread has, after the device runtime failed on its own thread, to come back and raise the error; past it the process ends with the runtime's message (the training thread is blocked inside the runtime, e.g. in autotune); 0: wait forever | `30` |
 //! | `BURN_SWAP_QUIET` | `1`: no notices on standard error (they are also `tracing` events) | off |
 
@@ -143,6 +144,15 @@ pub struct SwapConfig {
     /// by buffer and gives back what it holds unused (other processes on
     /// the device can then have it).
     pub reserve_pool: bool,
+    /// CUDA, exact allocations under a budget, without the reserved range:
+    /// from the first plan on, the driver's pool may keep this much freed
+    /// memory unused instead of giving it back at each synchronisation and
+    /// trim, so that the next step's buffers come from it rather than from
+    /// new driver allocations. `None`: half the budget. What it keeps beyond
+    /// that goes back to the driver, which can then place a buffer the pool
+    /// cannot. Before autotune and the first plan nothing is kept, so
+    /// autotune's candidates have the room.
+    pub pool_keep_bytes: Option<u64>,
     /// After the device runtime failed on one of its own threads (a failed
     /// allocation, say), how long the training thread has to reach its next
     /// op, where the failure is raised as a panic. A thread blocked inside
@@ -174,6 +184,7 @@ impl Default for SwapConfig {
             allocator: DeviceAllocator::Auto,
             release_after_bytes: 256 << 20,
             reserve_pool: false,
+            pool_keep_bytes: None,
             runtime_failure_grace: Some(Duration::from_secs(30)),
         }
     }
@@ -281,6 +292,9 @@ impl SwapConfig {
         }
         if let Some(v) = var("BURN_SWAP_RESERVE_POOL") {
             config.reserve_pool = matches!(v.trim(), "1" | "true" | "on" | "yes");
+        }
+        if let Some(v) = var("BURN_SWAP_POOL_KEEP") {
+            config.pool_keep_bytes = Some(parse_bytes(&v)?);
         }
         if let Some(v) = var("BURN_SWAP_RELEASE_BYTES") {
             config.release_after_bytes = parse_bytes(&v)?;
@@ -403,6 +417,12 @@ impl SwapConfigBuilder {
     /// See [`SwapConfig::release_after_bytes`].
     pub fn release_after_bytes(mut self, bytes: u64) -> Self {
         self.config.release_after_bytes = bytes;
+        self
+    }
+
+    /// See [`SwapConfig::pool_keep_bytes`].
+    pub fn pool_keep_bytes(mut self, bytes: Option<u64>) -> Self {
+        self.config.pool_keep_bytes = bytes;
         self
     }
 
@@ -533,6 +553,7 @@ mod tests {
             ("BURN_SWAP_RELEASE_BYTES", "0"),
             ("BURN_SWAP_RUNTIME_FAILURE_GRACE", "2.5"),
             ("BURN_SWAP_RESERVE_POOL", "1"),
+            ("BURN_SWAP_POOL_KEEP", "2GiB"),
         ];
         let c = SwapConfig::from_vars(|name| {
             vars.iter()
@@ -555,6 +576,7 @@ mod tests {
         assert_eq!(c.release_after_bytes, 0);
         assert!(c.reserve_pool);
         assert!(!SwapConfig::default().reserve_pool);
+        assert_eq!(c.pool_keep_bytes, Some(2 << 30));
         assert_eq!(c.runtime_failure_grace, Some(Duration::from_millis(2500)));
         let forever =
             SwapConfig::from_vars(|n| (n == "BURN_SWAP_RUNTIME_FAILURE_GRACE").then(|| "0".into()))

@@ -1520,12 +1520,18 @@ impl Executor {
                 // trimming to the driver gave its candidates room), buffers
                 // are carved from one range of the device: room for the
                 // budget, the model and the ops' own buffers.
+                // Otherwise the pool keeps some freed memory for the next
+                // step (`SwapConfig::pool_keep_bytes`).
                 if let (true, Some(budget), Some(probe)) = (
-                    self.config.exact_allocations() && self.config.reserve_pool,
+                    self.config.exact_allocations(),
                     self.config.budget_bytes,
                     &self.probe,
                 ) {
-                    probe.reserve_one_range(budget.saturating_mul(RESERVE_PER_BUDGET));
+                    if self.config.reserve_pool {
+                        probe.reserve_one_range(budget.saturating_mul(RESERVE_PER_BUDGET));
+                    } else {
+                        probe.keep_in_pool(self.config.pool_keep_bytes.unwrap_or(budget / 2));
+                    }
                 }
                 // What the plan was made from (`burn_swap::plan_profile`);
                 // zeros counted later are merged into it.

@@ -370,6 +370,12 @@ pub trait DeviceMemory: Send {
     fn reserve_one_range(&self, at_most: u64) {
         let _ = at_most;
     }
+    /// Lets the driver's allocator keep up to `bytes` unused from now on
+    /// (trims and synchronisations leave them), so that buffers freed in one
+    /// step serve the next without new memory from the driver.
+    fn keep_in_pool(&self, bytes: u64) {
+        let _ = bytes;
+    }
     /// Bytes the driver's allocator holds unused (what [`Self::trim`] gives
     /// back), if known.
     fn allocator_unused(&self) -> Option<u64> {
@@ -422,6 +428,9 @@ pub(crate) fn memory_probe<B: Backend>(device: &B::Device) -> Box<dyn DeviceMemo
             }
             fn reserve_one_range(&self, at_most: u64) {
                 cuda::reserve_pool(&self.device, at_most)
+            }
+            fn keep_in_pool(&self, bytes: u64) {
+                cuda::keep_in_pool(&self.device, bytes)
             }
             fn driver_free_total(&self) -> Option<(u64, u64)> {
                 cuda::driver_free_total(&self.device)
