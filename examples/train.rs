@@ -381,8 +381,8 @@ fn run<D: Backend>(args: &Args) {
     }
     // The runtime's memory in use, sampled in the last iteration: after
     // every op only with BURN_SWAP_DEVICE_SAMPLE_PLANNED=1 while a plan is
-    // followed (else at its start and phase boundaries, which can miss the
-    // peak).
+    // followed (else at its start, the op of the plan's predicted peak and
+    // phase boundaries, which can miss the real peak).
     if let (Some(plan), Some(device)) = (&plan, &profile.device) {
         let (predicted, measured) = (plan.expected_peak_bytes, device.peak_growth());
         println!(

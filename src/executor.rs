@@ -605,6 +605,23 @@ impl Executor {
         }
     }
 
+    /// Whether the device's real memory use is sampled after op `index`:
+    /// densely while profiling; in an iteration that follows the plan, at
+    /// its first op (its growth is measured from there), at the op where the
+    /// plan's peak is predicted (where the evaluator's peak is checked) and
+    /// at phase boundaries only, as each sample is a blocking round trip to
+    /// the device's runtime thread.
+    fn samples_after(&self, index: u32) -> bool {
+        let every = self.config.device_sample_ops;
+        let dense = !self.on_plan || self.config.device_sample_planned;
+        let predicted_peak = self.on_plan
+            && self
+                .active
+                .as_ref()
+                .is_some_and(|a| a.plan.expected_peak_op == index);
+        index == 0 || predicted_peak || (dense && every > 0 && index.is_multiple_of(every))
+    }
+
     /// Records the device's real memory use at op `at`.
     fn sample_device(&mut self, at: u32) {
         if let Some(usage) = self.probe.as_ref().and_then(|p| p.usage()) {
@@ -1168,13 +1185,7 @@ impl Executor {
                 }
             }
         }
-        // Dense samples while profiling; an iteration that follows the plan
-        // is sampled at its first op (its growth is measured from there) and
-        // phase boundaries only: each sample is a blocking round trip to the
-        // device's runtime thread.
-        let every = self.config.device_sample_ops;
-        let sampling = !self.on_plan || self.config.device_sample_planned;
-        if index == 0 || (sampling && every > 0 && index.is_multiple_of(every)) {
+        if self.samples_after(index) {
             self.sample_device(index);
         }
         if evicting {
@@ -1904,6 +1915,30 @@ mod tests {
         let plan = executor.active.take().unwrap().plan;
         executor.active = Some(ActivePlan::new(plan));
         assert_eq!(ids(&executor.prefetches_due(2)), [1]);
+    }
+
+    #[test]
+    fn a_planned_iteration_samples_the_device_where_its_peak_is_predicted() {
+        let (mut executor, _) = following_a_plan_on(Driver::default());
+        let plan = Plan {
+            policy: "test".into(),
+            iteration: 0,
+            decisions: Vec::new(),
+            op_signatures: Vec::new(),
+            budget_bytes: Some(100),
+            expected_peak_bytes: 100,
+            expected_peak_op: 7,
+            expected_peak_saved_bytes: 0,
+            keep_all_peak_saved_bytes: 0,
+            moves_nothing_because: None,
+            predicted: None,
+        };
+        executor.active = Some(ActivePlan::new(Arc::new(plan)));
+        let sampled: Vec<u32> = (0..10).filter(|&i| executor.samples_after(i)).collect();
+        assert_eq!(sampled, [0, 7]);
+        // While profiling, after every op.
+        executor.on_plan = false;
+        assert!((0..10).all(|i| executor.samples_after(i)));
     }
 
     fn ids(slots: &[Arc<dyn ManagedSlot>]) -> Vec<TensorId> {
