@@ -151,6 +151,9 @@ fn parse_args() -> Result<Args, String> {
 struct Run {
     times: Vec<f64>,
     steady_from: usize,
+    /// Plain `Autodiff`: the device runtime failed on its own thread (an
+    /// allocation that did not fit); the run stopped at that step.
+    failed: Option<String>,
 }
 
 fn train<B: AutodiffBackend>(args: &Args, label: &str) -> Run {
@@ -160,8 +163,14 @@ fn train<B: AutodiffBackend>(args: &Args, label: &str) -> Run {
     let mut trainer = Trainer::new(spec.init::<B>(&device), 1e-3);
     let mut times = Vec::new();
     let mut steady_from = 0;
+    let swap = label == "swap";
+    if !swap && !args.probe_child {
+        // burn-swap raises such a failure itself; plain Autodiff would go on
+        // computing on a failed runtime. (A largest-batch probe watches
+        // already, with its own watchdog.)
+        burn_swap::watch_device_runtime();
+    }
     for step in 0..args.steps {
-        let swap = label == "swap";
         if step == 0 {
             say(
                 args,
@@ -179,6 +188,24 @@ fn train<B: AutodiffBackend>(args: &Args, label: &str) -> Run {
         let loss: f32 = trainer.step(&batch).into_scalar().elem();
         let _ = B::sync(&device);
         let secs = start.elapsed().as_secs_f64();
+        if let Some(failure) = burn_swap::device_runtime_failure().filter(|_| !swap) {
+            let failure = failure.lines().next().unwrap_or_default().to_string();
+            say(
+                args,
+                format!(
+                    "  [{label}] batch {} step {}/{}: the device runtime failed: {failure} \
+                     (what it computed since is not valid)",
+                    args.batch,
+                    step + 1,
+                    args.steps
+                ),
+            );
+            return Run {
+                times,
+                steady_from,
+                failed: Some(failure),
+            };
+        }
         times.push(secs);
         let doing = match burn_swap::last_iteration().filter(|_| swap) {
             Some(report) => {
@@ -201,7 +228,11 @@ fn train<B: AutodiffBackend>(args: &Args, label: &str) -> Run {
             ),
         );
     }
-    Run { times, steady_from }
+    Run {
+        times,
+        steady_from,
+        failed: None,
+    }
 }
 
 /// The model, with its input shape where it takes images.
@@ -308,6 +339,13 @@ fn main() {
 fn run<D: Backend>(args: &Args) {
     if args.policy == "plain" {
         let times = train::<Autodiff<D>>(args, "plain autodiff");
+        if let Some(failure) = &times.failed {
+            eprintln!(
+                "plain Autodiff did not train batch {}: the device runtime failed ({failure})",
+                args.batch
+            );
+            std::process::exit(1);
+        }
         let tput = throughput(&times, args.batch);
         match args.probe_child {
             true => burn_swap::fit::report_fits(tput),
@@ -409,11 +447,19 @@ fn run<D: Backend>(args: &Args) {
     }
     if args.compare {
         let plain = train::<Autodiff<D>>(args, "plain autodiff");
-        let plain_tput = throughput(&plain, args.batch);
-        println!(
-            "plain Autodiff: {plain_tput:.1} samples/s; burn-swap runs at {:.1}% of it",
-            100.0 * swap_tput / plain_tput
-        );
+        match &plain.failed {
+            Some(failure) => println!(
+                "plain Autodiff did not train batch {}: the device runtime failed ({failure})",
+                args.batch
+            ),
+            None => {
+                let plain_tput = throughput(&plain, args.batch);
+                println!(
+                    "plain Autodiff: {plain_tput:.1} samples/s; burn-swap runs at {:.1}% of it",
+                    100.0 * swap_tput / plain_tput
+                );
+            }
+        }
     }
 
     std::fs::create_dir_all(&args.out).expect("create the output directory");

@@ -113,3 +113,20 @@ pub fn last_iteration() -> Option<IterationReport> {
 pub fn iterations() -> u64 {
     executor::with(|e| e.iteration())
 }
+
+/// Watches the device runtime's own threads for a failure (a CubeCL device
+/// thread that panicked, say on an allocation that did not fit) in training
+/// that does not go through [`SwapAutodiff`], such as a plain `Autodiff<B>`
+/// baseline, so that [`device_runtime_failure`] can tell. The runtime goes
+/// on after such a failure and the results computed since are not valid;
+/// `SwapAutodiff` watches by itself and raises it on the training thread.
+pub fn watch_device_runtime() {
+    runtime_failure::watch(None);
+}
+
+/// The device runtime's failure on one of its own threads since the watch
+/// began ([`watch_device_runtime`]), as the runtime said it. An autotune
+/// candidate that could not run is not one: CubeCL skips it.
+pub fn device_runtime_failure() -> Option<String> {
+    runtime_failure::failure()
+}

@@ -408,6 +408,11 @@ pub(crate) fn runtime_failed() -> bool {
     WATCH.failed.load(Ordering::Acquire)
 }
 
+/// The failure recorded on one of the runtime's threads, if any.
+pub(crate) fn failure() -> Option<String> {
+    WATCH.failure()
+}
+
 /// The size of the buffer an out-of-memory message of CubeCL's names
 /// (`can't allocate buffer of size: N`).
 fn failed_allocation(message: &str) -> Option<u64> {
@@ -441,6 +446,7 @@ mod tests {
         // A panic located in our own code is not the runtime's.
         let _ = std::thread::spawn(|| panic!("not the runtime")).join();
         assert!(WATCH.failure().is_none());
+        assert!(crate::device_runtime_failure().is_none());
     }
 
     #[test]
