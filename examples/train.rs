@@ -409,7 +409,19 @@ fn run<D: Backend>(args: &Args) {
             compressed.decompressions
         );
     }
-    if let Some(predicted) = plan.as_ref().and_then(|p| p.predicted) {
+    // A plan made at the last step was followed by no step: the last step
+    // ran under the plan before it.
+    let plan_followed = times.steady_from < times.times.len();
+    if plan.is_some() && !plan_followed {
+        println!(
+            "evaluator: the plan in force was made at the last step, which followed the one before it: run more steps to measure it"
+        );
+    }
+    if let Some(predicted) = plan
+        .as_ref()
+        .filter(|_| plan_followed)
+        .and_then(|p| p.predicted)
+    {
         let measured = median_step(&times) * 1e3;
         let predicted = predicted.iteration_ns / 1e6;
         println!(
@@ -421,7 +433,7 @@ fn run<D: Backend>(args: &Args) {
     // every op only with BURN_SWAP_DEVICE_SAMPLE_PLANNED=1 while a plan is
     // followed (else at its start, the op of the plan's predicted peak and
     // phase boundaries, which can miss the real peak).
-    if let (Some(plan), Some(device)) = (&plan, &profile.device) {
+    if let (Some(plan), Some(device), true) = (&plan, &profile.device, plan_followed) {
         let (predicted, measured) = (plan.expected_peak_bytes, device.peak_growth());
         println!(
             "evaluator: the iteration's peak device bytes predicted {}, measured {} ({:+.1}%; the runtime's bytes in use over the iteration's start, {} samples)",
