@@ -175,19 +175,12 @@ pub(crate) fn reserve_pool(device: &CudaDevice, at_most: u64) {
         if bytes == 0 {
             return Ok(0);
         }
-        let mut threshold = bytes;
+        set_release_threshold(pool, bytes)?;
         let mut ptr: sys::CUdeviceptr = 0;
         let stream: sys::CUstream = std::ptr::null_mut();
-        // SAFETY: the threshold is a 64-bit value; the allocation is freed
-        // on the same (legacy default) stream and waited for before return.
+        // SAFETY: the allocation is freed on the same (legacy default)
+        // stream and waited for before return.
         unsafe {
-            sys::cuMemPoolSetAttribute(
-                pool,
-                sys::CUmemPool_attribute::CU_MEMPOOL_ATTR_RELEASE_THRESHOLD,
-                (&mut threshold as *mut u64).cast(),
-            )
-            .result()
-            .map_err(super::CudaError)?;
             sys::cuMemAllocFromPoolAsync(&mut ptr, bytes as usize, pool, stream)
                 .result()
                 .map_err(super::CudaError)?;
@@ -226,21 +219,27 @@ pub(crate) fn keep_in_pool(device: &CudaDevice, bytes: u64) {
         // The threshold counts all the pool holds: what is in buffers now
         // (at a plan, the model and its optimizer state) and the rest.
         let used = pool_reserved_used(device).map_or(0, |(_, used)| used);
-        let mut threshold = (used + bytes).max(RESERVED.load(Ordering::Acquire));
-        // SAFETY: the threshold is a 64-bit value.
-        unsafe {
-            sys::cuMemPoolSetAttribute(
-                pool,
-                sys::CUmemPool_attribute::CU_MEMPOOL_ATTR_RELEASE_THRESHOLD,
-                (&mut threshold as *mut u64).cast(),
-            )
-            .result()
-            .map_err(super::CudaError)
-        }
+        set_release_threshold(pool, (used + bytes).max(RESERVED.load(Ordering::Acquire)))
     };
     match keep() {
         Ok(()) => KEPT_UNUSED.store(bytes, Ordering::Release),
         Err(err) => tracing::debug!(%err, "could not set the memory pool's release threshold"),
+    }
+}
+
+/// How much the pool may hold, in buffers and unused, before a
+/// synchronisation gives the unused part back to the driver.
+fn set_release_threshold(pool: sys::CUmemoryPool, bytes: u64) -> Result<(), super::CudaError> {
+    let mut threshold = bytes;
+    // SAFETY: the threshold is a 64-bit value.
+    unsafe {
+        sys::cuMemPoolSetAttribute(
+            pool,
+            sys::CUmemPool_attribute::CU_MEMPOOL_ATTR_RELEASE_THRESHOLD,
+            (&mut threshold as *mut u64).cast(),
+        )
+        .result()
+        .map_err(super::CudaError)
     }
 }
 
