@@ -1203,7 +1203,7 @@ impl Executor {
         // its size is memory the next op of another size cannot have.
         self.release_freed_memory();
         end.holds_budget = self.holds_budget();
-        end.keep_pace = self.evicts_while_profiling();
+        end.keep_pace = end.holds_budget && !self.on_plan;
         let duration = started.map(|s| s.elapsed().as_nanos() as u64);
         self.recorder.op(
             record,
@@ -1715,6 +1715,21 @@ mod tests {
         }
     }
 
+    /// An executor of a training thread under `config`, on `driver`.
+    fn training_on(driver: &Driver, config: SwapConfig) -> Executor {
+        let mut executor = Executor::new(config);
+        executor.install_probe(Box::new(driver.clone()));
+        executor.trains_here();
+        executor
+    }
+
+    /// `SwapAll` with exact allocations.
+    fn exact_swap_all() -> crate::config::SwapConfigBuilder {
+        SwapConfig::builder()
+            .policy(SwapAll)
+            .allocator(crate::config::DeviceAllocator::Exact)
+    }
+
     /// An executor of a training thread that follows a plan under a budget
     /// of 100 bytes, on `driver`.
     fn following_a_plan_on(driver: Driver) -> (Executor, Driver) {
@@ -1722,9 +1737,7 @@ mod tests {
             .policy(SwapAll)
             .budget_bytes(100)
             .build();
-        let mut executor = Executor::new(config);
-        executor.install_probe(Box::new(driver.clone()));
-        executor.trains_here();
+        let mut executor = training_on(&driver, config);
         executor.on_plan = true;
         (executor, driver)
     }
@@ -1771,14 +1784,7 @@ mod tests {
     #[test]
     fn free_memory_is_reclaimed_while_a_budget_is_held_always_when_profiling() {
         let driver = Driver::default();
-        let config = SwapConfig::builder()
-            .policy(SwapAll)
-            .allocator(crate::config::DeviceAllocator::Exact)
-            .budget_bytes(100)
-            .build();
-        let mut executor = Executor::new(config);
-        executor.install_probe(Box::new(driver.clone()));
-        executor.trains_here();
+        let mut executor = training_on(&driver, exact_swap_all().budget_bytes(100).build());
         let running = || driver.reclaimers.load(Ordering::Relaxed);
         let below = || {
             let shared = driver.reclaim_below.lock().unwrap();
@@ -1797,11 +1803,7 @@ mod tests {
             "below the margin on a plan"
         );
         // Without a budget nothing is reclaimed.
-        let config = SwapConfig::builder()
-            .policy(SwapAll)
-            .allocator(crate::config::DeviceAllocator::Exact)
-            .build();
-        executor.configure(config);
+        executor.configure(exact_swap_all().build());
         executor.begin_op(false);
         assert_eq!(running(), 0);
     }
@@ -1809,11 +1811,7 @@ mod tests {
     #[test]
     fn free_buffers_go_back_once_enough_was_freed() {
         let driver = Driver::default();
-        let config = SwapConfig::builder()
-            .policy(SwapAll)
-            .allocator(crate::config::DeviceAllocator::Exact)
-            .release_after_bytes(100)
-            .build();
+        let config = exact_swap_all().release_after_bytes(100).build();
         let mut executor = Executor::new(config);
         executor.install_probe(Box::new(driver.clone()));
         executor.on_plan = true;

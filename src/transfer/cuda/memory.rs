@@ -218,7 +218,7 @@ pub(crate) fn keep_in_pool(device: &CudaDevice, bytes: u64) {
         let pool = default_pool(device)?;
         // The threshold counts all the pool holds: what is in buffers now
         // (at a plan, the model and its optimizer state) and the rest.
-        let used = pool_reserved_used(device).map_or(0, |(_, used)| used);
+        let used = pool_reserved_used(pool).map_or(0, |(_, used)| used);
         set_release_threshold(pool, (used + bytes).max(RESERVED.load(Ordering::Acquire)))
     };
     match keep() {
@@ -251,7 +251,7 @@ pub(crate) fn trim_pool(device: &CudaDevice) {
     let trim = || -> Result<(), super::CudaError> {
         let pool = default_pool(device)?;
         // Counted, as the driver does, in all the pool holds.
-        let used = pool_reserved_used(device).map_or(0, |(_, used)| used);
+        let used = pool_reserved_used(pool).map_or(0, |(_, used)| used);
         let keep = RESERVED
             .load(Ordering::Acquire)
             .max(used + KEPT_UNUSED.load(Ordering::Acquire)) as usize;
@@ -271,14 +271,13 @@ pub(crate) fn trim_pool(device: &CudaDevice) {
 /// in them: freed, not yet given back (the driver's free memory does not
 /// count them, and a larger buffer than any freed range cannot use them).
 pub(crate) fn pool_unused(device: &CudaDevice) -> Option<u64> {
-    let (reserved, used) = pool_reserved_used(device)?;
+    let (reserved, used) = pool_reserved_used(default_pool(device).ok()?)?;
     Some(reserved.saturating_sub(used))
 }
 
-/// The bytes the device's memory pool holds from the driver, and those of
-/// them in buffers.
-fn pool_reserved_used(device: &CudaDevice) -> Option<(u64, u64)> {
-    let pool = default_pool(device).ok()?;
+/// The bytes a memory pool holds from the driver, and those of them in
+/// buffers.
+fn pool_reserved_used(pool: sys::CUmemoryPool) -> Option<(u64, u64)> {
     let attribute = |attr| {
         let mut value = 0u64;
         // SAFETY: both attributes are 64-bit values written into `value`.
