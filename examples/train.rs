@@ -433,14 +433,31 @@ fn run<D: Backend>(args: &Args) {
     // every op only with BURN_SWAP_DEVICE_SAMPLE_PLANNED=1 while a plan is
     // followed (else at its start, the op of the plan's predicted peak and
     // phase boundaries, which can miss the real peak).
+    // Where the driver's allocator keeps a high-water mark (CUDA), the
+    // measured peak is that mark, which no sampling can miss.
     if let (Some(plan), Some(device), true) = (&plan, &profile.device, plan_followed) {
-        let (predicted, measured) = (plan.expected_peak_bytes, device.peak_growth());
+        let predicted = plan.expected_peak_bytes;
+        let (measured, how) = match device.allocator_growth() {
+            Some(growth) => (
+                growth,
+                format!(
+                    "the driver's allocator's high-water mark over the iteration's start; sampled bytes in use: {}",
+                    human_bytes(device.peak_growth())
+                ),
+            ),
+            None => (
+                device.peak_growth(),
+                format!(
+                    "the runtime's bytes in use over the iteration's start, {} samples",
+                    device.samples.len()
+                ),
+            ),
+        };
         println!(
-            "evaluator: the iteration's peak device bytes predicted {}, measured {} ({:+.1}%; the runtime's bytes in use over the iteration's start, {} samples)",
+            "evaluator: the iteration's peak device bytes predicted {}, measured {} ({:+.1}%; {how})",
             human_bytes(predicted),
             human_bytes(measured),
             100.0 * (predicted as f64 - measured as f64) / measured.max(1) as f64,
-            device.samples.len()
         );
     }
     // Each cause burn-swap saw once, in its words; a run that moved nothing

@@ -166,6 +166,11 @@ pub struct SwapStats {
     /// sample, from the runtime: the figure the budget is held against.
     #[serde(default)]
     pub iteration_growth_in_use: Option<u64>,
+    /// Peak growth of the driver allocator's buffers over the iteration's
+    /// start, from its high-water mark (CUDA): every buffer, the ops'
+    /// workspaces included, where the samples see a few moments.
+    #[serde(default)]
+    pub iteration_growth_allocator: Option<u64>,
     pub iteration_peak_reserved: Option<u64>,
     pub iteration_peak_driver_used: Option<u64>,
     pub plan: Option<PlanSummary>,

@@ -321,6 +321,7 @@ pub fn swap_stats() -> SwapStats {
         swap_in_stalls: profile.swap_in_stalls,
         iteration_peak_in_use: device.map(|d| d.peak_in_use),
         iteration_growth_in_use: device.map(|d| d.peak_growth()),
+        iteration_growth_allocator: device.and_then(|d| d.allocator_growth()),
         iteration_peak_reserved: device.map(|d| d.peak_reserved),
         iteration_peak_driver_used: device.and_then(|d| d.peak_driver_used),
         plan: burn_swap::current_plan().map(|plan| PlanSummary {

@@ -55,7 +55,7 @@ pub fn print_table(rows: &[Row]) {
         };
         let swap = m.and_then(|m| m.swap.as_ref());
         let growth = swap
-            .and_then(|s| s.iteration_growth_in_use)
+            .and_then(|s| s.iteration_growth_allocator.or(s.iteration_growth_in_use))
             .map_or("-".into(), mib);
         let out = swap.map_or("-".into(), |s| mib(s.swapped_out_bytes));
         let back = swap.map_or("-".into(), |s| mib(s.swapped_in_bytes));

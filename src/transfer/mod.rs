@@ -381,6 +381,16 @@ pub trait DeviceMemory: Send {
     fn allocator_unused(&self) -> Option<u64> {
         None
     }
+    /// Restarts the high-water mark of the bytes in the driver's allocator's
+    /// buffers and returns the bytes in them now, if the allocator keeps one.
+    fn restart_allocator_peak(&self) -> Option<u64> {
+        None
+    }
+    /// The most bytes in the driver's allocator's buffers since
+    /// [`Self::restart_allocator_peak`], if known.
+    fn allocator_peak(&self) -> Option<u64> {
+        None
+    }
     /// Free and total device memory straight from the driver (no runtime
     /// call, so it answers after the runtime failed).
     fn driver_free_total(&self) -> Option<(u64, u64)> {
@@ -425,6 +435,12 @@ pub(crate) fn memory_probe<B: Backend>(device: &B::Device) -> Box<dyn DeviceMemo
             }
             fn allocator_unused(&self) -> Option<u64> {
                 cuda::pool_unused(&self.device)
+            }
+            fn restart_allocator_peak(&self) -> Option<u64> {
+                cuda::restart_pool_high_water(&self.device)
+            }
+            fn allocator_peak(&self) -> Option<u64> {
+                cuda::pool_high_water(&self.device)
             }
             fn reserve_one_range(&self, at_most: u64) {
                 cuda::reserve_pool(&self.device, at_most)

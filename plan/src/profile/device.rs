@@ -29,6 +29,16 @@ pub struct DeviceReport {
     pub peak_reserved: u64,
     /// Highest device memory used as the driver sees it, if known.
     pub peak_driver_used: Option<u64>,
+    /// Bytes in the driver's allocator's buffers at the iteration's start,
+    /// where the allocator keeps a high-water mark (CUDA's memory pool).
+    #[serde(default)]
+    pub allocator_start: Option<u64>,
+    /// The most bytes in its buffers during the iteration: its high-water
+    /// mark, which sees every buffer at the moment it was allocated (op
+    /// workspaces and fused kernels' buffers included), where the samples
+    /// see a few moments.
+    #[serde(default)]
+    pub allocator_peak: Option<u64>,
 }
 
 impl DeviceReport {
@@ -46,6 +56,8 @@ impl DeviceReport {
             peak_reserved: samples.iter().map(|(_, u)| u.reserved).max().unwrap_or(0),
             peak_driver_used: samples.iter().filter_map(|(_, u)| u.driver_used).max(),
             samples,
+            allocator_start: None,
+            allocator_peak: None,
         })
     }
 
@@ -53,5 +65,18 @@ impl DeviceReport {
     /// activations (and workspaces) really took.
     pub fn peak_growth(&self) -> u64 {
         self.peak_in_use.saturating_sub(self.start_in_use)
+    }
+
+    /// Peak growth over the start of the iteration in the driver's
+    /// allocator's buffers, from its high-water mark, if known.
+    pub fn allocator_growth(&self) -> Option<u64> {
+        Some(self.allocator_peak?.saturating_sub(self.allocator_start?))
+    }
+
+    /// The best measure of the iteration's peak growth: the allocator's
+    /// high-water mark where known, else the highest sample.
+    pub fn measured_growth(&self) -> u64 {
+        self.allocator_growth()
+            .unwrap_or_else(|| self.peak_growth())
     }
 }

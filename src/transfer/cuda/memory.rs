@@ -275,6 +275,47 @@ pub(crate) fn pool_unused(device: &CudaDevice) -> Option<u64> {
     Some(reserved.saturating_sub(used))
 }
 
+/// Restarts the high-water mark of the bytes in the device's memory pool's
+/// buffers, and returns the bytes in buffers now. Read with
+/// [`pool_high_water`].
+pub(crate) fn restart_pool_high_water(device: &CudaDevice) -> Option<u64> {
+    let pool = default_pool(device).ok()?;
+    let mut zero = 0u64;
+    // SAFETY: the high-water mark is a 64-bit value, reset by writing 0.
+    unsafe {
+        sys::cuMemPoolSetAttribute(
+            pool,
+            sys::CUmemPool_attribute::CU_MEMPOOL_ATTR_USED_MEM_HIGH,
+            (&mut zero as *mut u64).cast(),
+        )
+        .result()
+        .ok()?;
+    }
+    pool_reserved_used(pool).map(|(_, used)| used)
+}
+
+/// The most bytes the device's memory pool had in buffers since
+/// [`restart_pool_high_water`]: every buffer the driver handed out counts,
+/// the ops' own workspaces and the buffers of fused kernels included, at
+/// the moment it was allocated (no sampling misses it).
+pub(crate) fn pool_high_water(device: &CudaDevice) -> Option<u64> {
+    let pool = default_pool(device).ok()?;
+    let mut high = 0u64;
+    // SAFETY: the high-water mark is a 64-bit value written into `high`.
+    unsafe {
+        sys::cuMemPoolGetAttribute(
+            pool,
+            sys::CUmemPool_attribute::CU_MEMPOOL_ATTR_USED_MEM_HIGH,
+            (&mut high as *mut u64).cast(),
+        )
+        .result()
+        .ok()?;
+    }
+    // Until a buffer is allocated after the restart the mark reads 0.
+    let used = pool_reserved_used(pool).map_or(0, |(_, used)| used);
+    Some(high.max(used))
+}
+
 /// The bytes a memory pool holds from the driver, and those of them in
 /// buffers.
 fn pool_reserved_used(pool: sys::CUmemoryPool) -> Option<(u64, u64)> {
