@@ -19,7 +19,6 @@
 //! | `BURN_SWAP_ALLOCATOR` | `auto`, `exact` or `pooled`: how device buffers are allocated (see [`DeviceAllocator`]) | `auto` |
 //! | `BURN_SWAP_RELEASE_BYTES` | with exact allocations, give free device buffers back once the tensors freed since the last time add up to this (0: after every op) | `256MiB` |
 //! | `BURN_SWAP_RESERVE_POOL` | `1`: on CUDA, reserve one range of the device for the driver's memory pool at the first plan (faster; see [`SwapConfig::reserve_pool`] for the risk) | off |
-//! | `BURN_SWAP_COMPACT_POOL` | `1`: on CUDA, wait for the device at the end of every backward and give all the driver's pool holds unused back (see [`SwapConfig::compact_pool`]) | off |
 //! | `BURN_SWAP_POOL_KEEP` | on CUDA without the reserved range, device memory the driver's pool may keep unused from the first plan on (see [`SwapConfig::pool_keep_bytes`]) | half the budget |
 //! | `BURN_SWAP_RUNTIME_FAILURE_GRACE` | seconds the training thread has, after the device runtime failed on its own thread, to come back and raise the error; past it the process ends with the runtime's message (the training thread is blocked inside the runtime, e.g. in autotune); 0: wait forever | `30` |
 //! | `BURN_SWAP_QUIET` | `1`: no notices on standard error (they are also `tracing` events) | off |
@@ -154,13 +153,6 @@ pub struct SwapConfig {
     /// cannot. Before autotune and the first plan nothing is kept, so
     /// autotune's candidates have the room.
     pub pool_keep_bytes: Option<u64>,
-    /// CUDA, exact allocations under a budget: at the end of every backward,
-    /// wait for the device and give everything the driver's pool holds
-    /// unused back, so that what the optimizer step and the next forward
-    /// allocate comes from memory mapped for it, not from ranges of freed
-    /// activations that a long-lived buffer would then keep from a larger
-    /// one. Costs one wait for the device a step.
-    pub compact_pool: bool,
     /// After the device runtime failed on one of its own threads (a failed
     /// allocation, say), how long the training thread has to reach its next
     /// op, where the failure is raised as a panic. A thread blocked inside
@@ -193,7 +185,6 @@ impl Default for SwapConfig {
             release_after_bytes: 256 << 20,
             reserve_pool: false,
             pool_keep_bytes: None,
-            compact_pool: false,
             runtime_failure_grace: Some(Duration::from_secs(30)),
         }
     }
@@ -304,9 +295,6 @@ impl SwapConfig {
         }
         if let Some(v) = var("BURN_SWAP_POOL_KEEP") {
             config.pool_keep_bytes = Some(parse_bytes(&v)?);
-        }
-        if let Some(v) = var("BURN_SWAP_COMPACT_POOL") {
-            config.compact_pool = matches!(v.trim(), "1" | "true" | "on" | "yes");
         }
         if let Some(v) = var("BURN_SWAP_RELEASE_BYTES") {
             config.release_after_bytes = parse_bytes(&v)?;
@@ -438,12 +426,6 @@ impl SwapConfigBuilder {
         self
     }
 
-    /// See [`SwapConfig::compact_pool`].
-    pub fn compact_pool(mut self, on: bool) -> Self {
-        self.config.compact_pool = on;
-        self
-    }
-
     /// See [`SwapConfig::reserve_pool`].
     pub fn reserve_pool(mut self, on: bool) -> Self {
         self.config.reserve_pool = on;
@@ -572,7 +554,6 @@ mod tests {
             ("BURN_SWAP_RUNTIME_FAILURE_GRACE", "2.5"),
             ("BURN_SWAP_RESERVE_POOL", "1"),
             ("BURN_SWAP_POOL_KEEP", "2GiB"),
-            ("BURN_SWAP_COMPACT_POOL", "1"),
         ];
         let c = SwapConfig::from_vars(|name| {
             vars.iter()
@@ -596,8 +577,6 @@ mod tests {
         assert!(c.reserve_pool);
         assert!(!SwapConfig::default().reserve_pool);
         assert_eq!(c.pool_keep_bytes, Some(2 << 30));
-        assert!(c.compact_pool);
-        assert!(!SwapConfig::default().compact_pool);
         assert_eq!(c.runtime_failure_grace, Some(Duration::from_millis(2500)));
         let forever =
             SwapConfig::from_vars(|n| (n == "BURN_SWAP_RUNTIME_FAILURE_GRACE").then(|| "0".into()))

@@ -1309,11 +1309,6 @@ impl Executor {
         self.recorder.reserve(end as usize);
         // What autodiff dropped after the last op.
         self.release_free_memory();
-        if self.config.compact_pool && self.holds_budget() && self.config.exact_allocations() {
-            if let Some(probe) = &self.probe {
-                probe.compact();
-            }
-        }
         self.sample_device(end);
         let mut device = DeviceReport::from_samples(std::mem::take(&mut self.device_samples));
         if let Some(device) = &mut device {

@@ -370,10 +370,6 @@ pub trait DeviceMemory: Send {
     fn reserve_one_range(&self, at_most: u64) {
         let _ = at_most;
     }
-    /// Waits until the device ran everything queued so far, then gives the
-    /// calling stream's free buffers and all the driver's allocator holds
-    /// unused back (see `SwapConfig::compact_pool`).
-    fn compact(&self) {}
     /// Lets the driver's allocator keep up to `bytes` unused from now on
     /// (trims and synchronisations leave them), so that buffers freed in one
     /// step serve the next without new memory from the driver.
@@ -439,9 +435,6 @@ pub(crate) fn memory_probe<B: Backend>(device: &B::Device) -> Box<dyn DeviceMemo
             }
             fn allocator_unused(&self) -> Option<u64> {
                 cuda::pool_unused(&self.device)
-            }
-            fn compact(&self) {
-                cuda::compact_pool(&self.client, &self.device)
             }
             fn restart_allocator_peak(&self) -> Option<u64> {
                 cuda::restart_pool_high_water(&self.device)

@@ -267,32 +267,6 @@ pub(crate) fn trim_pool(device: &CudaDevice) {
     }
 }
 
-/// Gives the calling stream's free buffers back, waits for the device to
-/// run all that was queued (their stream-ordered frees included), and
-/// returns everything the device's memory pool then holds unused to the
-/// driver, but the reserved range.
-pub(crate) fn compact_pool(client: &ComputeClient<CudaRuntime>, device: &CudaDevice) {
-    client.memory_cleanup();
-    // A round trip: the release and every task before it reached the device.
-    let _ = client.memory_usage();
-    let compact = || -> Result<(), super::CudaError> {
-        make_current(device)?;
-        result::ctx::synchronize().map_err(super::CudaError)?;
-        let pool = default_pool(device)?;
-        let used = pool_reserved_used(pool).map_or(0, |(_, used)| used);
-        let keep = RESERVED.load(Ordering::Acquire).max(used) as usize;
-        // SAFETY: trimming only releases memory no allocation uses.
-        unsafe {
-            sys::cuMemPoolTrimTo(pool, keep)
-                .result()
-                .map_err(super::CudaError)
-        }
-    };
-    if let Err(err) = compact() {
-        tracing::debug!(%err, "could not compact the CUDA memory pool");
-    }
-}
-
 /// Bytes the device's memory pool holds from the driver without a buffer
 /// in them: freed, not yet given back (the driver's free memory does not
 /// count them, and a larger buffer than any freed range cannot use them).
