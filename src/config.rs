@@ -19,7 +19,6 @@
 //! | `BURN_SWAP_ALLOCATOR` | `auto`, `exact` or `pooled`: how device buffers are allocated (see [`DeviceAllocator`]) | `auto` |
 //! | `BURN_SWAP_RELEASE_BYTES` | with exact allocations, give free device buffers back once the tensors freed since the last time add up to this (0: after every op) | `256MiB` |
 //! | `BURN_SWAP_RESERVE_POOL` | `1`: on CUDA, reserve one range of the device for the driver's memory pool at the first plan (faster; see [`SwapConfig::reserve_pool`] for the risk) | off |
-//! | `BURN_SWAP_AUTOTUNE_HOLD` | on CUDA under a budget, device memory held aside through the first iteration, so that autotune picks kernels that fit beside what a plan keeps (see [`SwapConfig::autotune_hold_bytes`]; 0: none) | five quarters of the budget |
 //! | `BURN_SWAP_POOL_KEEP` | on CUDA without the reserved range, device memory the driver's pool may keep unused from the first plan on (see [`SwapConfig::pool_keep_bytes`]) | half the budget |
 //! | `BURN_SWAP_RUNTIME_FAILURE_GRACE` | seconds the training thread has, after the device runtime failed on its own thread, to come back and raise the error; past it the process ends with the runtime's message (the training thread is blocked inside the runtime, e.g. in autotune); 0: wait forever | `30` |
 //! | `BURN_SWAP_QUIET` | `1`: no notices on standard error (they are also `tracing` events) | off |
@@ -154,18 +153,6 @@ pub struct SwapConfig {
     /// cannot. Before autotune and the first plan nothing is kept, so
     /// autotune's candidates have the room.
     pub pool_keep_bytes: Option<u64>,
-    /// CUDA, exact allocations under a budget: device memory held aside
-    /// through the first iteration, where CubeCL autotunes kernels at every
-    /// new shape, so that it picks among the candidates that fit beside what
-    /// a plan will keep on the device. Profiling moves saved tensors off,
-    /// which left a fast kernel room for a workspace no planned step had:
-    /// at VGG16 b6144 under a 12 GiB cap (H100) autotune picked a data
-    /// gradient that takes a 3.4 GiB buffer for 1.4% over the next
-    /// candidate, which takes none, and every planned step then ran out of
-    /// memory on it. The results stay in CubeCL's autotune cache, so a
-    /// later plain run picks the same kernels (gradients stay identical).
-    /// `None`: five quarters of the budget; `Some(0)`: nothing held.
-    pub autotune_hold_bytes: Option<u64>,
     /// After the device runtime failed on one of its own threads (a failed
     /// allocation, say), how long the training thread has to reach its next
     /// op, where the failure is raised as a panic. A thread blocked inside
@@ -198,7 +185,6 @@ impl Default for SwapConfig {
             release_after_bytes: 256 << 20,
             reserve_pool: false,
             pool_keep_bytes: None,
-            autotune_hold_bytes: None,
             runtime_failure_grace: Some(Duration::from_secs(30)),
         }
     }
@@ -309,9 +295,6 @@ impl SwapConfig {
         }
         if let Some(v) = var("BURN_SWAP_POOL_KEEP") {
             config.pool_keep_bytes = Some(parse_bytes(&v)?);
-        }
-        if let Some(v) = var("BURN_SWAP_AUTOTUNE_HOLD") {
-            config.autotune_hold_bytes = Some(parse_bytes(&v)?);
         }
         if let Some(v) = var("BURN_SWAP_RELEASE_BYTES") {
             config.release_after_bytes = parse_bytes(&v)?;
@@ -443,12 +426,6 @@ impl SwapConfigBuilder {
         self
     }
 
-    /// See [`SwapConfig::autotune_hold_bytes`].
-    pub fn autotune_hold_bytes(mut self, bytes: Option<u64>) -> Self {
-        self.config.autotune_hold_bytes = bytes;
-        self
-    }
-
     /// See [`SwapConfig::reserve_pool`].
     pub fn reserve_pool(mut self, on: bool) -> Self {
         self.config.reserve_pool = on;
@@ -577,7 +554,6 @@ mod tests {
             ("BURN_SWAP_RUNTIME_FAILURE_GRACE", "2.5"),
             ("BURN_SWAP_RESERVE_POOL", "1"),
             ("BURN_SWAP_POOL_KEEP", "2GiB"),
-            ("BURN_SWAP_AUTOTUNE_HOLD", "0"),
         ];
         let c = SwapConfig::from_vars(|name| {
             vars.iter()
@@ -601,8 +577,6 @@ mod tests {
         assert!(c.reserve_pool);
         assert!(!SwapConfig::default().reserve_pool);
         assert_eq!(c.pool_keep_bytes, Some(2 << 30));
-        assert_eq!(c.autotune_hold_bytes, Some(0));
-        assert_eq!(SwapConfig::default().autotune_hold_bytes, None);
         assert_eq!(c.runtime_failure_grace, Some(Duration::from_millis(2500)));
         let forever =
             SwapConfig::from_vars(|n| (n == "BURN_SWAP_RUNTIME_FAILURE_GRACE").then(|| "0".into()))

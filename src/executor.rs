@@ -272,10 +272,6 @@ pub(crate) struct Executor {
     /// [`reclaim_margin`]).
     reclaim_margin: u64,
     device_samples: Vec<(u32, DeviceUsage)>,
-    /// Device memory held aside while the first iteration autotunes (see
-    /// [`SwapConfig::autotune_hold_bytes`]), and whether it was tried.
-    autotune_hold: Option<Box<dyn Send>>,
-    autotune_hold_tried: bool,
     /// Bytes in the driver's allocator's buffers when the iteration began,
     /// its high-water mark restarted there (where it keeps one).
     allocator_start: Option<u64>,
@@ -374,8 +370,6 @@ impl Executor {
             reclaim_margin: 0,
             device_samples: Vec::new(),
             allocator_start: None,
-            autotune_hold: None,
-            autotune_hold_tried: false,
             in_use_mark: None,
             loaded_in_op: 0,
             trains: false,
@@ -897,7 +891,6 @@ impl Executor {
         }
         self.absorb_events(index.saturating_sub(1));
         self.reclaim();
-        self.hold_for_autotune(index);
         if index == 0 {
             // The iteration's growth is counted from here: what the
             // optimizer step made since the last backward is not its own.
@@ -927,37 +920,6 @@ impl Executor {
             timing,
             prefetch,
             keeps_recipe,
-        }
-    }
-
-    /// Holds device memory aside from the first op of the first iteration
-    /// that has the device's probe (installed by the first op) until the
-    /// next iteration begins: autotune then tries its candidates beside it.
-    fn hold_for_autotune(&mut self, index: u32) {
-        if self.iteration > 0 && index == 0 {
-            self.autotune_hold = None;
-        }
-        if self.autotune_hold_tried || self.iteration > 0 || self.probe.is_none() {
-            return;
-        }
-        self.autotune_hold_tried = true;
-        let (Some(budget), true) = (
-            self.config.budget_bytes,
-            self.holds_budget() && self.config.exact_allocations(),
-        ) else {
-            return;
-        };
-        let bytes = self
-            .config
-            .autotune_hold_bytes
-            .unwrap_or(budget.saturating_add(budget / 4));
-        if bytes > 0 {
-            self.autotune_hold = self.probe.as_ref().and_then(|p| p.hold(bytes));
-            tracing::debug!(
-                bytes,
-                held = self.autotune_hold.is_some(),
-                "device memory held aside while the first iteration autotunes"
-            );
         }
     }
 
@@ -1755,8 +1717,6 @@ mod tests {
         /// Reclaimers running, and the threshold the last one was given.
         reclaimers: Arc<AtomicU64>,
         reclaim_below: Arc<std::sync::Mutex<Option<Arc<AtomicU64>>>>,
-        /// Bytes held aside ([`DeviceMemory::hold`]).
-        held: Arc<AtomicU64>,
     }
 
     impl DeviceMemory for Driver {
@@ -1775,23 +1735,10 @@ mod tests {
         fn allocator_unused(&self) -> Option<u64> {
             Some(self.pool_unused.load(Ordering::Relaxed))
         }
-        fn hold(&self, bytes: u64) -> Option<Box<dyn Send>> {
-            self.held.fetch_add(bytes, Ordering::Relaxed);
-            Some(Box::new(Held(self.held.clone(), bytes)))
-        }
         fn reclaim(&self, free_below: Arc<AtomicU64>) -> Option<Box<dyn Send>> {
             self.reclaimers.fetch_add(1, Ordering::Relaxed);
             *self.reclaim_below.lock().unwrap() = Some(free_below);
             Some(Box::new(Reclaiming(self.reclaimers.clone())))
-        }
-    }
-
-    /// Gives its bytes back to its driver's count of held memory when dropped.
-    struct Held(Arc<AtomicU64>, u64);
-
-    impl Drop for Held {
-        fn drop(&mut self) {
-            self.0.fetch_sub(self.1, Ordering::Relaxed);
         }
     }
 
@@ -2206,37 +2153,6 @@ mod tests {
         assert_eq!(device.peak_growth(), 0);
         assert_eq!(device.allocator_growth(), Some(600));
         assert_eq!(device.measured_growth(), 600);
-    }
-
-    #[test]
-    fn memory_is_held_aside_through_the_first_iteration_only() {
-        let driver = Driver::default();
-        let mut executor = training_on(&driver, exact_swap_all().budget_bytes(400).build());
-        executor.begin_op(false);
-        assert_eq!(driver.held.load(Ordering::Relaxed), 500);
-        executor.begin_op(false);
-        assert_eq!(driver.held.load(Ordering::Relaxed), 500, "held once");
-        executor.end_backward().unwrap();
-        assert_eq!(
-            driver.held.load(Ordering::Relaxed),
-            500,
-            "through the optimizer step"
-        );
-        executor.begin_op(false);
-        assert_eq!(driver.held.load(Ordering::Relaxed), 0);
-        // Not without a budget, nor when set to nothing.
-        for config in [
-            exact_swap_all().build(),
-            exact_swap_all()
-                .budget_bytes(400)
-                .autotune_hold_bytes(Some(0))
-                .build(),
-        ] {
-            let driver = Driver::default();
-            let mut executor = training_on(&driver, config);
-            executor.begin_op(false);
-            assert_eq!(driver.held.load(Ordering::Relaxed), 0);
-        }
     }
 
     #[test]

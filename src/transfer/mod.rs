@@ -381,13 +381,6 @@ pub trait DeviceMemory: Send {
     fn allocator_unused(&self) -> Option<u64> {
         None
     }
-    /// Holds `bytes` of the device until the returned guard is dropped, so
-    /// that nothing else can have them; `None` where they are not free or the
-    /// backend cannot.
-    fn hold(&self, bytes: u64) -> Option<Box<dyn Send>> {
-        let _ = bytes;
-        None
-    }
     /// Restarts the high-water mark of the bytes in the driver's allocator's
     /// buffers and returns the bytes in them now, if the allocator keeps one.
     fn restart_allocator_peak(&self) -> Option<u64> {
@@ -442,15 +435,6 @@ pub(crate) fn memory_probe<B: Backend>(device: &B::Device) -> Box<dyn DeviceMemo
             }
             fn allocator_unused(&self) -> Option<u64> {
                 cuda::pool_unused(&self.device)
-            }
-            fn hold(&self, bytes: u64) -> Option<Box<dyn Send>> {
-                match cuda::DeviceHold::exactly(&self.device, bytes) {
-                    Ok(hold) => Some(Box::new(hold)),
-                    Err(err) => {
-                        tracing::debug!(%err, "no device memory held for autotune");
-                        None
-                    }
-                }
             }
             fn restart_allocator_peak(&self) -> Option<u64> {
                 cuda::restart_pool_high_water(&self.device)

@@ -376,20 +376,6 @@ impl DeviceHold {
         })
     }
 
-    /// Holds `bytes` of the device (outside the driver's pool, which cannot
-    /// hand them out), or fails when they are not free.
-    pub fn exactly(device: &CudaDevice, bytes: u64) -> Result<Self, String> {
-        make_current(device).map_err(|e| format!("CUDA context: {e}"))?;
-        // SAFETY: a plain device allocation, freed in `drop`.
-        let ptr = unsafe { result::malloc_sync(bytes as usize) }
-            .map_err(|e| format!("holding {bytes} bytes of device memory: {e:?}"))?;
-        Ok(Self {
-            ptr,
-            held: bytes,
-            device: device.clone(),
-        })
-    }
-
     /// Bytes held.
     pub fn held_bytes(&self) -> u64 {
         self.held
