@@ -42,13 +42,18 @@ use crate::transfer::{DeviceMemory, DeviceReport, DeviceUsage, TransferError, Tr
 
 static NEXT_TENSOR_ID: AtomicU64 = AtomicU64::new(1);
 
+/// The largest tensor a profile recorded.
+fn largest_tensor(profile: &Profile) -> u64 {
+    profile.tensors.iter().map(|t| t.bytes).max().unwrap_or(0)
+}
+
 /// The free device memory a planned iteration keeps by giving freed memory
 /// back: three times the profile's largest tensor. Under fusion the ops' own
 /// buffers are not profiled; on VGG16-CIFAR under a 12 GiB cap (H100) the
 /// data gradient autotune picked for the 8x8 convolutions took a column
 /// buffer of 2.25 times the largest activation (b4096 and b6144).
 fn reclaim_margin(profile: &Profile) -> u64 {
-    3 * profile.tensors.iter().map(|t| t.bytes).max().unwrap_or(0)
+    3 * largest_tensor(profile)
 }
 
 /// The device memory reserved in the driver's pool as one range, in budgets
@@ -271,6 +276,9 @@ pub(crate) struct Executor {
     /// room for the largest op workspace the plan cannot see (see
     /// [`reclaim_margin`]).
     reclaim_margin: u64,
+    /// The largest tensor of the profile the plan was made from: a failed
+    /// buffer larger than it is an op's own, which no plan sees.
+    largest_tensor: u64,
     device_samples: Vec<(u32, DeviceUsage)>,
     /// Bytes in the driver's allocator's buffers when the iteration began,
     /// its high-water mark restarted there (where it keeps one).
@@ -368,6 +376,7 @@ impl Executor {
             reclaimer: None,
             reclaim_below: Arc::new(AtomicU64::new(u64::MAX)),
             reclaim_margin: 0,
+            largest_tensor: 0,
             device_samples: Vec::new(),
             allocator_start: None,
             in_use_mark: None,
@@ -556,6 +565,21 @@ impl Executor {
                     human_bytes(unused)
                 )
             });
+        // Larger than any tensor the plan knows: a buffer an op takes inside
+        // itself, often one that autotune's pick of kernel needs (VGG16's
+        // data gradients at the default level).
+        let own_buffer = match failed {
+            Some(bytes) if self.largest_tensor > 0 && bytes > self.largest_tensor => format!(
+                "; the {} buffer is larger than any tensor of the iteration (the largest: {}), \
+                 so an op takes it inside itself, where no plan sees it: often a kernel \
+                 autotune picked for a few percent of speed while profiling left it room; \
+                 CUBECL_AUTOTUNE_LEVEL=minimal tunes fewer shapes and may pick another (VGG16 \
+                 b6144 trained that way under a 12 GiB cap)",
+                human_bytes(bytes),
+                human_bytes(self.largest_tensor)
+            ),
+            _ => String::new(),
+        };
         let (waiting, waiting_bytes) = crate::transfer::fusion_waiting();
         let fusion = if waiting > 0 {
             format!(
@@ -568,7 +592,7 @@ impl Executor {
         Some(format!(
             "the device had {} free of {} after the failure, {budget}; at op {} of iteration \
              {}, burn-swap's tracked tensors held {} on the device{fusion} ({} more in \
-             downloads still under way){runtime}{pool}",
+             downloads still under way){runtime}{pool}{own_buffer}",
             human_bytes(free),
             human_bytes(total),
             self.next_op,
@@ -1537,6 +1561,7 @@ impl Executor {
                         && profile.saved_tensors().any(|t| t.zero_fraction.is_none());
                 }
                 self.reclaim_margin = reclaim_margin(profile);
+                self.largest_tensor = largest_tensor(profile);
                 // Where asked (`SwapConfig::reserve_pool`), from the first
                 // plan on (autotune is done for these shapes: while it runs,
                 // trimming to the driver gave its candidates room), buffers
@@ -1823,6 +1848,21 @@ mod tests {
             report.contains("pool 600 B held unused") && !report.contains("pieces"),
             "{report}"
         );
+    }
+
+    #[test]
+    fn an_out_of_memory_report_says_when_the_buffer_was_an_ops_own() {
+        let (mut executor, _) = following_a_plan_on(Driver::default());
+        executor.largest_tensor = 400;
+        let report = executor.memory_when_failed(Some(900)).unwrap();
+        assert!(
+            report.contains(
+                "the 900 B buffer is larger than any tensor of the iteration (the largest: 400 B)"
+            ),
+            "{report}"
+        );
+        let report = executor.memory_when_failed(Some(300)).unwrap();
+        assert!(!report.contains("larger than any tensor"), "{report}");
     }
 
     #[test]
