@@ -230,17 +230,38 @@ pub(crate) fn keep_in_pool(device: &CudaDevice, bytes: u64) {
 /// How much the pool may hold, in buffers and unused, before a
 /// synchronisation gives the unused part back to the driver.
 fn set_release_threshold(pool: sys::CUmemoryPool, bytes: u64) -> Result<(), super::CudaError> {
-    let mut threshold = bytes;
-    // SAFETY: the threshold is a 64-bit value.
+    set_pool_attribute(
+        pool,
+        sys::CUmemPool_attribute::CU_MEMPOOL_ATTR_RELEASE_THRESHOLD,
+        bytes,
+    )
+}
+
+/// Sets one of a memory pool's 64-bit attributes.
+fn set_pool_attribute(
+    pool: sys::CUmemoryPool,
+    attribute: sys::CUmemPool_attribute,
+    value: u64,
+) -> Result<(), super::CudaError> {
+    let mut value = value;
+    // SAFETY: the attributes set here are 64-bit values.
     unsafe {
-        sys::cuMemPoolSetAttribute(
-            pool,
-            sys::CUmemPool_attribute::CU_MEMPOOL_ATTR_RELEASE_THRESHOLD,
-            (&mut threshold as *mut u64).cast(),
-        )
-        .result()
-        .map_err(super::CudaError)
+        sys::cuMemPoolSetAttribute(pool, attribute, (&mut value as *mut u64).cast())
+            .result()
+            .map_err(super::CudaError)
     }
+}
+
+/// Reads one of a memory pool's 64-bit attributes.
+fn pool_attribute(pool: sys::CUmemoryPool, attribute: sys::CUmemPool_attribute) -> Option<u64> {
+    let mut value = 0u64;
+    // SAFETY: the attributes read here are 64-bit values written into `value`.
+    unsafe {
+        sys::cuMemPoolGetAttribute(pool, attribute, (&mut value as *mut u64).cast())
+            .result()
+            .ok()?;
+    }
+    Some(value)
 }
 
 /// Returns what the device's memory pool holds unused (buffers whose
@@ -280,17 +301,13 @@ pub(crate) fn pool_unused(device: &CudaDevice) -> Option<u64> {
 /// [`pool_high_water`].
 pub(crate) fn restart_pool_high_water(device: &CudaDevice) -> Option<u64> {
     let pool = default_pool(device).ok()?;
-    let mut zero = 0u64;
-    // SAFETY: the high-water mark is a 64-bit value, reset by writing 0.
-    unsafe {
-        sys::cuMemPoolSetAttribute(
-            pool,
-            sys::CUmemPool_attribute::CU_MEMPOOL_ATTR_USED_MEM_HIGH,
-            (&mut zero as *mut u64).cast(),
-        )
-        .result()
-        .ok()?;
-    }
+    // The mark can only be reset to 0.
+    set_pool_attribute(
+        pool,
+        sys::CUmemPool_attribute::CU_MEMPOOL_ATTR_USED_MEM_HIGH,
+        0,
+    )
+    .ok()?;
     pool_reserved_used(pool).map(|(_, used)| used)
 }
 
@@ -300,17 +317,10 @@ pub(crate) fn restart_pool_high_water(device: &CudaDevice) -> Option<u64> {
 /// the moment it was allocated (no sampling misses it).
 pub(crate) fn pool_high_water(device: &CudaDevice) -> Option<u64> {
     let pool = default_pool(device).ok()?;
-    let mut high = 0u64;
-    // SAFETY: the high-water mark is a 64-bit value written into `high`.
-    unsafe {
-        sys::cuMemPoolGetAttribute(
-            pool,
-            sys::CUmemPool_attribute::CU_MEMPOOL_ATTR_USED_MEM_HIGH,
-            (&mut high as *mut u64).cast(),
-        )
-        .result()
-        .ok()?;
-    }
+    let high = pool_attribute(
+        pool,
+        sys::CUmemPool_attribute::CU_MEMPOOL_ATTR_USED_MEM_HIGH,
+    )?;
     // Until a buffer is allocated after the restart the mark reads 0.
     let used = pool_reserved_used(pool).map_or(0, |(_, used)| used);
     Some(high.max(used))
@@ -319,19 +329,12 @@ pub(crate) fn pool_high_water(device: &CudaDevice) -> Option<u64> {
 /// The bytes a memory pool holds from the driver, and those of them in
 /// buffers.
 fn pool_reserved_used(pool: sys::CUmemoryPool) -> Option<(u64, u64)> {
-    let attribute = |attr| {
-        let mut value = 0u64;
-        // SAFETY: both attributes are 64-bit values written into `value`.
-        unsafe {
-            sys::cuMemPoolGetAttribute(pool, attr, (&mut value as *mut u64).cast())
-                .result()
-                .ok()?;
-        }
-        Some(value)
+    use sys::CUmemPool_attribute::{
+        CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT, CU_MEMPOOL_ATTR_USED_MEM_CURRENT,
     };
     Some((
-        attribute(sys::CUmemPool_attribute::CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT)?,
-        attribute(sys::CUmemPool_attribute::CU_MEMPOOL_ATTR_USED_MEM_CURRENT)?,
+        pool_attribute(pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT)?,
+        pool_attribute(pool, CU_MEMPOOL_ATTR_USED_MEM_CURRENT)?,
     ))
 }
 
