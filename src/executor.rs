@@ -1811,8 +1811,9 @@ mod tests {
         clock.iteration_starts(at(0));
         clock.iteration_ends(false, 0); // profiled
         clock.iteration_starts(at(1000));
-        clock.iteration_ends(true, 0); // the first to follow the plan: not counted
-                                       // Then iterations of 500, 300, 320 and 310 ms, each waiting 20 ms.
+        // The first to follow the plan, not counted; then iterations of 500,
+        // 300, 320 and 310 ms, each waiting 20 ms.
+        clock.iteration_ends(true, 0);
         let mut start = 1300;
         for period in [500, 300, 320, 310] {
             clock.iteration_starts(at(start));
