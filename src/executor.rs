@@ -1344,14 +1344,20 @@ impl Executor {
         if let (Some(device), Some(budget)) = (&device, self.config.budget_bytes) {
             // The budget is held against the device's own count too: the
             // growth of its buffers over the iteration.
-            if device.measured_growth() > budget + budget / 10 {
-                tracing::warn!(
-                    iteration = self.iteration,
-                    budget,
-                    device_growth = device.measured_growth(),
-                    sampled_in_use_growth = device.peak_growth(),
-                    "device memory grew past the budget by more than 10%"
-                );
+            let grew = device.measured_growth();
+            tracing::debug!(
+                iteration = self.iteration,
+                budget,
+                device_growth = grew,
+                sampled_in_use_growth = device.peak_growth(),
+                "device memory the iteration added"
+            );
+            if grew > budget + budget / 10 {
+                self.warnings.raise(SwapWarning::DeviceGrewPastBudget {
+                    iteration: self.iteration,
+                    budget_bytes: budget,
+                    grew_bytes: grew,
+                });
             }
         }
 
@@ -2194,6 +2200,38 @@ mod tests {
         assert_eq!(device.peak_growth(), 0);
         assert_eq!(device.allocator_growth(), Some(600));
         assert_eq!(device.measured_growth(), 600);
+    }
+
+    #[test]
+    fn growth_past_the_budget_by_the_drivers_count_is_said_once() {
+        let config = SwapConfig::builder()
+            .policy(SwapAll)
+            .budget_bytes(500)
+            .build();
+        let mut executor = Executor::new(config);
+        executor.install_probe(Box::new(HighWater));
+        executor.trains_here();
+        for _ in 0..3 {
+            executor.begin_op(false);
+            executor.end_backward().unwrap();
+        }
+        // The iteration saved nothing, which is said too.
+        let grew: Vec<SwapWarning> = executor
+            .warnings()
+            .into_iter()
+            .filter(|w| matches!(w, SwapWarning::DeviceGrewPastBudget { .. }))
+            .collect();
+        assert_eq!(
+            grew,
+            [SwapWarning::DeviceGrewPastBudget {
+                iteration: 0,
+                budget_bytes: 500,
+                grew_bytes: 600,
+            }]
+        );
+        assert!(grew[0]
+            .to_string()
+            .contains("grew by 600 B against a budget of 500 B"));
     }
 
     #[test]

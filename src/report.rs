@@ -13,8 +13,9 @@ use crate::profiler::human_bytes;
 /// autotune on a GPU backend: its report says so and how to keep them.
 pub const SLOW_FIRST_ITERATION: Duration = Duration::from_secs(20);
 
-/// Why a run moves nothing, or less than its plan asks. Each cause is
-/// logged once per configuration and kept for [`warnings`](crate::warnings).
+/// Why a run moves nothing, or less than its plan asks, or uses more of the
+/// device than its budget. Each cause is logged once per configuration and
+/// kept for [`warnings`](crate::warnings).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum SwapWarning {
@@ -57,6 +58,18 @@ pub enum SwapWarning {
         /// The first one's failure.
         first: String,
     },
+    /// The device's buffers grew past the budget by more than a tenth over
+    /// an iteration, by the driver's own count (CUDA's memory pool): the
+    /// plan bounds the tensors it sees, and the ops' own buffers and those
+    /// fusion frees late come on top.
+    DeviceGrewPastBudget {
+        /// The first iteration it happened in.
+        iteration: u64,
+        /// The budget.
+        budget_bytes: u64,
+        /// How much the device's buffers grew over the iteration's start.
+        grew_bytes: u64,
+    },
 }
 
 impl SwapWarning {
@@ -71,6 +84,7 @@ impl SwapWarning {
             (Self::AutotuneCandidatesSkipped { .. }, Self::AutotuneCandidatesSkipped { .. }) => {
                 true
             }
+            (Self::DeviceGrewPastBudget { .. }, Self::DeviceGrewPastBudget { .. }) => true,
             _ => false,
         }
     }
@@ -106,6 +120,19 @@ impl fmt::Display for SwapWarning {
                 "CubeCL's autotune skipped {count} candidate kernel(s) that failed on the \
                  device's thread ({first}); the ops ran with the fastest candidates that did \
                  run, and autotune keeps that choice for the next runs"
+            ),
+            Self::DeviceGrewPastBudget {
+                iteration,
+                budget_bytes,
+                grew_bytes,
+            } => write!(
+                f,
+                "in iteration {iteration} the device's buffers grew by {} against a budget of \
+                 {} (the driver's count): the budget bounds the tensors the plan sees, and the \
+                 ops' own buffers and those fusion frees late come on top; leave the rest of \
+                 the device for them (this is said once)",
+                human_bytes(*grew_bytes),
+                human_bytes(*budget_bytes)
             ),
         }
     }
