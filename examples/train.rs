@@ -235,6 +235,14 @@ fn train<B: AutodiffBackend>(args: &Args, label: &str) -> Run {
     }
 }
 
+/// Plain `Autodiff` stopped at a failure of the device runtime.
+fn not_trained(args: &Args, failure: &str) -> String {
+    format!(
+        "plain Autodiff did not train batch {}: the device runtime failed ({failure})",
+        args.batch
+    )
+}
+
 /// The model, with its input shape where it takes images.
 fn model_label(args: &Args) -> String {
     match args.model.takes_image_shape() {
@@ -340,10 +348,7 @@ fn run<D: Backend>(args: &Args) {
     if args.policy == "plain" {
         let times = train::<Autodiff<D>>(args, "plain autodiff");
         if let Some(failure) = &times.failed {
-            eprintln!(
-                "plain Autodiff did not train batch {}: the device runtime failed ({failure})",
-                args.batch
-            );
+            eprintln!("{}", not_trained(args, failure));
             std::process::exit(1);
         }
         let tput = throughput(&times, args.batch);
@@ -429,12 +434,11 @@ fn run<D: Backend>(args: &Args) {
             100.0 * (predicted - measured) / measured
         );
     }
-    // The runtime's memory in use, sampled in the last iteration: after
-    // every op only with BURN_SWAP_DEVICE_SAMPLE_PLANNED=1 while a plan is
-    // followed (else at its start, the op of the plan's predicted peak and
-    // phase boundaries, which can miss the real peak).
-    // Where the driver's allocator keeps a high-water mark (CUDA), the
-    // measured peak is that mark, which no sampling can miss.
+    // The measured peak: where the driver's allocator keeps a high-water
+    // mark (CUDA), that mark, which no sampling can miss; else the runtime's
+    // memory in use sampled in the last iteration (after every op only with
+    // BURN_SWAP_DEVICE_SAMPLE_PLANNED=1 while a plan is followed, else at its
+    // start, the op of the predicted peak and phase boundaries).
     if let (Some(plan), Some(device), true) = (&plan, &profile.device, plan_followed) {
         let predicted = plan.expected_peak_bytes;
         let (measured, how) = match device.allocator_growth() {
@@ -477,10 +481,7 @@ fn run<D: Backend>(args: &Args) {
     if args.compare {
         let plain = train::<Autodiff<D>>(args, "plain autodiff");
         match &plain.failed {
-            Some(failure) => println!(
-                "plain Autodiff did not train batch {}: the device runtime failed ({failure})",
-                args.batch
-            ),
+            Some(failure) => println!("{}", not_trained(args, failure)),
             None => {
                 let plain_tput = throughput(&plain, args.batch);
                 println!(

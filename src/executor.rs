@@ -42,19 +42,12 @@ use crate::transfer::{DeviceMemory, DeviceReport, DeviceUsage, TransferError, Tr
 
 static NEXT_TENSOR_ID: AtomicU64 = AtomicU64::new(1);
 
-/// The largest tensor a profile recorded.
-fn largest_tensor(profile: &Profile) -> u64 {
-    profile.tensors.iter().map(|t| t.bytes).max().unwrap_or(0)
-}
-
 /// The free device memory a planned iteration keeps by giving freed memory
-/// back: three times the profile's largest tensor. Under fusion the ops' own
+/// back, in the profile's largest tensors. Under fusion the ops' own
 /// buffers are not profiled; on VGG16-CIFAR under a 12 GiB cap (H100) the
 /// data gradient autotune picked for the 8x8 convolutions took a column
 /// buffer of 2.25 times the largest activation (b4096 and b6144).
-fn reclaim_margin(profile: &Profile) -> u64 {
-    3 * largest_tensor(profile)
-}
+const RECLAIM_MARGIN_TENSORS: u64 = 3;
 
 /// The device memory reserved in the driver's pool as one range, in budgets
 /// (see `DeviceMemory::reserve_one_range`).
@@ -272,11 +265,9 @@ pub(crate) struct Executor {
     /// driver's free memory is below `reclaim_below` when following one.
     reclaimer: Option<Box<dyn Send>>,
     reclaim_below: Arc<AtomicU64>,
-    /// Below this much free device memory a planned iteration reclaims:
-    /// room for the largest op workspace the plan cannot see (see
-    /// [`reclaim_margin`]).
-    reclaim_margin: u64,
-    /// The largest tensor of the profile the plan was made from: a failed
+    /// The largest tensor of the profile the plan was made from: below
+    /// [`RECLAIM_MARGIN_TENSORS`] of it free, a planned iteration reclaims
+    /// (room for the largest op workspace the plan cannot see), and a failed
     /// buffer larger than it is an op's own, which no plan sees.
     largest_tensor: u64,
     device_samples: Vec<(u32, DeviceUsage)>,
@@ -375,7 +366,6 @@ impl Executor {
             probe: None,
             reclaimer: None,
             reclaim_below: Arc::new(AtomicU64::new(u64::MAX)),
-            reclaim_margin: 0,
             largest_tensor: 0,
             device_samples: Vec::new(),
             allocator_start: None,
@@ -956,7 +946,7 @@ impl Executor {
             return;
         }
         let below = if self.on_plan {
-            self.reclaim_margin
+            RECLAIM_MARGIN_TENSORS * self.largest_tensor
         } else {
             u64::MAX
         };
@@ -1566,8 +1556,7 @@ impl Executor {
                     self.zeros_missing = self.config.policy.uses_sparsity()
                         && profile.saved_tensors().any(|t| t.zero_fraction.is_none());
                 }
-                self.reclaim_margin = reclaim_margin(profile);
-                self.largest_tensor = largest_tensor(profile);
+                self.largest_tensor = profile.tensors.iter().map(|t| t.bytes).max().unwrap_or(0);
                 // Where asked (`SwapConfig::reserve_pool`), from the first
                 // plan on (autotune is done for these shapes: while it runs,
                 // trimming to the driver gave its candidates room), buffers
@@ -1784,8 +1773,13 @@ mod tests {
 
     /// An executor of a training thread under `config`, on `driver`.
     fn training_on(driver: &Driver, config: SwapConfig) -> Executor {
+        training_with(Box::new(driver.clone()), config)
+    }
+
+    /// An executor of a training thread under `config`, with `probe`.
+    fn training_with(probe: Box<dyn DeviceMemory>, config: SwapConfig) -> Executor {
         let mut executor = Executor::new(config);
-        executor.install_probe(Box::new(driver.clone()));
+        executor.install_probe(probe);
         executor.trains_here();
         executor
     }
@@ -1885,7 +1879,7 @@ mod tests {
         executor.begin_op(false);
         assert_eq!(running(), 1, "one reclaimer");
         assert_eq!(below(), Some(u64::MAX), "always while profiling");
-        executor.reclaim_margin = 300;
+        executor.largest_tensor = 100; // a margin of 300 bytes
         executor.on_plan = true;
         executor.begin_op(false);
         assert_eq!(
@@ -2189,9 +2183,8 @@ mod tests {
 
     #[test]
     fn the_iterations_peak_is_the_allocators_high_water_mark_where_it_keeps_one() {
-        let mut executor = Executor::new(SwapConfig::builder().policy(SwapAll).build());
-        executor.install_probe(Box::new(HighWater));
-        executor.trains_here();
+        let config = SwapConfig::builder().policy(SwapAll).build();
+        let mut executor = training_with(Box::new(HighWater), config);
         executor.begin_op(false);
         executor.end_backward().unwrap();
         let profile = executor.last_profile().unwrap();
@@ -2208,9 +2201,7 @@ mod tests {
             .policy(SwapAll)
             .budget_bytes(500)
             .build();
-        let mut executor = Executor::new(config);
-        executor.install_probe(Box::new(HighWater));
-        executor.trains_here();
+        let mut executor = training_with(Box::new(HighWater), config);
         for _ in 0..3 {
             executor.begin_op(false);
             executor.end_backward().unwrap();

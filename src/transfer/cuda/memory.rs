@@ -218,7 +218,7 @@ pub(crate) fn keep_in_pool(device: &CudaDevice, bytes: u64) {
         let pool = default_pool(device)?;
         // The threshold counts all the pool holds: what is in buffers now
         // (at a plan, the model and its optimizer state) and the rest.
-        let used = pool_reserved_used(pool).map_or(0, |(_, used)| used);
+        let used = pool_used(pool).unwrap_or(0);
         set_release_threshold(pool, (used + bytes).max(RESERVED.load(Ordering::Acquire)))
     };
     match keep() {
@@ -272,7 +272,7 @@ pub(crate) fn trim_pool(device: &CudaDevice) {
     let trim = || -> Result<(), super::CudaError> {
         let pool = default_pool(device)?;
         // Counted, as the driver does, in all the pool holds.
-        let used = pool_reserved_used(pool).map_or(0, |(_, used)| used);
+        let used = pool_used(pool).unwrap_or(0);
         let keep = RESERVED
             .load(Ordering::Acquire)
             .max(used + KEPT_UNUSED.load(Ordering::Acquire)) as usize;
@@ -308,7 +308,7 @@ pub(crate) fn restart_pool_high_water(device: &CudaDevice) -> Option<u64> {
         0,
     )
     .ok()?;
-    pool_reserved_used(pool).map(|(_, used)| used)
+    pool_used(pool)
 }
 
 /// The most bytes the device's memory pool had in buffers since
@@ -322,20 +322,27 @@ pub(crate) fn pool_high_water(device: &CudaDevice) -> Option<u64> {
         sys::CUmemPool_attribute::CU_MEMPOOL_ATTR_USED_MEM_HIGH,
     )?;
     // Until a buffer is allocated after the restart the mark reads 0.
-    let used = pool_reserved_used(pool).map_or(0, |(_, used)| used);
-    Some(high.max(used))
+    Some(high.max(pool_used(pool).unwrap_or(0)))
 }
 
 /// The bytes a memory pool holds from the driver, and those of them in
 /// buffers.
 fn pool_reserved_used(pool: sys::CUmemoryPool) -> Option<(u64, u64)> {
-    use sys::CUmemPool_attribute::{
-        CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT, CU_MEMPOOL_ATTR_USED_MEM_CURRENT,
-    };
     Some((
-        pool_attribute(pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT)?,
-        pool_attribute(pool, CU_MEMPOOL_ATTR_USED_MEM_CURRENT)?,
+        pool_attribute(
+            pool,
+            sys::CUmemPool_attribute::CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT,
+        )?,
+        pool_used(pool)?,
     ))
+}
+
+/// The bytes of a memory pool's that are in buffers.
+fn pool_used(pool: sys::CUmemoryPool) -> Option<u64> {
+    pool_attribute(
+        pool,
+        sys::CUmemPool_attribute::CU_MEMPOOL_ATTR_USED_MEM_CURRENT,
+    )
 }
 
 /// All but a given number of bytes of a device, held by one allocation made
