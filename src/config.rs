@@ -20,6 +20,7 @@
 //! | `BURN_SWAP_RELEASE_BYTES` | with exact allocations, give free device buffers back once the tensors freed since the last time add up to this (0: after every op) | `256MiB` |
 //! | `BURN_SWAP_RESERVE_POOL` | `1`: on CUDA, reserve one range of the device for the driver's memory pool at the first plan (faster; see [`SwapConfig::reserve_pool`] for the risk) | off |
 //! | `BURN_SWAP_POOL_KEEP` | on CUDA without the reserved range, device memory the driver's pool may keep unused from the first plan on (see [`SwapConfig::pool_keep_bytes`]) | half the budget |
+//! | `BURN_SWAP_BUDGET_COUNTS_UNSEEN` | `0`: the budget bounds only the tensors the plan sees; on, where the driver keeps a high-water mark (CUDA), plans leave the budget's room for what the device added beyond them (see [`SwapConfig::budget_counts_unseen`]) | on |
 //! | `BURN_SWAP_RUNTIME_FAILURE_GRACE` | seconds the training thread has, after the device runtime failed on its own thread, to come back and raise the error; past it the process ends with the runtime's message (the training thread is blocked inside the runtime, e.g. in autotune); 0: wait forever | `30` |
 //! | `BURN_SWAP_QUIET` | `1`: no notices on standard error (they are also `tracing` events) | off |
 
@@ -153,6 +154,14 @@ pub struct SwapConfig {
     /// cannot. Before autotune and the first plan nothing is kept, so
     /// autotune's candidates have the room.
     pub pool_keep_bytes: Option<u64>,
+    /// Hold the budget against the device's own count where the driver's
+    /// allocator keeps a high-water mark (CUDA): once iterations that
+    /// followed a plan grew the device's buffers past what the plan sees
+    /// (the ops' own buffers under fusion, buffers fusion frees late), plan
+    /// again leaving that much of the budget free, up to three times per op
+    /// sequence. On by default; off, the budget bounds the tensors the
+    /// plan sees, and the device holds more.
+    pub budget_counts_unseen: bool,
     /// After the device runtime failed on one of its own threads (a failed
     /// allocation, say), how long the training thread has to reach its next
     /// op, where the failure is raised as a panic. A thread blocked inside
@@ -185,6 +194,7 @@ impl Default for SwapConfig {
             release_after_bytes: 256 << 20,
             reserve_pool: false,
             pool_keep_bytes: None,
+            budget_counts_unseen: true,
             runtime_failure_grace: Some(Duration::from_secs(30)),
         }
     }
@@ -207,6 +217,7 @@ impl SwapConfig {
             min_swap_bytes: self.min_swap_bytes,
             prefetch_lookahead_ops: self.prefetch_lookahead_ops,
             costs: self.cost_model.clone(),
+            unseen_bytes: 0,
         }
     }
 
@@ -295,6 +306,9 @@ impl SwapConfig {
         }
         if let Some(v) = var("BURN_SWAP_POOL_KEEP") {
             config.pool_keep_bytes = Some(parse_bytes(&v)?);
+        }
+        if let Some(v) = var("BURN_SWAP_BUDGET_COUNTS_UNSEEN") {
+            config.budget_counts_unseen = !matches!(v.trim(), "0" | "false" | "off" | "no");
         }
         if let Some(v) = var("BURN_SWAP_RELEASE_BYTES") {
             config.release_after_bytes = parse_bytes(&v)?;
@@ -417,6 +431,12 @@ impl SwapConfigBuilder {
     /// See [`SwapConfig::release_after_bytes`].
     pub fn release_after_bytes(mut self, bytes: u64) -> Self {
         self.config.release_after_bytes = bytes;
+        self
+    }
+
+    /// See [`SwapConfig::budget_counts_unseen`].
+    pub fn budget_counts_unseen(mut self, on: bool) -> Self {
+        self.config.budget_counts_unseen = on;
         self
     }
 
@@ -554,6 +574,7 @@ mod tests {
             ("BURN_SWAP_RUNTIME_FAILURE_GRACE", "2.5"),
             ("BURN_SWAP_RESERVE_POOL", "1"),
             ("BURN_SWAP_POOL_KEEP", "2GiB"),
+            ("BURN_SWAP_BUDGET_COUNTS_UNSEEN", "0"),
         ];
         let c = SwapConfig::from_vars(|name| {
             vars.iter()
@@ -577,6 +598,8 @@ mod tests {
         assert!(c.reserve_pool);
         assert!(!SwapConfig::default().reserve_pool);
         assert_eq!(c.pool_keep_bytes, Some(2 << 30));
+        assert!(!c.budget_counts_unseen);
+        assert!(SwapConfig::default().budget_counts_unseen);
         assert_eq!(c.runtime_failure_grace, Some(Duration::from_millis(2500)));
         let forever =
             SwapConfig::from_vars(|n| (n == "BURN_SWAP_RUNTIME_FAILURE_GRACE").then(|| "0".into()))

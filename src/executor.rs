@@ -33,7 +33,7 @@ use std::time::Instant;
 use crate::config::{OnBudgetError, SwapConfig};
 use crate::error::SwapError;
 use crate::handle::{ManagedSlot, SlotEvent, TensorId, Tracker};
-use crate::policy::{Action, Codec, CostModel, Plan};
+use crate::policy::{Action, Codec, CostModel, Plan, PlanParams};
 use crate::profiler::{human_bytes, write_json, OpRecord, Phase, Profile, Recorder, TensorKey};
 use crate::report::{plan_line, IterationReport, OffloadTally, SwapWarning, Warnings};
 use crate::runtime_failure::SkippedCandidates;
@@ -319,6 +319,9 @@ pub(crate) struct Executor {
     /// The cost model with the link as fast as copies really were in an
     /// iteration that followed the plan (set by that re-plan).
     calibrated_costs: Option<Arc<CostModel>>,
+    /// What the device adds beyond the plan, as measured, and what the plan
+    /// in force leaves free for it.
+    unseen: UnseenBytes,
     /// Zero counts queued this iteration, read when it ends.
     zero_counts: Vec<(TensorId, Option<TensorKey>, PendingZeros)>,
     /// What the transfer layer did with this iteration's offloads.
@@ -385,6 +388,7 @@ impl Executor {
             plan_profile: None,
             zeros_missing: false,
             calibrated_costs: None,
+            unseen: UnseenBytes::default(),
             zero_counts: Vec::new(),
             tally: OffloadTally::default(),
             warnings: Warnings::default(),
@@ -411,6 +415,7 @@ impl Executor {
         self.step_clock = StepClock::default();
         self.refine_from = None;
         self.calibrated_costs = None;
+        self.unseen = UnseenBytes::default();
         self.apply_allocator();
     }
 
@@ -868,7 +873,10 @@ impl Executor {
     /// no budget sees them, so the rest of the device is left to them.
     fn device_budget(&self) -> Option<u64> {
         let budget = self.config.budget_bytes?;
-        Some(if self.on_plan { budget } else { 0 })
+        Some(match self.on_plan {
+            true => budget.saturating_sub(self.unseen.in_force),
+            false => 0,
+        })
     }
 
     /// A tensor chosen for eviction stayed on the device. `for_good`: the
@@ -1342,7 +1350,10 @@ impl Executor {
                 sampled_in_use_growth = device.peak_growth(),
                 "device memory the iteration added"
             );
-            if grew > budget + budget / 10 {
+            // Until re-plans have tried to leave the budget room for it.
+            let corrects =
+                followed_plan && self.config.budget_counts_unseen && self.unseen.may_correct();
+            if grew > budget + budget / 10 && !corrects {
                 self.warnings.raise(SwapWarning::DeviceGrewPastBudget {
                     iteration: self.iteration,
                     budget_bytes: budget,
@@ -1374,6 +1385,21 @@ impl Executor {
             (true, Some(measured)) => self.refine_from.take().map(|p| (p, measured)),
             _ => None,
         };
+        let unseen = match (&device, &self.active, self.config.budget_bytes) {
+            (Some(device), Some(active), Some(budget))
+                if followed_plan && self.config.budget_counts_unseen =>
+            {
+                device
+                    .allocator_growth()
+                    .and_then(|grew| self.unseen.iteration_followed(&active.plan, grew, budget))
+            }
+            _ => None,
+        };
+        if let (Some(unseen), None) = (unseen, &refine) {
+            if let Some(profile) = self.plan_profile.clone() {
+                self.replan_for_unseen(&profile, unseen, &mut report, "");
+            }
+        }
         if let Some((base, measured)) = refine {
             // The plan was made from op times the profiled iteration could
             // only estimate: plan again with the pace of one that followed
@@ -1399,7 +1425,11 @@ impl Executor {
                 " (op times from the measured step, {:.1} ms{link})",
                 measured.compute_ns as f64 / 1e6
             );
-            result = self.replan_reported(&profile, &mut report, &why);
+            let corrected =
+                unseen.is_some_and(|u| self.replan_for_unseen(&profile, u, &mut report, &why));
+            if !corrected {
+                result = self.replan_reported(&profile, &mut report, &why);
+            }
         }
         if followed_plan && !counted.is_empty() && result.is_ok() {
             if let Some(profile) = self.profile_with_new_zeros(&counted, scheduled) {
@@ -1424,12 +1454,18 @@ impl Executor {
             }
             let profile = Arc::new(profile);
             self.refine_from = prices_by_time.then(|| profile.clone());
+            self.unseen.profiled(&profile.op_signatures);
             self.last_profile = LastProfile::Built(profile.clone());
             // A plan that failed for this op sequence and budget fails again:
             // the fallback goes on quietly until either changes.
             let failed_before = self.failed_for.contains(&profile.op_signatures);
             if profile.complete && !failed_before {
-                result = self.replan_reported(&profile, &mut report, "");
+                let planned = self
+                    .unseen_in_profiled(&profile)
+                    .is_some_and(|u| self.replan_for_unseen(&profile, u, &mut report, ""));
+                if !planned {
+                    result = self.replan_reported(&profile, &mut report, "");
+                }
             }
         }
         // The first iterations (profiling, planning, the first to follow
@@ -1516,68 +1552,141 @@ impl Executor {
         Some(profile)
     }
 
-    fn replan(&mut self, profile: &Profile) -> Result<(), SwapError> {
-        let _span = tracing::info_span!("plan", iteration = profile.iteration).entered();
+    /// What the policy plans for: the configuration's parameters, the link
+    /// as fast as copies were, and room for what the device adds unseen.
+    fn plan_params(&self) -> PlanParams {
         let mut params = self.config.plan_params();
         if let Some(costs) = &self.calibrated_costs {
             params.costs = Some(costs.clone());
         }
+        params.unseen_bytes = self.unseen.in_force;
+        params
+    }
+
+    /// What a profiled iteration's device added beyond the tensors it kept
+    /// (mostly its ops' own buffers), as a first measure of what plans do
+    /// not see, where it is more than the plan in force leaves free. Not in
+    /// the first iteration, whose kernels were autotuned (the candidates'
+    /// buffers count), nor without a budget or a high-water mark.
+    fn unseen_in_profiled(&self, profile: &Profile) -> Option<u64> {
+        if !self.config.budget_counts_unseen || profile.iteration == 0 {
+            return None;
+        }
+        let budget = self.config.budget_bytes?;
+        let grew = profile.device.as_ref()?.allocator_growth()?;
+        let kept = profile
+            .peak_live_bytes
+            .saturating_sub(profile.start_live_bytes);
+        let unseen = grew.saturating_sub(kept);
+        (self.unseen.may_correct() && unseen > self.unseen.in_force + budget / 20).then_some(unseen)
+    }
+
+    /// Plans from `profile` leaving `unseen` bytes of the budget free for
+    /// what the device adds beyond the plan. Where no plan does, the plan
+    /// in force stays and a warning says why. Returns whether a new plan is
+    /// in force.
+    fn replan_for_unseen(
+        &mut self,
+        profile: &Profile,
+        unseen: u64,
+        report: &mut IterationReport,
+        why: &str,
+    ) -> bool {
+        let _span = tracing::info_span!("plan", iteration = profile.iteration).entered();
+        let params = PlanParams {
+            unseen_bytes: unseen,
+            ..self.plan_params()
+        };
+        let started = Instant::now();
+        let planned = self.config.policy.plan(profile, &params);
+        report.planning = Some(started.elapsed());
+        match planned {
+            Ok(plan) => {
+                self.unseen.planned(unseen);
+                report.plan = Some(format!(
+                    "{}{why} (leaving {} of the budget for what the device added beyond the plan)",
+                    plan_line(&plan),
+                    human_bytes(unseen)
+                ));
+                self.install_plan(profile, plan);
+                true
+            }
+            Err(err) => {
+                self.unseen.gave_up = true;
+                self.warnings.raise(SwapWarning::UnseenOverBudget {
+                    budget_bytes: params.budget_bytes.unwrap_or(0),
+                    unseen_bytes: unseen,
+                    why: err.to_string(),
+                });
+                false
+            }
+        }
+    }
+
+    /// Puts `plan`, made from `profile`, in force.
+    fn install_plan(&mut self, profile: &Profile, plan: Plan) {
+        // The iteration's report says it in words at `info`.
+        tracing::debug!(
+            iteration = profile.iteration,
+            policy = %plan.policy,
+            swapped = plan.swapped_count(),
+            peak_saved = plan.expected_peak_saved_bytes,
+            "new plan"
+        );
+        if let (true, Some(why)) = (
+            self.config.policy.moves_tensors(),
+            &plan.moves_nothing_because,
+        ) {
+            self.warnings.raise(SwapWarning::PlanMovesNothing {
+                policy: plan.policy.clone(),
+                why: why.clone(),
+            });
+        }
+        let plan = Arc::new(plan);
+        if let Some(path) = &self.config.profile_path {
+            if let Err(err) = write_json(path, profile, Some(&plan)) {
+                tracing::warn!(path = %path.display(), %err, "could not write the profile");
+            }
+        }
+        self.active = Some(ActivePlan::new(plan));
+        self.status = Ok(());
+        // Once per profiled iteration: tensors that never leave are
+        // never counted (under fusion), and asking again each plan
+        // would count every iteration.
+        if !self.on_plan {
+            self.zeros_missing = self.config.policy.uses_sparsity()
+                && profile.saved_tensors().any(|t| t.zero_fraction.is_none());
+        }
+        self.largest_tensor = profile.tensors.iter().map(|t| t.bytes).max().unwrap_or(0);
+        // Where asked (`SwapConfig::reserve_pool`), from the first
+        // plan on (autotune is done for these shapes: while it runs,
+        // trimming to the driver gave its candidates room), buffers
+        // are carved from one range of the device: room for the
+        // budget, the model and the ops' own buffers.
+        // Otherwise the pool keeps some freed memory for the next
+        // step (`SwapConfig::pool_keep_bytes`).
+        if let (true, Some(budget), Some(probe)) = (
+            self.config.exact_allocations(),
+            self.config.budget_bytes,
+            &self.probe,
+        ) {
+            if self.config.reserve_pool {
+                probe.reserve_one_range(budget.saturating_mul(RESERVE_PER_BUDGET));
+            } else {
+                probe.keep_in_pool(self.config.pool_keep_bytes.unwrap_or(budget / 2));
+            }
+        }
+        // What the plan was made from (`burn_swap::plan_profile`);
+        // zeros counted later are merged into it.
+        self.plan_profile = Some(Arc::new(profile.clone()));
+    }
+
+    fn replan(&mut self, profile: &Profile) -> Result<(), SwapError> {
+        let _span = tracing::info_span!("plan", iteration = profile.iteration).entered();
+        let params = self.plan_params();
         match self.config.policy.plan(profile, &params) {
             Ok(plan) => {
-                // The iteration's report says it in words at `info`.
-                tracing::debug!(
-                    iteration = profile.iteration,
-                    policy = %plan.policy,
-                    swapped = plan.swapped_count(),
-                    peak_saved = plan.expected_peak_saved_bytes,
-                    "new plan"
-                );
-                if let (true, Some(why)) = (
-                    self.config.policy.moves_tensors(),
-                    &plan.moves_nothing_because,
-                ) {
-                    self.warnings.raise(SwapWarning::PlanMovesNothing {
-                        policy: plan.policy.clone(),
-                        why: why.clone(),
-                    });
-                }
-                let plan = Arc::new(plan);
-                if let Some(path) = &self.config.profile_path {
-                    if let Err(err) = write_json(path, profile, Some(&plan)) {
-                        tracing::warn!(path = %path.display(), %err, "could not write the profile");
-                    }
-                }
-                self.active = Some(ActivePlan::new(plan));
-                self.status = Ok(());
-                // Once per profiled iteration: tensors that never leave are
-                // never counted (under fusion), and asking again each plan
-                // would count every iteration.
-                if !self.on_plan {
-                    self.zeros_missing = self.config.policy.uses_sparsity()
-                        && profile.saved_tensors().any(|t| t.zero_fraction.is_none());
-                }
-                self.largest_tensor = profile.tensors.iter().map(|t| t.bytes).max().unwrap_or(0);
-                // Where asked (`SwapConfig::reserve_pool`), from the first
-                // plan on (autotune is done for these shapes: while it runs,
-                // trimming to the driver gave its candidates room), buffers
-                // are carved from one range of the device: room for the
-                // budget, the model and the ops' own buffers.
-                // Otherwise the pool keeps some freed memory for the next
-                // step (`SwapConfig::pool_keep_bytes`).
-                if let (true, Some(budget), Some(probe)) = (
-                    self.config.exact_allocations(),
-                    self.config.budget_bytes,
-                    &self.probe,
-                ) {
-                    if self.config.reserve_pool {
-                        probe.reserve_one_range(budget.saturating_mul(RESERVE_PER_BUDGET));
-                    } else {
-                        probe.keep_in_pool(self.config.pool_keep_bytes.unwrap_or(budget / 2));
-                    }
-                }
-                // What the plan was made from (`burn_swap::plan_profile`);
-                // zeros counted later are merged into it.
-                self.plan_profile = Some(Arc::new(profile.clone()));
+                self.install_plan(profile, plan);
                 Ok(())
             }
             Err(err) => {
@@ -1606,6 +1715,76 @@ impl Executor {
                 }
             }
         }
+    }
+}
+
+/// How many times what the device adds beyond the plan may make one op
+/// sequence's plan again: each plan leaves more of the budget free, and
+/// growth that keeps rising past that is not the plan's to bound.
+const UNSEEN_CORRECTIONS: u32 = 3;
+
+/// The device bytes iterations that followed a plan added beyond it (the
+/// allocator's high-water mark over the plan's own peak), and what the plan
+/// in force leaves of the budget free for them, so that the budget bounds
+/// what the device holds ([`SwapConfig::budget_counts_unseen`]).
+#[derive(Debug, Default)]
+struct UnseenBytes {
+    /// What the plan in force leaves free.
+    in_force: u64,
+    /// The op sequence they were measured on.
+    ops: u64,
+    /// Measured on the last [`PACE_STEPS`] iterations that followed a plan.
+    measured: Vec<u64>,
+    /// Plans they caused for this op sequence.
+    corrections: u32,
+    /// No plan left them free: the plan in force stays.
+    gave_up: bool,
+}
+
+impl UnseenBytes {
+    fn may_correct(&self) -> bool {
+        !self.gave_up && self.corrections < UNSEEN_CORRECTIONS
+    }
+
+    /// An iteration that followed `plan` grew the device's buffers by
+    /// `grew`. Returns what the next plan should leave free: the most of
+    /// the last [`PACE_STEPS`] (one step can miss a late buffer), once that
+    /// is over what the plan in force leaves by more than a twentieth of
+    /// the budget.
+    fn iteration_followed(&mut self, plan: &Plan, grew: u64, budget: u64) -> Option<u64> {
+        let seen = plan.expected_peak_bytes.saturating_sub(plan.unseen_bytes);
+        if self.measured.len() == PACE_STEPS {
+            self.measured.remove(0);
+        }
+        self.measured.push(grew.saturating_sub(seen));
+        let most = self.measured.iter().copied().max()?;
+        (self.measured.len() == PACE_STEPS
+            && self.may_correct()
+            && most > self.in_force + budget / 20)
+            .then_some(most)
+    }
+
+    /// A plan leaving `unseen` free is in force.
+    fn planned(&mut self, unseen: u64) {
+        self.in_force = unseen;
+        self.measured.clear();
+        self.corrections += 1;
+    }
+
+    /// A plan is made from a profiled iteration of `ops`: what was measured
+    /// on another op sequence does not hold for it.
+    fn profiled(&mut self, ops: &[u64]) {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        ops.hash(&mut hasher);
+        let ops = hasher.finish();
+        if ops != self.ops {
+            *self = Self {
+                ops,
+                ..Self::default()
+            };
+        }
+        self.measured.clear();
     }
 }
 
@@ -1975,6 +2154,7 @@ mod tests {
             budget_bytes: Some(100),
             expected_peak_bytes: 0,
             expected_peak_op: 0,
+            unseen_bytes: 0,
             expected_peak_saved_bytes: 0,
             keep_all_peak_saved_bytes: 0,
             moves_nothing_because: None,
@@ -2011,6 +2191,7 @@ mod tests {
             budget_bytes: Some(100),
             expected_peak_bytes: 100,
             expected_peak_op: 7,
+            unseen_bytes: 0,
             expected_peak_saved_bytes: 0,
             keep_all_peak_saved_bytes: 0,
             moves_nothing_because: None,
@@ -2193,6 +2374,147 @@ mod tests {
         assert_eq!(device.peak_growth(), 0);
         assert_eq!(device.allocator_growth(), Some(600));
         assert_eq!(device.measured_growth(), 600);
+    }
+
+    /// A device whose allocator's high-water mark the test sets, as bytes
+    /// over what its buffers held at the iteration's start.
+    #[derive(Clone, Default)]
+    struct HighWaterAt(Arc<AtomicU64>);
+
+    impl DeviceMemory for HighWaterAt {
+        fn usage(&self) -> Option<DeviceUsage> {
+            Some(DeviceUsage::default())
+        }
+        fn restart_allocator_peak(&self) -> Option<u64> {
+            Some(1000)
+        }
+        fn allocator_peak(&self) -> Option<u64> {
+            Some(1000 + self.0.load(Ordering::Relaxed))
+        }
+    }
+
+    /// An executor following a plan made from an iteration that saved
+    /// nothing (so everything the device adds is unseen), under `budget`.
+    fn following_an_empty_plan(budget: u64, device: &HighWaterAt) -> Executor {
+        let config = SwapConfig::builder()
+            .policy(SwapAll)
+            .budget_bytes(budget)
+            .build();
+        let mut executor = training_with(Box::new(device.clone()), config);
+        let profile = Recorder::new(16, 0).finish(0, 0, None);
+        executor.unseen.profiled(&profile.op_signatures);
+        executor.replan(&profile).unwrap();
+        executor.on_plan = true;
+        executor
+    }
+
+    /// Ends `n` iterations that followed the plan in force.
+    fn follow(executor: &mut Executor, n: usize) {
+        for _ in 0..n {
+            executor.allocator_start = Some(1000);
+            executor.end_backward().unwrap();
+        }
+    }
+
+    #[test]
+    fn plans_leave_the_budgets_room_for_what_the_device_adds_beyond_them() {
+        let device = HighWaterAt::default();
+        let mut executor = following_an_empty_plan(1000, &device);
+        device.0.store(600, Ordering::Relaxed);
+        follow(&mut executor, PACE_STEPS - 1);
+        assert_eq!(executor.plan().unwrap().unseen_bytes, 0);
+        // The most of four iterations: planned again, leaving it free.
+        follow(&mut executor, 1);
+        let plan = executor.plan().unwrap();
+        assert_eq!((plan.unseen_bytes, plan.expected_peak_bytes), (600, 600));
+        assert!(plan
+            .to_string()
+            .contains("600 B of the peak is what the device added beyond the plan"));
+        assert!(executor
+            .last_report()
+            .unwrap()
+            .plan
+            .unwrap()
+            .contains("leaving 600 B of the budget for what the device added beyond the plan"));
+        // Within a twentieth of the budget of it: no new plan.
+        device.0.store(640, Ordering::Relaxed);
+        follow(&mut executor, PACE_STEPS);
+        assert_eq!(executor.plan().unwrap().unseen_bytes, 600);
+        device.0.store(800, Ordering::Relaxed);
+        follow(&mut executor, PACE_STEPS);
+        assert_eq!(executor.plan().unwrap().unseen_bytes, 800);
+        assert!(executor
+            .warnings()
+            .iter()
+            .all(|w| matches!(w, SwapWarning::PlanMovesNothing { .. })));
+    }
+
+    #[test]
+    fn a_profiled_iteration_after_the_first_gives_the_first_measure_of_what_plans_do_not_see() {
+        let device = HighWaterAt::default();
+        device.0.store(600, Ordering::Relaxed);
+        let config = SwapConfig::builder()
+            .policy(SwapAll)
+            .budget_bytes(1000)
+            .build();
+        let mut executor = training_with(Box::new(device.clone()), config);
+        // The first iteration autotunes: its growth is not taken.
+        for unseen in [0, 600] {
+            executor.allocator_start = Some(1000);
+            executor.end_backward().unwrap();
+            assert_eq!(executor.plan().unwrap().unseen_bytes, unseen);
+            executor.on_plan = false;
+        }
+    }
+
+    #[test]
+    fn where_no_plan_leaves_room_for_what_the_device_adds_the_plan_in_force_stays() {
+        let device = HighWaterAt::default();
+        let mut executor = following_an_empty_plan(1000, &device);
+        device.0.store(1200, Ordering::Relaxed);
+        follow(&mut executor, PACE_STEPS);
+        assert!(executor.status.is_ok());
+        assert_eq!(executor.plan().unwrap().unseen_bytes, 0);
+        let warnings: Vec<SwapWarning> = executor
+            .warnings()
+            .into_iter()
+            .filter(|w| !matches!(w, SwapWarning::PlanMovesNothing { .. }))
+            .collect();
+        assert!(
+            matches!(
+                warnings.as_slice(),
+                [SwapWarning::UnseenOverBudget {
+                    budget_bytes: 1000,
+                    unseen_bytes: 1200,
+                    ..
+                }]
+            ),
+            "{warnings:?}"
+        );
+        assert!(warnings[0].to_string().contains("raise it"));
+        // It no longer corrects: growth past the budget is said.
+        follow(&mut executor, 1);
+        assert!(executor
+            .warnings()
+            .iter()
+            .any(|w| matches!(w, SwapWarning::DeviceGrewPastBudget { .. })));
+    }
+
+    #[test]
+    fn unseen_bytes_are_measured_anew_for_another_op_sequence() {
+        let mut unseen = UnseenBytes::default();
+        unseen.profiled(&[1, 2, 3]);
+        unseen.planned(500);
+        unseen.profiled(&[1, 2, 3]);
+        assert_eq!((unseen.in_force, unseen.corrections), (500, 1));
+        unseen.profiled(&[1, 2]);
+        assert_eq!((unseen.in_force, unseen.corrections), (0, 0));
+        // Corrections stop after a few for one sequence.
+        for _ in 0..UNSEEN_CORRECTIONS {
+            assert!(unseen.may_correct());
+            unseen.planned(unseen.in_force + 100);
+        }
+        assert!(!unseen.may_correct());
     }
 
     #[test]

@@ -70,6 +70,17 @@ pub enum SwapWarning {
         /// How much the device's buffers grew over the iteration's start.
         grew_bytes: u64,
     },
+    /// The device added more beyond the plan (the ops' own buffers, those
+    /// fusion frees late) than any plan could leave free of the budget: the
+    /// plan in force stays, and the device grows past the budget.
+    UnseenOverBudget {
+        /// The budget.
+        budget_bytes: u64,
+        /// What the device added beyond the plan, measured.
+        unseen_bytes: u64,
+        /// Why no plan leaves it free.
+        why: String,
+    },
 }
 
 impl SwapWarning {
@@ -85,6 +96,7 @@ impl SwapWarning {
                 true
             }
             (Self::DeviceGrewPastBudget { .. }, Self::DeviceGrewPastBudget { .. }) => true,
+            (Self::UnseenOverBudget { .. }, Self::UnseenOverBudget { .. }) => true,
             _ => false,
         }
     }
@@ -132,6 +144,19 @@ impl fmt::Display for SwapWarning {
                  ops' own buffers and those fusion frees late come on top; leave the rest of \
                  the device for them (this is said once)",
                 human_bytes(*grew_bytes),
+                human_bytes(*budget_bytes)
+            ),
+            Self::UnseenOverBudget {
+                budget_bytes,
+                unseen_bytes,
+                why,
+            } => write!(
+                f,
+                "the device added {} beyond the plan (the ops' own buffers and those fusion \
+                 frees late, by the driver's count), and no plan leaves that much of the \
+                 budget of {} free ({why}): the plan in force stays and the device grows past \
+                 the budget; raise it to bound what the device holds",
+                human_bytes(*unseen_bytes),
                 human_bytes(*budget_bytes)
             ),
         }

@@ -142,6 +142,10 @@ pub struct PlanSummary {
     /// The iteration's device bytes the plan expects at its peak.
     #[serde(default)]
     pub expected_peak_bytes: u64,
+    /// Of that peak, what the device added beyond earlier plans (measured),
+    /// which this one leaves free.
+    #[serde(default)]
+    pub unseen_bytes: u64,
     pub expected_peak_saved_bytes: u64,
     pub keep_all_peak_saved_bytes: u64,
     pub budget_bytes: Option<u64>,

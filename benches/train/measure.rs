@@ -331,6 +331,7 @@ pub fn swap_stats() -> SwapStats {
             swapped_count: plan.swapped_count(),
             swapped_bytes: plan.swapped_bytes(),
             expected_peak_bytes: plan.expected_peak_bytes,
+            unseen_bytes: plan.unseen_bytes,
             expected_peak_saved_bytes: plan.expected_peak_saved_bytes,
             keep_all_peak_saved_bytes: plan.keep_all_peak_saved_bytes,
             budget_bytes: plan.budget_bytes,

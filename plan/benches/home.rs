@@ -58,6 +58,7 @@ fn main() {
         min_swap_bytes: 1 << 20,
         prefetch_lookahead_ops: None,
         costs: Some(Arc::new(costs)),
+        unseen_bytes: 0,
     };
     println!(
         "{} ops, {} saved tensors{}; {} threads",

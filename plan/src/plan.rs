@@ -93,9 +93,15 @@ pub struct Plan {
     /// copies still in flight).
     pub budget_bytes: Option<u64>,
     /// Peak of the iteration's device bytes under this plan (simulated on
-    /// the profile): what the budget is held against.
+    /// the profile, plus [`Self::unseen_bytes`]): what the budget is held
+    /// against.
     #[serde(default)]
     pub expected_peak_bytes: u64,
+    /// Device bytes the iteration adds beyond what the profile shows,
+    /// measured on iterations that followed an earlier plan, and left free
+    /// by this one (see `PlanParams::unseen_bytes`).
+    #[serde(default)]
+    pub unseen_bytes: u64,
     /// Op of that peak.
     #[serde(default)]
     pub expected_peak_op: u32,
@@ -177,6 +183,13 @@ impl fmt::Display for Plan {
             human_bytes(self.expected_peak_saved_bytes),
             human_bytes(self.keep_all_peak_saved_bytes),
         )?;
+        if self.unseen_bytes > 0 {
+            write!(
+                f,
+                "; {} of the peak is what the device added beyond the plan on earlier steps",
+                human_bytes(self.unseen_bytes)
+            )?;
+        }
         if let Some(p) = &self.predicted {
             write!(
                 f,

@@ -406,6 +406,7 @@ fn params(costs: Option<std::sync::Arc<CostModel>>) -> PlanParams {
         min_swap_bytes: 0,
         prefetch_lookahead_ops: None,
         costs,
+        unseen_bytes: 0,
     }
 }
 

@@ -190,7 +190,7 @@ impl<'a> Space<'a> {
 
     fn evaluate(&self, position: &[u8]) -> (Evaluation, Score) {
         let evaluation = self.evaluator.evaluate(&self.decisions(position));
-        let budget = self.params.budget_bytes.unwrap_or(u64::MAX);
+        let budget = self.params.plan_budget().unwrap_or(u64::MAX);
         let score = Score {
             over_budget: evaluation.peak_bytes.saturating_sub(budget),
             time_ns: evaluation.time.iteration_ns,

@@ -37,6 +37,21 @@ pub struct PlanParams {
     /// What copies and codecs cost on the device, where measured: the
     /// policies that compress price their choices with it.
     pub costs: Option<Arc<CostModel>>,
+    /// Device bytes the iteration adds that the profile does not show
+    /// (ops' own buffers under fusion, buffers freed only when a fused
+    /// kernel has run, a pool's rounding), measured on iterations that
+    /// followed an earlier plan: the plan keeps this much of the budget
+    /// free, so that the budget bounds what the device really holds.
+    pub unseen_bytes: u64,
+}
+
+impl PlanParams {
+    /// The part of the budget the plan's own bytes may take: the budget
+    /// less what the device adds unseen.
+    pub fn plan_budget(&self) -> Option<u64> {
+        self.budget_bytes
+            .map(|budget| budget.saturating_sub(self.unseen_bytes))
+    }
 }
 
 /// Turns a profile into a plan.
@@ -166,16 +181,24 @@ fn finish_plan(
         .iter()
         .all(|d| d.action == Action::Keep)
         .then(|| why_nothing_moves(policy, profile, params, footprint));
+    let unseen = params.unseen_bytes;
     if let Some(budget) = params.budget_bytes {
-        if peak > budget {
+        if peak + unseen > budget {
+            let measured = match unseen {
+                0 => String::new(),
+                _ => format!(
+                    ", and the device adds {} beyond what the plan sees (measured on earlier steps)",
+                    human_bytes(unseen)
+                ),
+            };
             return Err(PlanError::BudgetTooSmall {
                 budget,
-                need: peak,
+                need: peak + unseen,
                 op: at,
                 iteration: profile.iteration,
                 policy: name.to_string(),
                 tried: format!(
-                    "{tried}; of the {} needed at that op, {} are working tensors that no plan moves",
+                    "{tried}; of the {} the plan needs at that op, {} are working tensors that no plan moves{measured}",
                     human_bytes(peak),
                     human_bytes(footprint.other_at(at as usize))
                 ),
@@ -188,8 +211,9 @@ fn finish_plan(
         decisions,
         op_signatures: profile.op_signatures.clone(),
         budget_bytes: params.budget_bytes,
-        expected_peak_bytes: peak,
+        expected_peak_bytes: peak + unseen,
         expected_peak_op: at,
+        unseen_bytes: unseen,
         expected_peak_saved_bytes: peak_saved,
         keep_all_peak_saved_bytes: keep_all_peak,
         moves_nothing_because,
@@ -220,7 +244,7 @@ fn why_nothing_moves(
         );
     }
     let (need, _) = footprint.peak(profile, &Decision::keep_all(profile));
-    match params.budget_bytes {
+    match params.plan_budget() {
         Some(budget) => format!(
             "the budget of {} holds every saved tensor (keeping them all needs {}): lower it to move tensors",
             human_bytes(budget),

@@ -106,7 +106,7 @@ impl Policy for Capuchin {
         let tensors: Vec<&TensorProfile> = profile.saved_tensors().collect();
         let mut decisions = Decision::keep_all(profile);
         let mut moved = 0;
-        if let Some(budget) = params.budget_bytes {
+        if let Some(budget) = params.plan_budget() {
             loop {
                 let (peak, at) = peak_of(&footprint.timeline(profile, &decisions));
                 if peak <= budget {

@@ -45,7 +45,7 @@ pub(super) fn swap_all_plan(
     schedule_prefetches(profile, &footprint, params, &mut decisions);
     // Without a budget, only tensors that do not raise the saved-bytes
     // peak stay on the device: swap-all then moves all it can.
-    let (keep_footprint, keep_cap) = match params.budget_bytes {
+    let (keep_footprint, keep_cap) = match params.plan_budget() {
         Some(budget) => (footprint.clone(), budget),
         None => (Footprint::default(), just_in_time_saved_peak),
     };
@@ -108,7 +108,7 @@ pub(super) fn schedule_prefetches(
 ) {
     let backward_start = profile.backward_start.unwrap_or(profile.op_count);
     let cap = params
-        .budget_bytes
+        .plan_budget()
         .unwrap_or_else(|| footprint.peak(profile, decisions).0);
     match params.prefetch_lookahead_ops {
         Some(ops) => prefetch_by_lookahead(profile, footprint, cap, decisions, ops, backward_start),

@@ -7,6 +7,7 @@ fn params(budget_bytes: Option<u64>) -> PlanParams {
         min_swap_bytes: 0,
         prefetch_lookahead_ops: None,
         costs: None,
+        unseen_bytes: 0,
     }
 }
 
@@ -21,6 +22,34 @@ fn keep_all_fits_a_budget_that_holds_everything_and_says_why_it_moves_nothing() 
     assert_eq!(
         plan.moves_nothing_because.as_deref(),
         Some("policy keep-all keeps every tensor on the device")
+    );
+}
+
+#[test]
+fn plans_leave_the_budgets_room_for_what_the_device_adds_unseen() {
+    let profile = chain(&[100; 5]);
+    let with_unseen = |unseen_bytes| PlanParams {
+        unseen_bytes,
+        ..params(Some(600))
+    };
+    // 600 holds all five; with 200 of it taken unseen, tensors move.
+    let keeps = SwapAll.plan(&profile, &with_unseen(0)).unwrap();
+    let room = SwapAll.plan(&profile, &with_unseen(200)).unwrap();
+    assert_eq!(room.unseen_bytes, 200);
+    assert_eq!(room.budget_bytes, Some(600));
+    assert!(room.expected_peak_bytes <= 600, "{room}");
+    assert!(room.expected_peak_saved_bytes < keeps.expected_peak_saved_bytes);
+    for policy in [&SwapAll as &dyn Policy, &SuperNeurons, &KeepAll] {
+        match policy.plan(&profile, &with_unseen(590)) {
+            Err(PlanError::BudgetTooSmall { need, .. }) => assert!(need > 600),
+            other => panic!("{}: {other:?}", policy.name()),
+        }
+    }
+    let err = SwapAll.plan(&profile, &with_unseen(590)).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("the device adds 590 B beyond what the plan sees"),
+        "{err}"
     );
 }
 
