@@ -33,7 +33,7 @@ use std::time::Instant;
 use crate::config::{OnBudgetError, SwapConfig};
 use crate::error::SwapError;
 use crate::handle::{ManagedSlot, SlotEvent, TensorId, Tracker};
-use crate::policy::{Action, Codec, CostModel, Plan, PlanParams};
+use crate::policy::{Action, Codec, CostModel, Plan, PlanError, PlanParams};
 use crate::profiler::{human_bytes, write_json, OpRecord, Phase, Profile, Recorder, TensorKey};
 use crate::report::{plan_line, IterationReport, OffloadTally, SwapWarning, Warnings};
 use crate::runtime_failure::SkippedCandidates;
@@ -1582,9 +1582,10 @@ impl Executor {
     }
 
     /// Plans from `profile` leaving `unseen` bytes of the budget free for
-    /// what the device adds beyond the plan. Where no plan does, the plan
-    /// in force stays and a warning says why. Returns whether a new plan is
-    /// in force.
+    /// what the device adds beyond the plan. Where no plan leaves all of
+    /// it, the plan leaves as much as the best one tried could, and a
+    /// warning says so; where that is no more than the plan in force
+    /// leaves, that plan stays. Returns whether a new plan is in force.
     fn replan_for_unseen(
         &mut self,
         profile: &Profile,
@@ -1593,20 +1594,47 @@ impl Executor {
         why: &str,
     ) -> bool {
         let _span = tracing::info_span!("plan", iteration = profile.iteration).entered();
-        let params = PlanParams {
-            unseen_bytes: unseen,
-            ..self.plan_params()
-        };
         let started = Instant::now();
-        let planned = self.config.policy.plan(profile, &params);
+        let mut leave = unseen;
+        let planned = loop {
+            let params = PlanParams {
+                unseen_bytes: leave,
+                ..self.plan_params()
+            };
+            match self.config.policy.plan(profile, &params) {
+                Ok(plan) => break Ok(plan),
+                Err(err) => {
+                    // The plan's own bytes at its best: what is left beside
+                    // them, once, if it is worth a plan.
+                    let left = match &err {
+                        PlanError::BudgetTooSmall { budget, need, .. } if leave == unseen => {
+                            budget.saturating_sub(need.saturating_sub(leave)) / 100 * 99
+                        }
+                        _ => 0,
+                    };
+                    let budget = params.budget_bytes.unwrap_or(0);
+                    if left <= self.unseen.in_force + budget / 20 {
+                        break Err(err);
+                    }
+                    self.warnings.raise(SwapWarning::UnseenOverBudget {
+                        budget_bytes: budget,
+                        unseen_bytes: unseen,
+                        left_bytes: Some(left),
+                        why: err.to_string(),
+                    });
+                    leave = left;
+                }
+            }
+        };
         report.planning = Some(started.elapsed());
         match planned {
             Ok(plan) => {
-                self.unseen.planned(unseen);
+                self.unseen.planned(leave);
+                self.unseen.gave_up |= leave < unseen;
                 report.plan = Some(format!(
                     "{}{why} (leaving {} of the budget for what the device added beyond the plan)",
                     plan_line(&plan),
-                    human_bytes(unseen)
+                    human_bytes(leave)
                 ));
                 self.install_plan(profile, plan);
                 true
@@ -1614,8 +1642,9 @@ impl Executor {
             Err(err) => {
                 self.unseen.gave_up = true;
                 self.warnings.raise(SwapWarning::UnseenOverBudget {
-                    budget_bytes: params.budget_bytes.unwrap_or(0),
+                    budget_bytes: self.config.budget_bytes.unwrap_or(0),
                     unseen_bytes: unseen,
+                    left_bytes: None,
                     why: err.to_string(),
                 });
                 false
@@ -1748,9 +1777,9 @@ impl UnseenBytes {
 
     /// An iteration that followed `plan` grew the device's buffers by
     /// `grew`. Returns what the next plan should leave free: the most of
-    /// the last [`PACE_STEPS`] (one step can miss a late buffer), once that
-    /// is over what the plan in force leaves by more than a twentieth of
-    /// the budget.
+    /// the last [`PACE_STEPS`] (one step can miss a late buffer), as soon as
+    /// that is over what the plan in force leaves by more than a twentieth
+    /// of the budget (under a tight cap the next step may not fit).
     fn iteration_followed(&mut self, plan: &Plan, grew: u64, budget: u64) -> Option<u64> {
         let seen = plan.expected_peak_bytes.saturating_sub(plan.unseen_bytes);
         if self.measured.len() == PACE_STEPS {
@@ -1758,10 +1787,7 @@ impl UnseenBytes {
         }
         self.measured.push(grew.saturating_sub(seen));
         let most = self.measured.iter().copied().max()?;
-        (self.measured.len() == PACE_STEPS
-            && self.may_correct()
-            && most > self.in_force + budget / 20)
-            .then_some(most)
+        (self.may_correct() && most > self.in_force + budget / 20).then_some(most)
     }
 
     /// A plan leaving `unseen` free is in force.
@@ -2421,9 +2447,7 @@ mod tests {
         let device = HighWaterAt::default();
         let mut executor = following_an_empty_plan(1000, &device);
         device.0.store(600, Ordering::Relaxed);
-        follow(&mut executor, PACE_STEPS - 1);
-        assert_eq!(executor.plan().unwrap().unseen_bytes, 0);
-        // The most of four iterations: planned again, leaving it free.
+        // The first iteration over: planned again, leaving it free.
         follow(&mut executor, 1);
         let plan = executor.plan().unwrap();
         assert_eq!((plan.unseen_bytes, plan.expected_peak_bytes), (600, 600));
@@ -2441,6 +2465,10 @@ mod tests {
         follow(&mut executor, PACE_STEPS);
         assert_eq!(executor.plan().unwrap().unseen_bytes, 600);
         device.0.store(800, Ordering::Relaxed);
+        follow(&mut executor, 1);
+        assert_eq!(executor.plan().unwrap().unseen_bytes, 800);
+        // The most of the last four counts, not the last one.
+        device.0.store(700, Ordering::Relaxed);
         follow(&mut executor, PACE_STEPS);
         assert_eq!(executor.plan().unwrap().unseen_bytes, 800);
         assert!(executor
@@ -2467,37 +2495,65 @@ mod tests {
         }
     }
 
-    #[test]
-    fn where_no_plan_leaves_room_for_what_the_device_adds_the_plan_in_force_stays() {
-        let device = HighWaterAt::default();
-        let mut executor = following_an_empty_plan(1000, &device);
-        device.0.store(1200, Ordering::Relaxed);
-        follow(&mut executor, PACE_STEPS);
-        assert!(executor.status.is_ok());
-        assert_eq!(executor.plan().unwrap().unseen_bytes, 0);
-        let warnings: Vec<SwapWarning> = executor
+    /// The warnings but the empty plan's "moves nothing".
+    fn budget_warnings(executor: &Executor) -> Vec<SwapWarning> {
+        executor
             .warnings()
             .into_iter()
             .filter(|w| !matches!(w, SwapWarning::PlanMovesNothing { .. }))
-            .collect();
+            .collect()
+    }
+
+    #[test]
+    fn where_no_plan_leaves_all_the_device_adds_the_plan_leaves_what_it_can() {
+        let device = HighWaterAt::default();
+        let mut executor = following_an_empty_plan(1000, &device);
+        device.0.store(1200, Ordering::Relaxed);
+        follow(&mut executor, 1);
+        assert!(executor.status.is_ok());
+        // The plan's own bytes are none: all the budget but a hundredth.
+        assert_eq!(executor.plan().unwrap().unseen_bytes, 990);
+        let warnings = budget_warnings(&executor);
         assert!(
             matches!(
                 warnings.as_slice(),
                 [SwapWarning::UnseenOverBudget {
                     budget_bytes: 1000,
                     unseen_bytes: 1200,
+                    left_bytes: Some(990),
                     ..
                 }]
             ),
             "{warnings:?}"
         );
-        assert!(warnings[0].to_string().contains("raise it"));
+        assert!(warnings[0]
+            .to_string()
+            .contains("the plan leaves 990 B free instead"));
         // It no longer corrects: growth past the budget is said.
         follow(&mut executor, 1);
         assert!(executor
             .warnings()
             .iter()
             .any(|w| matches!(w, SwapWarning::DeviceGrewPastBudget { .. })));
+    }
+
+    #[test]
+    fn where_no_plan_leaves_more_than_the_plan_in_force_that_plan_stays() {
+        let device = HighWaterAt::default();
+        let mut executor = following_an_empty_plan(1000, &device);
+        device.0.store(960, Ordering::Relaxed);
+        follow(&mut executor, 1);
+        assert_eq!(executor.plan().unwrap().unseen_bytes, 960);
+        device.0.store(1200, Ordering::Relaxed);
+        follow(&mut executor, 1);
+        assert_eq!(executor.plan().unwrap().unseen_bytes, 960);
+        assert!(matches!(
+            budget_warnings(&executor).as_slice(),
+            [SwapWarning::UnseenOverBudget {
+                left_bytes: None,
+                ..
+            }]
+        ));
     }
 
     #[test]

@@ -72,12 +72,16 @@ pub enum SwapWarning {
     },
     /// The device added more beyond the plan (the ops' own buffers, those
     /// fusion frees late) than any plan could leave free of the budget: the
-    /// plan in force stays, and the device grows past the budget.
+    /// plan leaves what the best one tried could, or the plan in force
+    /// stays, and the device grows past the budget.
     UnseenOverBudget {
         /// The budget.
         budget_bytes: u64,
         /// What the device added beyond the plan, measured.
         unseen_bytes: u64,
+        /// What the new plan leaves free instead; `None`: the plan in
+        /// force stays.
+        left_bytes: Option<u64>,
         /// Why no plan leaves it free.
         why: String,
     },
@@ -149,16 +153,23 @@ impl fmt::Display for SwapWarning {
             Self::UnseenOverBudget {
                 budget_bytes,
                 unseen_bytes,
+                left_bytes,
                 why,
-            } => write!(
-                f,
-                "the device added {} beyond the plan (the ops' own buffers and those fusion \
-                 frees late, by the driver's count), and no plan leaves that much of the \
-                 budget of {} free ({why}): the plan in force stays and the device grows past \
-                 the budget; raise it to bound what the device holds",
-                human_bytes(*unseen_bytes),
-                human_bytes(*budget_bytes)
-            ),
+            } => {
+                let outcome = match left_bytes {
+                    Some(left) => format!("the plan leaves {} free instead", human_bytes(*left)),
+                    None => "the plan in force stays".into(),
+                };
+                write!(
+                    f,
+                    "the device added {} beyond the plan (the ops' own buffers and those fusion \
+                     frees late, by the driver's count), and no plan leaves all of it free of \
+                     the budget of {} ({why}): {outcome}, and the device grows past the budget; \
+                     raise it to bound what the device holds",
+                    human_bytes(*unseen_bytes),
+                    human_bytes(*budget_bytes)
+                )
+            }
         }
     }
 }
