@@ -1425,11 +1425,7 @@ impl Executor {
                 " (op times from the measured step, {:.1} ms{link})",
                 measured.compute_ns as f64 / 1e6
             );
-            let corrected =
-                unseen.is_some_and(|u| self.replan_for_unseen(&profile, u, &mut report, &why));
-            if !corrected {
-                result = self.replan_reported(&profile, &mut report, &why);
-            }
+            result = self.replan_leaving(&profile, unseen, &mut report, &why);
         }
         if followed_plan && !counted.is_empty() && result.is_ok() {
             if let Some(profile) = self.profile_with_new_zeros(&counted, scheduled) {
@@ -1460,12 +1456,8 @@ impl Executor {
             // the fallback goes on quietly until either changes.
             let failed_before = self.failed_for.contains(&profile.op_signatures);
             if profile.complete && !failed_before {
-                let planned = self
-                    .unseen_in_profiled(&profile)
-                    .is_some_and(|u| self.replan_for_unseen(&profile, u, &mut report, ""));
-                if !planned {
-                    result = self.replan_reported(&profile, &mut report, "");
-                }
+                let unseen = self.unseen_in_profiled(&profile);
+                result = self.replan_leaving(&profile, unseen, &mut report, "");
             }
         }
         // The first iterations (profiling, planning, the first to follow
@@ -1578,7 +1570,7 @@ impl Executor {
             .peak_live_bytes
             .saturating_sub(profile.start_live_bytes);
         let unseen = grew.saturating_sub(kept);
-        (self.unseen.may_correct() && unseen > self.unseen.in_force + budget / 20).then_some(unseen)
+        self.unseen.worth(unseen, budget).then_some(unseen)
     }
 
     /// Plans from `profile` leaving `unseen` bytes of the budget free for
@@ -1595,37 +1587,31 @@ impl Executor {
     ) -> bool {
         let _span = tracing::info_span!("plan", iteration = profile.iteration).entered();
         let started = Instant::now();
-        let mut leave = unseen;
-        let planned = loop {
+        let budget = self.config.budget_bytes.unwrap_or(0);
+        let plan_leaving = |executor: &Self, unseen_bytes| {
             let params = PlanParams {
-                unseen_bytes: leave,
-                ..self.plan_params()
+                unseen_bytes,
+                ..executor.plan_params()
             };
-            match self.config.policy.plan(profile, &params) {
-                Ok(plan) => break Ok(plan),
-                Err(err) => {
-                    // The plan's own bytes at its best: what is left beside
-                    // them, once, if it is worth a plan.
-                    let left = match &err {
-                        PlanError::BudgetTooSmall { budget, need, .. } if leave == unseen => {
-                            budget.saturating_sub(need.saturating_sub(leave)) / 100 * 99
-                        }
-                        _ => 0,
-                    };
-                    let budget = params.budget_bytes.unwrap_or(0);
-                    if left <= self.unseen.in_force + budget / 20 {
-                        break Err(err);
-                    }
-                    self.warnings.raise(SwapWarning::UnseenOverBudget {
-                        budget_bytes: budget,
-                        unseen_bytes: unseen,
-                        left_bytes: Some(left),
-                        why: err.to_string(),
-                    });
-                    leave = left;
-                }
-            }
+            executor.config.policy.plan(profile, &params)
         };
+        let mut leave = unseen;
+        let mut planned = plan_leaving(self, leave);
+        if let Err(err @ PlanError::BudgetTooSmall { need, .. }) = &planned {
+            // Beside the best plan's own bytes, what is left, if it is
+            // worth a plan.
+            let left = budget.saturating_sub(need.saturating_sub(leave)) / 100 * 99;
+            if self.unseen.worth(left, budget) {
+                self.warnings.raise(SwapWarning::UnseenOverBudget {
+                    budget_bytes: budget,
+                    unseen_bytes: unseen,
+                    left_bytes: Some(left),
+                    why: err.to_string(),
+                });
+                leave = left;
+                planned = plan_leaving(self, leave);
+            }
+        }
         report.planning = Some(started.elapsed());
         match planned {
             Ok(plan) => {
@@ -1642,13 +1628,28 @@ impl Executor {
             Err(err) => {
                 self.unseen.gave_up = true;
                 self.warnings.raise(SwapWarning::UnseenOverBudget {
-                    budget_bytes: self.config.budget_bytes.unwrap_or(0),
+                    budget_bytes: budget,
                     unseen_bytes: unseen,
                     left_bytes: None,
                     why: err.to_string(),
                 });
                 false
             }
+        }
+    }
+
+    /// Plans from `profile` leaving `unseen` free where given and a plan
+    /// does, else as [`Self::replan_reported`] does.
+    fn replan_leaving(
+        &mut self,
+        profile: &Profile,
+        unseen: Option<u64>,
+        report: &mut IterationReport,
+        why: &str,
+    ) -> Result<(), SwapError> {
+        match unseen.is_some_and(|u| self.replan_for_unseen(profile, u, report, why)) {
+            true => Ok(()),
+            false => self.replan_reported(profile, report, why),
         }
     }
 
@@ -1775,6 +1776,13 @@ impl UnseenBytes {
         !self.gave_up && self.corrections < UNSEEN_CORRECTIONS
     }
 
+    /// Whether a plan leaving `unseen` free is worth making: corrections
+    /// are still allowed and it leaves more than the plan in force by over
+    /// a twentieth of the budget.
+    fn worth(&self, unseen: u64, budget: u64) -> bool {
+        self.may_correct() && unseen > self.in_force + budget / 20
+    }
+
     /// An iteration that followed `plan` grew the device's buffers by
     /// `grew`. Returns what the next plan should leave free: the most of
     /// the last [`PACE_STEPS`] (one step can miss a late buffer), as soon as
@@ -1787,7 +1795,7 @@ impl UnseenBytes {
         }
         self.measured.push(grew.saturating_sub(seen));
         let most = self.measured.iter().copied().max()?;
-        (self.may_correct() && most > self.in_force + budget / 20).then_some(most)
+        self.worth(most, budget).then_some(most)
     }
 
     /// A plan leaving `unseen` free is in force.
@@ -2369,8 +2377,16 @@ mod tests {
     }
 
     /// A device whose allocator keeps a high-water mark: 1000 bytes in
-    /// buffers when it is restarted, 1600 at its highest since.
-    struct HighWater;
+    /// buffers (and in use) when it is restarted, and at its highest since
+    /// as many more as the test sets.
+    #[derive(Clone, Default)]
+    struct HighWater(Arc<AtomicU64>);
+
+    impl HighWater {
+        fn at(over_start: u64) -> Self {
+            Self(Arc::new(AtomicU64::new(over_start)))
+        }
+    }
 
     impl DeviceMemory for HighWater {
         fn usage(&self) -> Option<DeviceUsage> {
@@ -2384,14 +2400,14 @@ mod tests {
             Some(1000)
         }
         fn allocator_peak(&self) -> Option<u64> {
-            Some(1600)
+            Some(1000 + self.0.load(Ordering::Relaxed))
         }
     }
 
     #[test]
     fn the_iterations_peak_is_the_allocators_high_water_mark_where_it_keeps_one() {
         let config = SwapConfig::builder().policy(SwapAll).build();
-        let mut executor = training_with(Box::new(HighWater), config);
+        let mut executor = training_with(Box::new(HighWater::at(600)), config);
         executor.begin_op(false);
         executor.end_backward().unwrap();
         let profile = executor.last_profile().unwrap();
@@ -2402,31 +2418,20 @@ mod tests {
         assert_eq!(device.measured_growth(), 600);
     }
 
-    /// A device whose allocator's high-water mark the test sets, as bytes
-    /// over what its buffers held at the iteration's start.
-    #[derive(Clone, Default)]
-    struct HighWaterAt(Arc<AtomicU64>);
-
-    impl DeviceMemory for HighWaterAt {
-        fn usage(&self) -> Option<DeviceUsage> {
-            Some(DeviceUsage::default())
-        }
-        fn restart_allocator_peak(&self) -> Option<u64> {
-            Some(1000)
-        }
-        fn allocator_peak(&self) -> Option<u64> {
-            Some(1000 + self.0.load(Ordering::Relaxed))
-        }
-    }
-
-    /// An executor following a plan made from an iteration that saved
-    /// nothing (so everything the device adds is unseen), under `budget`.
-    fn following_an_empty_plan(budget: u64, device: &HighWaterAt) -> Executor {
+    /// An executor of a training thread under `SwapAll` and `budget`, on
+    /// `device`.
+    fn swap_all_under(budget: u64, device: &HighWater) -> Executor {
         let config = SwapConfig::builder()
             .policy(SwapAll)
             .budget_bytes(budget)
             .build();
-        let mut executor = training_with(Box::new(device.clone()), config);
+        training_with(Box::new(device.clone()), config)
+    }
+
+    /// An executor following a plan made from an iteration that saved
+    /// nothing (so everything the device adds is unseen), under `budget`.
+    fn following_an_empty_plan(budget: u64, device: &HighWater) -> Executor {
+        let mut executor = swap_all_under(budget, device);
         let profile = Recorder::new(16, 0).finish(0, 0, None);
         executor.unseen.profiled(&profile.op_signatures);
         executor.replan(&profile).unwrap();
@@ -2444,7 +2449,7 @@ mod tests {
 
     #[test]
     fn plans_leave_the_budgets_room_for_what_the_device_adds_beyond_them() {
-        let device = HighWaterAt::default();
+        let device = HighWater::default();
         let mut executor = following_an_empty_plan(1000, &device);
         device.0.store(600, Ordering::Relaxed);
         // The first iteration over: planned again, leaving it free.
@@ -2479,13 +2484,7 @@ mod tests {
 
     #[test]
     fn a_profiled_iteration_after_the_first_gives_the_first_measure_of_what_plans_do_not_see() {
-        let device = HighWaterAt::default();
-        device.0.store(600, Ordering::Relaxed);
-        let config = SwapConfig::builder()
-            .policy(SwapAll)
-            .budget_bytes(1000)
-            .build();
-        let mut executor = training_with(Box::new(device.clone()), config);
+        let mut executor = swap_all_under(1000, &HighWater::at(600));
         // The first iteration autotunes: its growth is not taken.
         for unseen in [0, 600] {
             executor.allocator_start = Some(1000);
@@ -2506,7 +2505,7 @@ mod tests {
 
     #[test]
     fn where_no_plan_leaves_all_the_device_adds_the_plan_leaves_what_it_can() {
-        let device = HighWaterAt::default();
+        let device = HighWater::default();
         let mut executor = following_an_empty_plan(1000, &device);
         device.0.store(1200, Ordering::Relaxed);
         follow(&mut executor, 1);
@@ -2539,7 +2538,7 @@ mod tests {
 
     #[test]
     fn where_no_plan_leaves_more_than_the_plan_in_force_that_plan_stays() {
-        let device = HighWaterAt::default();
+        let device = HighWater::default();
         let mut executor = following_an_empty_plan(1000, &device);
         device.0.store(960, Ordering::Relaxed);
         follow(&mut executor, 1);
@@ -2579,7 +2578,7 @@ mod tests {
             .policy(SwapAll)
             .budget_bytes(500)
             .build();
-        let mut executor = training_with(Box::new(HighWater), config);
+        let mut executor = training_with(Box::new(HighWater::at(600)), config);
         for _ in 0..3 {
             executor.begin_op(false);
             executor.end_backward().unwrap();
