@@ -297,22 +297,39 @@ pub fn compression_stats() -> CompressionStats {
 }
 
 /// Pinned-pool refusals since the executor last took them, and the first
-/// reason: the pool refuses on whichever path copies (an offload, or a
-/// fusion buffer's copy once fusion hands it over), the executor sums them
-/// up at the end of the iteration.
-static POOL_REFUSALS: std::sync::Mutex<(u64, Option<String>)> = std::sync::Mutex::new((0, None));
+/// reason: the pool refuses on whichever thread copies (the training
+/// thread, or a data loader's whose op moved the pending offloads on), the
+/// executor sums them up at the end of the iteration. Process-wide for that
+/// reason; per thread under test, where tests run side by side in threads of
+/// one process and each executor must see only its own.
+type PoolRefusals = (u64, Option<String>);
+
+#[cfg(not(test))]
+fn with_pool_refusals<T>(f: impl FnOnce(&mut PoolRefusals) -> T) -> T {
+    static POOL_REFUSALS: std::sync::Mutex<PoolRefusals> = std::sync::Mutex::new((0, None));
+    f(&mut POOL_REFUSALS.lock().unwrap_or_else(|p| p.into_inner()))
+}
+
+#[cfg(test)]
+fn with_pool_refusals<T>(f: impl FnOnce(&mut PoolRefusals) -> T) -> T {
+    thread_local! {
+        static POOL_REFUSALS: std::cell::RefCell<PoolRefusals> = const { std::cell::RefCell::new((0, None)) };
+    }
+    POOL_REFUSALS.with(|refusals| f(&mut refusals.borrow_mut()))
+}
 
 /// Counts a refusal of the pinned pool.
 #[cfg_attr(not(feature = "cuda"), allow(dead_code))]
 pub(crate) fn pool_refused(why: &str) {
-    let mut refusals = POOL_REFUSALS.lock().unwrap_or_else(|p| p.into_inner());
-    refusals.0 += 1;
-    refusals.1.get_or_insert_with(|| why.to_string());
+    with_pool_refusals(|refusals| {
+        refusals.0 += 1;
+        refusals.1.get_or_insert_with(|| why.to_string());
+    });
 }
 
 /// The pinned-pool refusals since the last call, and the first reason.
-pub(crate) fn take_pool_refusals() -> (u64, Option<String>) {
-    std::mem::take(&mut *POOL_REFUSALS.lock().unwrap_or_else(|p| p.into_inner()))
+pub(crate) fn take_pool_refusals() -> PoolRefusals {
+    with_pool_refusals(std::mem::take)
 }
 
 /// Why a transfer did not happen. In every case the tensor stays on the device.
