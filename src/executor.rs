@@ -1499,7 +1499,7 @@ impl Executor {
         report.planning = Some(started.elapsed());
         report.plan = Some(match (&self.status, self.plan()) {
             (Err(err), _) => format!("no plan fits: {err}"),
-            (Ok(()), Some(plan)) => format!("{}{why}", plan_line(&plan)),
+            (Ok(()), Some(plan)) => plan_reason(&plan, why),
             (Ok(()), None) => "no plan".into(),
         });
         result
@@ -1617,11 +1617,7 @@ impl Executor {
             Ok(plan) => {
                 self.unseen.planned(leave);
                 self.unseen.gave_up |= leave < unseen;
-                report.plan = Some(format!(
-                    "{}{why} (leaving {} of the budget for what the device added beyond the plan)",
-                    plan_line(&plan),
-                    human_bytes(leave)
-                ));
+                report.plan = Some(plan_reason(&plan, why));
                 self.install_plan(profile, plan);
                 true
             }
@@ -1893,6 +1889,19 @@ impl StepClock {
                 self.measured = None;
             }
         }
+    }
+}
+
+/// The report's line for a new plan: the plan, `why` it was made, and the
+/// room it leaves for what the device adds beyond it.
+fn plan_reason(plan: &Plan, why: &str) -> String {
+    match plan.unseen_bytes {
+        0 => format!("{}{why}", plan_line(plan)),
+        leave => format!(
+            "{}{why} (leaving {} of the budget for what the device added beyond the plan)",
+            plan_line(plan),
+            human_bytes(leave)
+        ),
     }
 }
 
