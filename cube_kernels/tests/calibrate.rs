@@ -5,7 +5,7 @@
 use burn_swap_plan::cost::{Codec, CodecTimeModel};
 use cube_kernels::calibrate::{cached_or_calibrate, held_out_error, synthetic, Calibration};
 use cube_kernels::format::{bytes_to_words, CodecKind, DType};
-use cube_kernels::tuner::{device_key, SearchBudget};
+use cube_kernels::tuner::{device_key, Round, SearchBudget};
 use cube_kernels::Tuner;
 use cubecl::prelude::*;
 use cubecl::wgpu::{WgpuDevice, WgpuRuntime};
@@ -37,6 +37,7 @@ fn small() -> Calibration {
         dtypes: vec![DType::F32],
         reps: 1,
         tuned: true,
+        round: Round::Search,
     }
 }
 
