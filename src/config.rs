@@ -218,6 +218,7 @@ impl SwapConfig {
             prefetch_lookahead_ops: self.prefetch_lookahead_ops,
             costs: self.cost_model.clone(),
             unseen_bytes: 0,
+            host_budget_bytes: None,
         }
     }
 

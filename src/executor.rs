@@ -1552,6 +1552,12 @@ impl Executor {
             params.costs = Some(costs.clone());
         }
         params.unseen_bytes = self.unseen.in_force;
+        params.host_budget_bytes = self.probe.as_ref().and_then(|p| {
+            p.pinned_capacity(
+                self.config.pinned_pool_bytes,
+                self.config.host_ram_reserve_bytes,
+            )
+        });
         params
     }
 
@@ -2006,6 +2012,34 @@ mod tests {
         executor
     }
 
+    /// A device whose transfer engine pins host memory in a pool: it can
+    /// hold what is left of `pool_bytes` above the host reserve, at most
+    /// 1000 bytes.
+    struct PinnedPool;
+
+    impl DeviceMemory for PinnedPool {
+        fn usage(&self) -> Option<DeviceUsage> {
+            None
+        }
+        fn pinned_capacity(&self, pool_bytes: u64, host_reserve_bytes: u64) -> Option<u64> {
+            Some(pool_bytes.saturating_sub(host_reserve_bytes).min(1000))
+        }
+    }
+
+    #[test]
+    fn plans_are_held_to_the_host_memory_the_pinned_pool_can_take() {
+        let config = SwapConfig::builder()
+            .policy(SwapAll)
+            .pinned_pool_bytes(900)
+            .host_ram_reserve_bytes(100)
+            .build();
+        let executor = training_with(Box::new(PinnedPool), config.clone());
+        assert_eq!(executor.plan_params().host_budget_bytes, Some(800));
+        // Without a pool (Flex), nothing bounds it.
+        let executor = training_with(Box::new(HighWater::default()), config);
+        assert_eq!(executor.plan_params().host_budget_bytes, None);
+    }
+
     /// `SwapAll` with exact allocations.
     fn exact_swap_all() -> crate::config::SwapConfigBuilder {
         SwapConfig::builder()
@@ -2197,6 +2231,7 @@ mod tests {
             budget_bytes: Some(100),
             expected_peak_bytes: 0,
             expected_peak_op: 0,
+            expected_host_peak_bytes: 0,
             unseen_bytes: 0,
             expected_peak_saved_bytes: 0,
             keep_all_peak_saved_bytes: 0,
@@ -2234,6 +2269,7 @@ mod tests {
             budget_bytes: Some(100),
             expected_peak_bytes: 100,
             expected_peak_op: 7,
+            expected_host_peak_bytes: 0,
             unseen_bytes: 0,
             expected_peak_saved_bytes: 0,
             keep_all_peak_saved_bytes: 0,

@@ -59,6 +59,7 @@ fn main() {
         prefetch_lookahead_ops: None,
         costs: Some(Arc::new(costs)),
         unseen_bytes: 0,
+        host_budget_bytes: None,
     };
     println!(
         "{} ops, {} saved tensors{}; {} threads",

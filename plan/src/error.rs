@@ -26,6 +26,24 @@ pub enum PlanError {
         /// What the policy tried, in words.
         tried: String,
     },
+    /// The plan's swapped tensors would need more host memory at once than
+    /// the transfer engine's pinned pool can take.
+    #[error(
+        "burn-swap: no plan keeps the swapped tensors within the {} of host memory the pinned pool can take: policy {policy} needs {} (iteration {iteration}); tried: {tried}; raise BURN_SWAP_PINNED_POOL or lower BURN_SWAP_HOST_RESERVE where the host has the RAM, or rebuild tensors instead (`home` with the `recompute` feature)",
+        human_bytes(*.host_budget), human_bytes(*.need)
+    )]
+    HostTooSmall {
+        /// The host bytes the pool can take.
+        host_budget: u64,
+        /// The host bytes the plan would hold at once.
+        need: u64,
+        /// The profiled iteration the plan was made from.
+        iteration: u64,
+        /// The policy's name.
+        policy: String,
+        /// What the policy tried, in words.
+        tried: String,
+    },
     /// The policy prices its choices with a cost model the device has not
     /// measured.
     #[error("burn-swap: policy {policy} needs {missing}, measured on this device; none was given")]

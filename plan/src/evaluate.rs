@@ -15,8 +15,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::cost::{replay, CodecTime, CostModel, SwapReplay};
-use crate::memory::{peak_of, sweep, Footprint};
-use crate::plan::{Action, Decision};
+use crate::memory::{host_peak, Footprint};
+use crate::plan::Decision;
 use crate::profile::Profile;
 use crate::recompute::RecomputeGraph;
 
@@ -82,20 +82,11 @@ impl<'a> Evaluator<'a> {
     }
 }
 
-/// The most bytes swapped tensors hold in host memory at once: from the op
-/// after their offload to the op that brings them back.
-fn host_peak(profile: &Profile, decisions: &[Decision]) -> u64 {
-    let intervals = decisions
-        .iter()
-        .filter(|d| d.action == Action::Swap && d.prefetch_at > d.offload_after + 1)
-        .map(|d| (d.offload_after + 1, d.prefetch_at - 1, d.bytes));
-    peak_of(&sweep(profile.op_count, intervals)).0
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::cost::LinkModel;
+    use crate::plan::Action;
     use crate::recompute::resolve_needs;
     use crate::testing::{chain, timed};
 

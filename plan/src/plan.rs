@@ -105,6 +105,10 @@ pub struct Plan {
     /// Op of that peak.
     #[serde(default)]
     pub expected_peak_op: u32,
+    /// Most bytes the swapped tensors hold in host memory at once (the
+    /// pinned pool's need; simulated on the profile).
+    #[serde(default)]
+    pub expected_host_peak_bytes: u64,
     /// Peak resident saved bytes under this plan (simulated on the profile).
     pub expected_peak_saved_bytes: u64,
     /// Peak resident saved bytes if everything were kept.
@@ -188,6 +192,13 @@ impl fmt::Display for Plan {
                 f,
                 "; {} of the peak is what the device added beyond the plan on earlier steps",
                 human_bytes(self.unseen_bytes)
+            )?;
+        }
+        if self.expected_host_peak_bytes > 0 {
+            write!(
+                f,
+                "\n  peak host bytes of the swapped tensors: {}",
+                human_bytes(self.expected_host_peak_bytes)
             )?;
         }
         if let Some(p) = &self.predicted {

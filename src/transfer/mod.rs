@@ -413,6 +413,14 @@ pub trait DeviceMemory: Send {
     fn driver_free_total(&self) -> Option<(u64, u64)> {
         None
     }
+    /// Host bytes the transfer engine's pinned pool can hold for swapped
+    /// tensors, where a pool bounds them: one of at most `pool_bytes` that
+    /// leaves the host `host_reserve_bytes` of RAM (see
+    /// `cuda::pinned_capacity`).
+    fn pinned_capacity(&self, pool_bytes: u64, host_reserve_bytes: u64) -> Option<u64> {
+        let _ = (pool_bytes, host_reserve_bytes);
+        None
+    }
 }
 
 struct NoProbe;
@@ -467,6 +475,13 @@ pub(crate) fn memory_probe<B: Backend>(device: &B::Device) -> Box<dyn DeviceMemo
             }
             fn driver_free_total(&self) -> Option<(u64, u64)> {
                 cuda::driver_free_total(&self.device)
+            }
+            fn pinned_capacity(&self, pool_bytes: u64, host_reserve_bytes: u64) -> Option<u64> {
+                Some(cuda::pinned_capacity(
+                    &self.device,
+                    pool_bytes,
+                    host_reserve_bytes,
+                ))
             }
         }
         return Box::new(CudaProbe {

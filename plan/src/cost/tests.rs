@@ -436,6 +436,7 @@ fn params(costs: Option<std::sync::Arc<CostModel>>) -> PlanParams {
         prefetch_lookahead_ops: None,
         costs,
         unseen_bytes: 0,
+        host_budget_bytes: None,
     }
 }
 

@@ -48,6 +48,19 @@ pub fn peak_of(timeline: &[u64]) -> (u64, u32) {
         .unwrap_or((0, 0))
 }
 
+/// The most bytes swapped tensors hold in host memory at once under
+/// `decisions`: each from the op after its offload to the op that brings it
+/// back, whose copy reads it. (A compressed copy's block is taken at the
+/// codec's worst case and shrunk once its size is known; counted at the
+/// tensor's size.)
+pub fn host_peak(profile: &Profile, decisions: &[Decision]) -> u64 {
+    let intervals = decisions
+        .iter()
+        .filter(|d| d.action == Action::Swap && d.prefetch_at > d.offload_after)
+        .map(|d| (d.offload_after + 1, d.prefetch_at, d.bytes));
+    peak_of(&sweep(profile.op_count, intervals)).0
+}
+
 /// Where a tensor was on the device, as recorded: `(first op, last op,
 /// bytes)` from its production, a load or a rebuild to the next offload,
 /// drop or its release.

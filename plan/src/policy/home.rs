@@ -10,8 +10,9 @@
 //! particle moves, with set probabilities, to its action in the round's best
 //! particle, in the best plan found so far, in the particle's own best, or
 //! to a random one. A plan's score is its predicted iteration time (at equal
-//! times, fewer bytes over the link); a plan over the budget scores worse
-//! than any within it, by how far over it is.
+//! times, fewer bytes over the link); a plan over the budget, or over the
+//! host memory the pinned pool can take, scores worse than any within both,
+//! by how far over it is.
 //! Particles are scored in parallel on all cores; each has its own random
 //! stream from the seed, so the result depends on the seed only.
 
@@ -191,8 +192,14 @@ impl<'a> Space<'a> {
     fn evaluate(&self, position: &[u8]) -> (Evaluation, Score) {
         let evaluation = self.evaluator.evaluate(&self.decisions(position));
         let budget = self.params.plan_budget().unwrap_or(u64::MAX);
+        let host_budget = self.params.host_budget_bytes.unwrap_or(u64::MAX);
         let score = Score {
-            over_budget: evaluation.peak_bytes.saturating_sub(budget),
+            // Over the pinned pool counts as over the budget: the pool
+            // refuses those copies and their tensors stay on the device.
+            over_budget: evaluation
+                .peak_bytes
+                .saturating_sub(budget)
+                .saturating_add(evaluation.host_peak_bytes.saturating_sub(host_budget)),
             time_ns: evaluation.time.iteration_ns,
             moved_bytes: evaluation.time.to_host_bytes,
         };

@@ -18,7 +18,7 @@ use std::sync::Arc;
 use crate::cost::{replay, CodecTime, CostModel, SwapReplay};
 use crate::error::PlanError;
 use crate::human_bytes;
-use crate::memory::{simulate, Footprint};
+use crate::memory::{host_peak, simulate, Footprint};
 use crate::plan::{Action, Decision, Plan};
 use crate::profile::{Profile, TensorProfile};
 
@@ -43,6 +43,11 @@ pub struct PlanParams {
     /// followed an earlier plan: the plan keeps this much of the budget
     /// free, so that the budget bounds what the device really holds.
     pub unseen_bytes: u64,
+    /// Host bytes the swapped tensors may hold at once: what the transfer
+    /// engine's pinned pool can take (`None`: no pool bounds it). Policies
+    /// that swap keep, rebuild or refuse rather than plan copies the pool
+    /// would refuse, which would leave their tensors on the device.
+    pub host_budget_bytes: Option<u64>,
 }
 
 impl PlanParams {
@@ -140,6 +145,42 @@ fn decision(t: &TensorProfile, action: Action) -> Decision {
     }
 }
 
+/// Turns swaps of `decisions` into keeps, the tensors offloaded last first,
+/// until the swapped tensors fit the pinned pool (`params`' host budget);
+/// returns how many. Those come back first in backward, so keeping them
+/// frees the least of the device where it is short. Called before the
+/// prefetches are scheduled: an earlier prefetch only shortens a tensor's
+/// stay in host memory.
+fn keep_within_host(profile: &Profile, params: &PlanParams, decisions: &mut [Decision]) -> usize {
+    let Some(host_budget) = params.host_budget_bytes else {
+        return 0;
+    };
+    let mut swapped: Vec<usize> = (0..decisions.len())
+        .filter(|&i| decisions[i].action == Action::Swap)
+        .collect();
+    swapped.sort_by_key(|&i| std::cmp::Reverse(decisions[i].offload_after));
+    let mut kept = 0;
+    for i in swapped {
+        if host_peak(profile, decisions) <= host_budget {
+            break;
+        }
+        decisions[i] = Decision::keep(decisions[i].key, decisions[i].bytes);
+        kept += 1;
+    }
+    kept
+}
+
+/// What [`keep_within_host`] kept, for a policy's account of its plan.
+fn host_note(kept: usize, params: &PlanParams) -> String {
+    match (kept, params.host_budget_bytes) {
+        (0, _) | (_, None) => String::new(),
+        (kept, Some(host)) => format!(
+            "; {kept} more kept on the device, the pinned pool having room for {} of host memory",
+            human_bytes(host)
+        ),
+    }
+}
+
 /// The link's cost model, for a policy that prices copies against the
 /// ops' recorded times; an error when either is missing.
 fn needs_link_and_op_times<'a>(
@@ -205,6 +246,18 @@ fn finish_plan(
             });
         }
     }
+    let host_peak = host_peak(profile, &decisions);
+    if let Some(host_budget) = params.host_budget_bytes {
+        if host_peak > host_budget {
+            return Err(PlanError::HostTooSmall {
+                host_budget,
+                need: host_peak,
+                iteration: profile.iteration,
+                policy: name.to_string(),
+                tried: tried.to_string(),
+            });
+        }
+    }
     Ok(Plan {
         policy: name.to_string(),
         iteration: profile.iteration,
@@ -214,6 +267,7 @@ fn finish_plan(
         expected_peak_bytes: peak + unseen,
         expected_peak_op: at,
         unseen_bytes: unseen,
+        expected_host_peak_bytes: host_peak,
         expected_peak_saved_bytes: peak_saved,
         keep_all_peak_saved_bytes: keep_all_peak,
         moves_nothing_because,

@@ -3,7 +3,8 @@
 
 use super::swap_all::schedule_prefetches;
 use super::{
-    decision, finish_plan, movable, needs_link_and_op_times, predicted, PlanParams, Policy,
+    decision, finish_plan, host_note, keep_within_host, movable, needs_link_and_op_times,
+    predicted, PlanParams, Policy,
 };
 use crate::cost::{isolated_swap_ns, replay, CodecTime};
 use crate::error::PlanError;
@@ -52,6 +53,7 @@ impl Policy for SuperNeurons {
                 _ => Decision::keep(t.key, t.bytes),
             })
             .collect();
+        let kept_for_host = keep_within_host(profile, params, &mut decisions);
         let footprint = Footprint::of(profile);
         resolve_needs(&graph, &mut decisions);
         schedule_prefetches(profile, &footprint, params, &mut decisions);
@@ -64,7 +66,8 @@ impl Policy for SuperNeurons {
             .filter(|d| d.action == Action::Recompute)
             .count();
         let tried = format!(
-            "swapping the {swapped} inputs of convolutions and rebuilding {rebuilt} outputs of cheap ops"
+            "swapping the {swapped} inputs of convolutions and rebuilding {rebuilt} outputs of cheap ops{}",
+            host_note(kept_for_host, params)
         );
         let mut plan = finish_plan(self, profile, &footprint, params, decisions, &tried)?;
         plan.predicted = predicted(profile, &plan, params);
@@ -106,6 +109,9 @@ impl Policy for Capuchin {
         let tensors: Vec<&TensorProfile> = profile.saved_tensors().collect();
         let mut decisions = Decision::keep_all(profile);
         let mut moved = 0;
+        // Every swapped tensor is in host memory at the turn from forward
+        // to backward: their bytes add up there.
+        let mut host_room = params.host_budget_bytes.unwrap_or(u64::MAX);
         if let Some(budget) = params.plan_budget() {
             loop {
                 let (peak, at) = peak_of(&footprint.timeline(profile, &decisions));
@@ -121,7 +127,7 @@ impl Policy for Capuchin {
                         continue;
                     }
                     let mut options = Vec::with_capacity(2);
-                    if at > t.last_forward_use + 1 {
+                    if at > t.last_forward_use + 1 && t.bytes <= host_room {
                         let copies = isolated_swap_ns(&costs.link, t.bytes, None);
                         let gap = start_of(first_use) - start_of(t.last_forward_use + 1);
                         options.push(((copies - gap).max(0.0), Action::Swap));
@@ -139,6 +145,9 @@ impl Policy for Capuchin {
                 let Some((_, i, action)) = best else {
                     break;
                 };
+                if action == Action::Swap {
+                    host_room -= tensors[i].bytes;
+                }
                 decisions[i] = decision(tensors[i], action);
                 resolve_needs(&graph, &mut decisions);
                 moved += 1;

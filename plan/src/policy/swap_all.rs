@@ -1,6 +1,6 @@
 use rustc_hash::FxHashMap;
 
-use super::{decision, finish_plan, movable, PlanParams, Policy};
+use super::{decision, finish_plan, keep_within_host, movable, PlanParams, Policy};
 use crate::cost::Codec;
 use crate::error::PlanError;
 use crate::human_bytes;
@@ -40,6 +40,7 @@ pub(super) fn swap_all_plan(
             None => Decision::keep(t.key, t.bytes),
         })
         .collect();
+    let kept_for_host = keep_within_host(profile, params, &mut decisions);
     let footprint = Footprint::of(profile);
     let just_in_time_saved_peak = simulate(profile, &decisions).0;
     schedule_prefetches(profile, &footprint, params, &mut decisions);
@@ -61,8 +62,9 @@ pub(super) fn swap_all_plan(
         .filter(|d| d.action == Action::Swap)
         .count();
     let tried = format!(
-        "offloading all {swapped} saved tensors of at least {} after their last forward use, each brought back just before its first backward use",
-        human_bytes(params.min_swap_bytes)
+        "offloading all {swapped} saved tensors of at least {} after their last forward use, each brought back just before its first backward use{}",
+        human_bytes(params.min_swap_bytes),
+        super::host_note(kept_for_host, params)
     );
     finish_plan(policy, profile, &footprint, params, decisions, &tried)
 }

@@ -8,6 +8,7 @@ fn params(budget_bytes: Option<u64>) -> PlanParams {
         prefetch_lookahead_ops: None,
         costs: None,
         unseen_bytes: 0,
+        host_budget_bytes: None,
     }
 }
 
@@ -95,6 +96,57 @@ fn a_budget_no_plan_fits_is_budget_too_small_with_the_numbers() {
         err.to_string().contains("under the budget of 100 B"),
         "{err}"
     );
+}
+
+#[test]
+fn swap_all_keeps_the_tensors_offloaded_last_when_the_pinned_pool_is_full() {
+    let profile = chain(&[100; 6]);
+    let swapped = |plan: &Plan| -> Vec<u32> {
+        plan.decisions
+            .iter()
+            .filter(|d| d.action == Action::Swap)
+            .map(|d| d.key.op)
+            .collect()
+    };
+    let all = SwapAll.plan(&profile, &params(Some(300))).unwrap();
+    assert_eq!(swapped(&all), [0, 1, 2], "{all}");
+    assert_eq!(all.expected_host_peak_bytes, 300);
+    // Room in host memory for two: the one offloaded last stays.
+    let host = |budget| PlanParams {
+        host_budget_bytes: Some(200),
+        ..params(Some(budget))
+    };
+    let plan = SwapAll.plan(&profile, &host(400)).unwrap();
+    assert_eq!(swapped(&plan), [0, 1], "{plan}");
+    assert_eq!(plan.expected_host_peak_bytes, 200, "{plan}");
+    // The device budget that three swaps met is too small for two, and the
+    // error says why.
+    let err = SwapAll.plan(&profile, &host(300)).unwrap_err();
+    assert!(
+        matches!(err, PlanError::BudgetTooSmall { .. })
+            && err.to_string().contains(
+                "2 saved tensors of at least 0 B after their last forward use, each brought back just before its first backward use; 4 more kept on the device, the pinned pool having room for 200 B of host memory"
+            ),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_plan_over_the_pinned_pool_says_what_to_change() {
+    let err = PlanError::HostTooSmall {
+        host_budget: 1 << 30,
+        need: 3 << 30,
+        iteration: 2,
+        policy: "swap-all".into(),
+        tried: "offloading all".into(),
+    };
+    let text = err.to_string();
+    assert!(
+        text.contains("within the 1.0 GiB of host memory the pinned pool can take"),
+        "{text}"
+    );
+    assert!(text.contains("needs 3.0 GiB"), "{text}");
+    assert!(text.contains("BURN_SWAP_PINNED_POOL"), "{text}");
 }
 
 #[test]
@@ -216,6 +268,28 @@ mod rebuilding {
             matches!(&err, PlanError::BudgetTooSmall { policy, .. } if policy == "capuchin"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn capuchin_and_home_rebuild_what_the_pinned_pool_has_no_room_for() {
+        let profile = cnn(3);
+        let keep = KeepAll.plan(&profile, &priced(None)).unwrap();
+        let budget = keep.expected_peak_bytes / 2;
+        // A fast link: without a host bound, capuchin only swaps.
+        let free = Capuchin.plan(&profile, &priced(Some(budget))).unwrap();
+        assert_eq!(free.recomputed_count(), 0, "{free}");
+        let one_tensor = PlanParams {
+            host_budget_bytes: Some(1 << 20),
+            ..priced(Some(budget))
+        };
+        let policies: [&dyn Policy; 2] = [&Capuchin, &small_swarm(3)];
+        for policy in policies {
+            let plan = policy.plan(&profile, &one_tensor).unwrap();
+            assert!(plan.expected_peak_bytes <= budget, "{plan}");
+            assert!(plan.expected_host_peak_bytes <= 1 << 20, "{plan}");
+            assert!(plan.swapped_count() <= 1, "{plan}");
+            assert!(plan.recomputed_count() > 0, "{plan}");
+        }
     }
 
     fn small_swarm(seed: u64) -> Home {

@@ -480,3 +480,19 @@ pub(crate) fn driver_free_total(device: &CudaDevice) -> Option<(u64, u64)> {
 pub fn pinned_stats(device: &CudaDevice) -> Option<PoolStats> {
     existing(device).map(|e| e.pool.stats())
 }
+
+/// Host bytes the pinned pool of `device`'s engine can hold for swapped
+/// tensors (before the engine exists: a pool of at most `pool_bytes`
+/// leaving the host `host_reserve_bytes`), less an eighth for the free
+/// ranges a block cannot span: blocks are carved first-fit from chunks.
+pub(crate) fn pinned_capacity(
+    device: &CudaDevice,
+    pool_bytes: u64,
+    host_reserve_bytes: u64,
+) -> u64 {
+    let capacity = match existing(device) {
+        Some(engine) => engine.pool.capacity(),
+        None => pinned::capacity_of(pool_bytes, 0, host_reserve_bytes),
+    };
+    capacity / 8 * 7
+}

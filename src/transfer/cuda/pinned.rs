@@ -122,6 +122,14 @@ impl PinnedPool {
         self.lock().stats
     }
 
+    /// The most bytes the pool could hold in blocks: its limit, or what it
+    /// holds plus what it could still take without leaving the host less
+    /// available RAM than its reserve, whichever is less.
+    pub(crate) fn capacity(&self) -> u64 {
+        let stats = self.stats();
+        capacity_of(stats.limit, stats.reserved, self.host_reserve)
+    }
+
     /// A block of `len` bytes, from a free range or a new chunk.
     /// The driver must be current on this thread when a chunk is taken.
     pub(crate) fn alloc(self: &Arc<Self>, len: usize) -> Result<PinnedBlock, PoolError> {
@@ -286,6 +294,15 @@ impl Drop for PinnedBlock {
 }
 
 /// `MemAvailable` from `/proc/meminfo`, in bytes (Linux only).
+/// The most a pool limited to `limit` bytes, holding `reserved` of them,
+/// could hold while the host keeps `host_reserve` bytes of RAM available.
+pub(crate) fn capacity_of(limit: u64, reserved: u64, host_reserve: u64) -> u64 {
+    match mem_available() {
+        Some(available) => limit.min(reserved + available.saturating_sub(host_reserve)),
+        None => limit,
+    }
+}
+
 pub(crate) fn mem_available() -> Option<u64> {
     crate::host::meminfo("MemAvailable")
 }
