@@ -1627,6 +1627,9 @@ impl Executor {
                 self.install_plan(profile, plan);
                 true
             }
+            // Another reason (the pinned pool, a missing cost model): the
+            // ordinary re-plan says it.
+            Err(err) if !matches!(err, PlanError::BudgetTooSmall { .. }) => false,
             Err(err) => {
                 self.unseen.gave_up = true;
                 self.warnings.raise(SwapWarning::UnseenOverBudget {
