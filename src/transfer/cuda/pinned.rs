@@ -135,13 +135,7 @@ impl PinnedPool {
     pub(crate) fn alloc(self: &Arc<Self>, len: usize) -> Result<PinnedBlock, PoolError> {
         let held = len.max(1).div_ceil(ALIGN) * ALIGN;
         let mut state = self.lock();
-        let found = state.chunks.iter().enumerate().find_map(|(c, chunk)| {
-            chunk
-                .free
-                .iter()
-                .find(|(_, &l)| l >= held)
-                .map(|(&off, &l)| (c, off, l))
-        });
+        let found = best_fit(state.chunks.iter().map(|chunk| &chunk.free), held);
         let (chunk, offset) = match found {
             Some((c, off, l)) => {
                 let free = &mut state.chunks[c].free;
@@ -293,7 +287,22 @@ impl Drop for PinnedBlock {
     }
 }
 
-/// `MemAvailable` from `/proc/meminfo`, in bytes (Linux only).
+/// The smallest free range of at least `held` bytes over the chunks' free
+/// ranges (offset to length, per chunk): `(chunk, offset, length)`. The
+/// smallest, not the first: blocks of a step come in many sizes, and a
+/// small one carved from the first large range splits it for the large
+/// block that needs it next (the pool then refuses with most of it free).
+fn best_fit<'a>(
+    chunks: impl Iterator<Item = &'a BTreeMap<usize, usize>>,
+    held: usize,
+) -> Option<(usize, usize, usize)> {
+    chunks
+        .enumerate()
+        .flat_map(|(c, free)| free.iter().map(move |(&off, &len)| (c, off, len)))
+        .filter(|&(_, _, len)| len >= held)
+        .min_by_key(|&(c, off, len)| (len, c, off))
+}
+
 /// The most a pool limited to `limit` bytes, holding `reserved` of them,
 /// could hold while the host keeps `host_reserve` bytes of RAM available.
 pub(crate) fn capacity_of(limit: u64, reserved: u64, host_reserve: u64) -> u64 {
@@ -303,6 +312,24 @@ pub(crate) fn capacity_of(limit: u64, reserved: u64, host_reserve: u64) -> u64 {
     }
 }
 
+/// `MemAvailable` from `/proc/meminfo`, in bytes (Linux only).
 pub(crate) fn mem_available() -> Option<u64> {
     crate::host::meminfo("MemAvailable")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_block_takes_the_smallest_free_range_it_fits() {
+        let chunks = [
+            BTreeMap::from([(0, 600), (1000, 300)]),
+            BTreeMap::from([(256, 256), (768, 1024)]),
+        ];
+        assert_eq!(best_fit(chunks.iter(), 256), Some((1, 256, 256)));
+        assert_eq!(best_fit(chunks.iter(), 257), Some((0, 1000, 300)));
+        assert_eq!(best_fit(chunks.iter(), 700), Some((1, 768, 1024)));
+        assert_eq!(best_fit(chunks.iter(), 2048), None);
+    }
 }
