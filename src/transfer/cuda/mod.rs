@@ -483,8 +483,8 @@ pub fn pinned_stats(device: &CudaDevice) -> Option<PoolStats> {
 
 /// Host bytes the pinned pool of `device`'s engine can hold for swapped
 /// tensors (before the engine exists: a pool of at most `pool_bytes`
-/// leaving the host `host_reserve_bytes`), less an eighth for the free
-/// ranges a block cannot span: blocks are carved first-fit from chunks.
+/// leaving the host `host_reserve_bytes`), less an eighth for free ranges
+/// too small for the blocks that come: a block is carved from one chunk.
 pub(crate) fn pinned_capacity(
     device: &CudaDevice,
     pool_bytes: u64,

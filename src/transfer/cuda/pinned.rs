@@ -2,7 +2,7 @@
 //!
 //! Allocating pinned memory costs about half a second per GiB and stalls the
 //! driver, so the pool takes it in chunks, once, and never gives it back
-//! while the process runs; blocks are carved out of the chunks first-fit and
+//! while the process runs; blocks are carved out of the chunks best-fit and
 //! returned on drop. The pool never grows past its limit, and a chunk is only
 //! taken while the host keeps `host_reserve_bytes` available: when a block
 //! does not fit, the caller falls back (the tensor stays on the device).
