@@ -1627,10 +1627,7 @@ impl Executor {
                 self.install_plan(profile, plan);
                 true
             }
-            // Another reason (the pinned pool, a missing cost model): the
-            // ordinary re-plan says it.
-            Err(err) if !matches!(err, PlanError::BudgetTooSmall { .. }) => false,
-            Err(err) => {
+            Err(err @ PlanError::BudgetTooSmall { .. }) => {
                 self.unseen.gave_up = true;
                 self.warnings.raise(SwapWarning::UnseenOverBudget {
                     budget_bytes: budget,
@@ -1640,6 +1637,9 @@ impl Executor {
                 });
                 false
             }
+            // Another reason (the pinned pool, a missing cost model): the
+            // ordinary re-plan says it.
+            Err(_) => false,
         }
     }
 

@@ -37,8 +37,8 @@ fn main() {
 fn main() {
     use std::time::Instant;
 
-    use burn_swap_plan::cost::CodecTimeModel;
-    use cube_kernels::calibrate::{every_other, held_out_error, kernels_version, Calibration};
+    use burn_swap_plan::cost::{every_other, CodecTimeModel};
+    use cube_kernels::calibrate::{held_out_error, kernels_version, Calibration};
     use cube_kernels::tuner::device_key;
     use cube_kernels::Tuner;
     use cubecl::cuda::{CudaDevice, CudaRuntime};

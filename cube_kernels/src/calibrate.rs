@@ -9,7 +9,7 @@
 
 use std::path::Path;
 
-use burn_swap_plan::cost::{Codec, CodecSample, CodecTimeModel, FitError, ModelError};
+use burn_swap_plan::cost::{every_other, Codec, CodecSample, CodecTimeModel, FitError, ModelError};
 use cubecl::prelude::*;
 
 use crate::format::{CodecKind, DType};
@@ -277,24 +277,6 @@ pub fn held_out_error(
     let model = CodecTimeModel::fit(device, kernels_version(), &train)?;
     let errors = model.error_on(&held);
     Ok((model, errors))
-}
-
-/// Every other sample of each codec and element type, in the order given,
-/// to fit on, and the rest to score on.
-pub fn every_other(samples: &[CodecSample]) -> (Vec<CodecSample>, Vec<CodecSample>) {
-    let mut seen: std::collections::HashMap<(Codec, String), usize> = Default::default();
-    let (mut train, mut held) = (Vec::new(), Vec::new());
-    for s in samples {
-        let n = seen.entry((s.codec, s.dtype.clone())).or_default();
-        if n.is_multiple_of(2) {
-            &mut train
-        } else {
-            &mut held
-        }
-        .push(s.clone());
-        *n += 1;
-    }
-    (train, held)
 }
 
 /// A tensor of `len` elements of `dtype` made on the device, about

@@ -444,6 +444,25 @@ impl Linear {
     }
 }
 
+/// Every other sample of each codec and element type, in the order given,
+/// to fit on, and the rest to score a fit on ([`CodecTimeModel::error_on`]):
+/// the split the calibration reports its held-out error with.
+pub fn every_other(samples: &[CodecSample]) -> (Vec<CodecSample>, Vec<CodecSample>) {
+    let mut seen: std::collections::HashMap<(Codec, String), usize> = Default::default();
+    let (mut train, mut held) = (Vec::new(), Vec::new());
+    for s in samples {
+        let n = seen.entry((s.codec, s.dtype.clone())).or_default();
+        if n.is_multiple_of(2) {
+            &mut train
+        } else {
+            &mut held
+        }
+        .push(s.clone());
+        *n += 1;
+    }
+    (train, held)
+}
+
 /// The three fits of one codec, element type and sparsity band.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BandFit {

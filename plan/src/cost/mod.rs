@@ -16,8 +16,8 @@ mod replay;
 pub mod work;
 
 pub use codec::{
-    BandFit, Codec, CodecCost, CodecFit, CodecSample, CodecTimeModel, FitError, Linear, ModelError,
-    MAX_CODEC_ELEMENTS,
+    every_other, BandFit, Codec, CodecCost, CodecFit, CodecSample, CodecTimeModel, FitError,
+    Linear, ModelError, MAX_CODEC_ELEMENTS,
 };
 pub use decisions::{
     decision_accuracy, isolated_choice, isolated_swap_ns, Decision, DecisionAccuracy,

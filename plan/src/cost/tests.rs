@@ -195,23 +195,6 @@ fn h200_samples() -> Vec<CodecSample> {
     measured_samples("codec-model-h200-2026-11-26-untuned-f32.json")
 }
 
-/// Every other sample of each codec and element type, in the order given,
-/// to fit on, and the rest to score on (as the calibration's
-/// `held_out_error` splits them).
-fn every_other(samples: &[CodecSample]) -> (Vec<CodecSample>, Vec<CodecSample>) {
-    let mut seen: std::collections::HashMap<(Codec, String), usize> = Default::default();
-    let (mut train, mut held) = (Vec::new(), Vec::new());
-    for s in samples {
-        let n = seen.entry((s.codec, s.dtype.clone())).or_default();
-        match *n % 2 {
-            0 => train.push(s.clone()),
-            _ => held.push(s.clone()),
-        }
-        *n += 1;
-    }
-    (train, held)
-}
-
 /// Fits on every other sample of `samples` and asserts the errors on the
 /// rest stay within `limits`: per codec and element type, the largest
 /// mean and single relative error of compress time, decompress time and

@@ -148,22 +148,24 @@ fn decision(t: &TensorProfile, action: Action) -> Decision {
 /// Turns swaps of `decisions` into keeps, the tensors offloaded last first,
 /// until the swapped tensors fit the pinned pool (`params`' host budget);
 /// returns how many. Those come back first in backward, so keeping them
-/// frees the least of the device where it is short. Called before the
-/// prefetches are scheduled: an earlier prefetch only shortens a tensor's
-/// stay in host memory.
-fn keep_within_host(profile: &Profile, params: &PlanParams, decisions: &mut [Decision]) -> usize {
+/// frees the least of the device where it is short. Every swapped tensor
+/// is in host memory at the turn from forward to backward, so what they
+/// hold at once is their sum, whenever their prefetches are scheduled.
+fn keep_within_host(params: &PlanParams, decisions: &mut [Decision]) -> usize {
     let Some(host_budget) = params.host_budget_bytes else {
         return 0;
     };
     let mut swapped: Vec<usize> = (0..decisions.len())
         .filter(|&i| decisions[i].action == Action::Swap)
         .collect();
+    let mut held: u64 = swapped.iter().map(|&i| decisions[i].bytes).sum();
     swapped.sort_by_key(|&i| std::cmp::Reverse(decisions[i].offload_after));
     let mut kept = 0;
     for i in swapped {
-        if host_peak(profile, decisions) <= host_budget {
+        if held <= host_budget {
             break;
         }
+        held -= decisions[i].bytes;
         decisions[i] = Decision::keep(decisions[i].key, decisions[i].bytes);
         kept += 1;
     }

@@ -53,7 +53,7 @@ impl Policy for SuperNeurons {
                 _ => Decision::keep(t.key, t.bytes),
             })
             .collect();
-        let kept_for_host = keep_within_host(profile, params, &mut decisions);
+        let kept_for_host = keep_within_host(params, &mut decisions);
         let footprint = Footprint::of(profile);
         resolve_needs(&graph, &mut decisions);
         schedule_prefetches(profile, &footprint, params, &mut decisions);

@@ -40,7 +40,7 @@ pub(super) fn swap_all_plan(
             None => Decision::keep(t.key, t.bytes),
         })
         .collect();
-    let kept_for_host = keep_within_host(profile, params, &mut decisions);
+    let kept_for_host = keep_within_host(params, &mut decisions);
     let footprint = Footprint::of(profile);
     let just_in_time_saved_peak = simulate(profile, &decisions).0;
     schedule_prefetches(profile, &footprint, params, &mut decisions);
