@@ -478,6 +478,9 @@ impl Executor {
     }
 
     pub(crate) fn install_probe(&mut self, probe: Box<dyn DeviceMemory>) {
+        if let Some(cap) = self.config.pool_cap_bytes {
+            probe.cap_allocator(cap);
+        }
         self.probe = Some(probe);
         self.apply_allocator();
     }
@@ -1968,6 +1971,8 @@ mod tests {
         /// Reclaimers running, and the threshold the last one was given.
         reclaimers: Arc<AtomicU64>,
         reclaim_below: Arc<std::sync::Mutex<Option<Arc<AtomicU64>>>>,
+        /// The cap the driver's pool was given, if any.
+        pool_cap: Arc<std::sync::Mutex<Option<u64>>>,
     }
 
     impl DeviceMemory for Driver {
@@ -1991,6 +1996,22 @@ mod tests {
             *self.reclaim_below.lock().unwrap() = Some(free_below);
             Some(Box::new(Reclaiming(self.reclaimers.clone())))
         }
+        fn cap_allocator(&self, bytes: u64) {
+            *self.pool_cap.lock().unwrap() = Some(bytes);
+        }
+    }
+
+    #[test]
+    fn the_pool_is_capped_when_the_probe_is_installed_and_only_where_asked() {
+        let driver = Driver::default();
+        let _plain = training_on(&driver, SwapConfig::default());
+        assert_eq!(*driver.pool_cap.lock().unwrap(), None);
+        let config = SwapConfig {
+            pool_cap_bytes: Some(1 << 30),
+            ..SwapConfig::default()
+        };
+        let _capped = training_on(&driver, config);
+        assert_eq!(*driver.pool_cap.lock().unwrap(), Some(1 << 30));
     }
 
     /// Counts down its driver's running reclaimers when dropped.

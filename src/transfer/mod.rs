@@ -387,6 +387,11 @@ pub trait DeviceMemory: Send {
     fn reserve_one_range(&self, at_most: u64) {
         let _ = at_most;
     }
+    /// Caps what the driver's allocator may hold at `bytes`; larger needs
+    /// become allocations of their own (see `cuda::cap_pool`).
+    fn cap_allocator(&self, bytes: u64) {
+        let _ = bytes;
+    }
     /// Lets the driver's allocator keep up to `bytes` unused from now on
     /// (trims and synchronisations leave them), so that buffers freed in one
     /// step serve the next without new memory from the driver.
@@ -462,16 +467,19 @@ pub(crate) fn memory_probe<B: Backend>(device: &B::Device) -> Box<dyn DeviceMemo
                 cuda::pool_unused(&self.device)
             }
             fn restart_allocator_peak(&self) -> Option<u64> {
-                cuda::restart_pool_high_water(&self.device)
+                cuda::restart_pool_high_water(&self.client, &self.device)
             }
             fn allocator_peak(&self) -> Option<u64> {
-                cuda::pool_high_water(&self.device)
+                cuda::pool_high_water(&self.client, &self.device)
             }
             fn reserve_one_range(&self, at_most: u64) {
                 cuda::reserve_pool(&self.device, at_most)
             }
             fn keep_in_pool(&self, bytes: u64) {
                 cuda::keep_in_pool(&self.device, bytes)
+            }
+            fn cap_allocator(&self, bytes: u64) {
+                cuda::cap_pool(&self.device, bytes)
             }
             fn driver_free_total(&self) -> Option<(u64, u64)> {
                 cuda::driver_free_total(&self.device)
