@@ -2135,7 +2135,7 @@ mod tests {
     fn planning_at_the_end_of_an_iteration_is_not_the_steps_pace() {
         let mut clock = StepClock::default();
         let t0 = Instant::now();
-        let at = |ms| t0 + std::time::Duration::from_millis(ms);
+        let at = |ms| t0 + Duration::from_millis(ms);
         clock.iteration_starts(at(0));
         clock.iteration_ends(true, 0);
         // Steps of 300 ms of compute; two of them re-planned for 3 s at

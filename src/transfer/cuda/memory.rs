@@ -161,7 +161,7 @@ impl Drop for Reclaimer {
 
 /// The device's current memory pool, where exact allocations come from:
 /// its default pool, or the capped one [`cap_pool`] installed.
-fn default_pool(device: &CudaDevice) -> Result<sys::CUmemoryPool, super::CudaError> {
+fn current_pool(device: &CudaDevice) -> Result<sys::CUmemoryPool, super::CudaError> {
     make_current(device)?;
     let dev = result::device::get(device.index as i32).map_err(super::CudaError)?;
     let mut pool = std::mem::MaybeUninit::uninit();
@@ -260,7 +260,7 @@ pub(crate) fn reserve_pool(device: &CudaDevice, at_most: u64) {
         return;
     }
     let reserve = || -> Result<u64, super::CudaError> {
-        let pool = default_pool(device)?;
+        let pool = current_pool(device)?;
         let (free, _) = result::mem_get_info().map_err(super::CudaError)?;
         let bytes = (free as u64).saturating_sub(OUTSIDE_RESERVE).min(at_most) & !((2 << 20) - 1);
         if bytes == 0 {
@@ -306,7 +306,7 @@ static KEPT_UNUSED: AtomicU64 = AtomicU64::new(0);
 /// has memory for a buffer the pool cannot place.
 pub(crate) fn keep_in_pool(device: &CudaDevice, bytes: u64) {
     let keep = || -> Result<(), super::CudaError> {
-        let pool = default_pool(device)?;
+        let pool = current_pool(device)?;
         // The threshold counts all the pool holds: what is in buffers now
         // (at a plan, the model and its optimizer state) and the rest.
         let used = pool_used(pool).unwrap_or(0);
@@ -361,7 +361,7 @@ fn pool_attribute(pool: sys::CUmemoryPool, attribute: sys::CUmemPool_attribute) 
 /// frees still queued at that moment.
 pub(crate) fn trim_pool(device: &CudaDevice) {
     let trim = || -> Result<(), super::CudaError> {
-        let pool = default_pool(device)?;
+        let pool = current_pool(device)?;
         // Counted, as the driver does, in all the pool holds.
         let used = pool_used(pool).unwrap_or(0);
         let keep = RESERVED
@@ -383,7 +383,7 @@ pub(crate) fn trim_pool(device: &CudaDevice) {
 /// in them: freed, not yet given back (the driver's free memory does not
 /// count them, and a larger buffer than any freed range cannot use them).
 pub(crate) fn pool_unused(device: &CudaDevice) -> Option<u64> {
-    let (reserved, used) = pool_reserved_used(default_pool(device).ok()?)?;
+    let (reserved, used) = pool_reserved_used(current_pool(device).ok()?)?;
     Some(reserved.saturating_sub(used))
 }
 
@@ -400,7 +400,7 @@ pub(crate) fn restart_pool_high_water(
         HELD_PEAK.store(held, Ordering::Release);
         return Some(held);
     }
-    let pool = default_pool(device).ok()?;
+    let pool = current_pool(device).ok()?;
     // The mark can only be reset to 0.
     set_pool_attribute(
         pool,
@@ -423,7 +423,7 @@ pub(crate) fn pool_high_water(
         let held = note_held(client)?;
         return Some(HELD_PEAK.load(Ordering::Acquire).max(held));
     }
-    let pool = default_pool(device).ok()?;
+    let pool = current_pool(device).ok()?;
     let high = pool_attribute(
         pool,
         sys::CUmemPool_attribute::CU_MEMPOOL_ATTR_USED_MEM_HIGH,
