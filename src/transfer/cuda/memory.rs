@@ -71,14 +71,19 @@ static HELD_PEAK: AtomicU64 = AtomicU64::new(0);
 /// peak is what they hold just before each release and at the iteration's
 /// end. Asking waits for the runtime's thread to reach the question.
 fn note_held(client: &ComputeClient<CudaRuntime>) -> Option<u64> {
-    let held = client.memory_usage().ok()?.bytes_reserved;
+    let held = held_bytes(client)?;
     HELD_PEAK.fetch_max(held, Ordering::AcqRel);
     Some(held)
 }
 
+/// The bytes the calling stream's buffers hold now, free ones included.
+fn held_bytes(client: &ComputeClient<CudaRuntime>) -> Option<u64> {
+    Some(client.memory_usage().ok()?.bytes_reserved)
+}
+
 /// Whether [`cap_pool`] capped the device's pool.
 fn pool_capped() -> bool {
-    POOL_CAP.load(Ordering::Acquire) > 0
+    POOL_CAPPED.load(Ordering::Acquire)
 }
 
 /// Gives the free buffers of one stream back, and what the driver's pool
@@ -174,8 +179,8 @@ fn current_pool(device: &CudaDevice) -> Result<sys::CUmemoryPool, super::CudaErr
     }
 }
 
-/// The most bytes the capped pool may hold, once installed ([`cap_pool`]).
-static POOL_CAP: AtomicU64 = AtomicU64::new(0);
+/// Whether the capped pool is installed ([`cap_pool`]).
+static POOL_CAPPED: AtomicBool = AtomicBool::new(false);
 
 /// Makes a memory pool that holds at most `max_bytes` the device's current
 /// one, once per process, so that CubeCL's stream-ordered allocations past
@@ -191,7 +196,7 @@ static POOL_CAP: AtomicU64 = AtomicU64::new(0);
 /// anew; GPT-small b4's step went from 0.29 to 0.64 s under a 1 GiB cap on
 /// an H100. So it is only done where asked (`SwapConfig::pool_cap_bytes`).
 pub(crate) fn cap_pool(device: &CudaDevice, max_bytes: u64) {
-    if POOL_CAP.load(Ordering::Acquire) > 0 {
+    if pool_capped() {
         return;
     }
     let cap = || -> Result<(), super::CudaError> {
@@ -227,7 +232,7 @@ pub(crate) fn cap_pool(device: &CudaDevice, max_bytes: u64) {
     };
     match cap() {
         Ok(()) => {
-            POOL_CAP.store(max_bytes.max(1), Ordering::Release);
+            POOL_CAPPED.store(true, Ordering::Release);
             tracing::info!(max_bytes, "device memory pool capped");
         }
         Err(err) => tracing::warn!(%err, "could not cap the device's memory pool"),
@@ -396,7 +401,7 @@ pub(crate) fn restart_pool_high_water(
     device: &CudaDevice,
 ) -> Option<u64> {
     if pool_capped() {
-        let held = client.memory_usage().ok()?.bytes_reserved;
+        let held = held_bytes(client)?;
         HELD_PEAK.store(held, Ordering::Release);
         return Some(held);
     }
@@ -420,8 +425,9 @@ pub(crate) fn pool_high_water(
     device: &CudaDevice,
 ) -> Option<u64> {
     if pool_capped() {
-        let held = note_held(client)?;
-        return Some(HELD_PEAK.load(Ordering::Acquire).max(held));
+        // Noting what is held now raises the mark to it.
+        note_held(client)?;
+        return Some(HELD_PEAK.load(Ordering::Acquire));
     }
     let pool = current_pool(device).ok()?;
     let high = pool_attribute(
