@@ -387,6 +387,49 @@ mod tests {
         );
     }
 
+    /// The planning core sizes a compressed copy coming back by its
+    /// tensor's zeros; what the codecs really make must never be more.
+    #[test]
+    fn the_planning_cores_packed_size_bounds_the_codecs_output() {
+        // Zeros in runs and scattered, at fractions between the extremes.
+        let pattern = |len: usize, zeros: f64, scattered: bool| -> Vec<f32> {
+            (0..len)
+                .map(|i| {
+                    let u = if scattered {
+                        ((i as u64).wrapping_mul(2654435761) % 1000) as f64 / 1000.0
+                    } else {
+                        (i % 1000) as f64 / 1000.0
+                    };
+                    if u < zeros {
+                        0.0
+                    } else {
+                        1.0 + i as f32
+                    }
+                })
+                .collect()
+        };
+        for codec in Codec::ALL {
+            for len in [1, 2049, 100_003] {
+                for zeros in [0.0, 0.13, 0.5, 0.9, 1.0] {
+                    for scattered in [false, true] {
+                        let values = pattern(len, zeros, scattered);
+                        let counted = values.iter().filter(|v| **v == 0.0).count();
+                        let fraction = counted as f64 / len as f64;
+                        let words: Vec<u32> = values.iter().map(|v| v.to_bits()).collect();
+                        let out = crate::cpu::compress(codec_kind(codec), DType::F32, &words, len)
+                            .unwrap();
+                        let bound = codec.packed_bytes("F32", len as u64 * 4, fraction);
+                        assert!(
+                            out.len() as u64 * 4 <= bound,
+                            "{codec} len {len} zeros {fraction}: {} > {bound}",
+                            out.len() * 4
+                        );
+                    }
+                }
+            }
+        }
+    }
+
     /// The planning core prices a compressed copy's room on the device
     /// without these kernels; it must be what they allocate.
     #[test]

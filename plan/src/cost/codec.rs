@@ -96,26 +96,88 @@ impl Codec {
     /// the size, so the device holds this much while a compressed copy
     /// leaves; it mirrors `cube_kernels::format::max_compressed_words`.
     pub fn capacity_bytes(self, dtype: &str, bytes: u64) -> u64 {
-        const HEADER_WORDS: u64 = 8;
-        const CHUNK: u64 = 2048;
-        const GROUP: u64 = 32;
         let elem = kernel_element_bytes(dtype);
-        let per_word = 4 / elem;
+        self.words_storing(elem, bytes / elem, bytes / elem) * 4
+    }
+
+    /// The most bytes a compressed copy of `bytes` of `dtype` with
+    /// `zero_fraction` zeros takes. ZVC and CSR store each non-zero value
+    /// and nothing for a zero, so their size follows from the count (each
+    /// chunk's padding counted); RLE and LZ4 depend on where the zeros are,
+    /// and are counted at their worst case.
+    pub fn packed_bytes(self, dtype: &str, bytes: u64, zero_fraction: f64) -> u64 {
+        let elem = kernel_element_bytes(dtype);
         let len = bytes / elem;
+        let stored = match self {
+            Codec::Zvc | Codec::Csr => {
+                let nonzero = (1.0 - zero_fraction.clamp(0.0, 1.0)) * len as f64;
+                (nonzero.ceil() as u64).min(len)
+            }
+            Codec::Rle | Codec::Lz4 => len,
+        };
+        self.words_storing(elem, len, stored) * 4
+    }
+
+    /// The device buffer a compressed copy of `packed` bytes (of at most
+    /// `capacity`) comes back into: rounded up to a 32nd of the capacity,
+    /// so that a tensor whose zeros change little takes the same size every
+    /// iteration (CubeCL's exact allocations reuse a buffer only at its own
+    /// size), and never more than the capacity.
+    pub fn upload_bytes(capacity: u64, packed: u64) -> u64 {
+        packed
+            .next_multiple_of(upload_step(capacity))
+            .min(capacity)
+            .max(packed)
+    }
+
+    /// The device bytes a compressed copy of `bytes` of `dtype` comes back
+    /// into, as a plan counts them: with the tensor's zeros known, what
+    /// [`Codec::upload_bytes`] gives for its [`Codec::packed_bytes`] and
+    /// one more step, for zeros that drop a little before it is made again;
+    /// else the capacity (also the executor's buffer while the copy's own
+    /// download is still running, its size not yet known).
+    pub fn coming_back_bytes(self, dtype: &str, bytes: u64, zero_fraction: Option<f64>) -> u64 {
+        let capacity = self.capacity_bytes(dtype, bytes);
+        match zero_fraction {
+            Some(zeros) => {
+                let packed = self.packed_bytes(dtype, bytes, zeros);
+                Self::upload_bytes(capacity, packed + upload_step(capacity))
+            }
+            None => capacity,
+        }
+    }
+
+    /// Words of a compressed copy of `len` elements of `elem` bytes, of
+    /// which `stored` are in its payload: the header, the index (ZVC's
+    /// masks and the chunks' offsets) and the payload, each chunk padded.
+    fn words_storing(self, elem: u64, len: u64, stored: u64) -> u64 {
+        let per_word = 4 / elem;
         let chunks = len.div_ceil(CHUNK);
         let masks = if self == Codec::Zvc {
             len.div_ceil(GROUP)
         } else {
             0
         };
-        let index = HEADER_WORDS + masks + chunks + 1;
         let payload = match self {
-            Codec::Zvc => len.div_ceil(per_word) + chunks,
-            Codec::Csr | Codec::Rle => (len + chunks) / per_word + (len + chunks) / 2 + chunks,
+            Codec::Zvc => stored.div_ceil(per_word) + chunks,
+            Codec::Csr | Codec::Rle => {
+                (stored + chunks) / per_word + (stored + chunks) / 2 + chunks
+            }
             Codec::Lz4 => chunks * (2 + CHUNK * elem / 255 + CHUNK * elem).div_ceil(4),
         };
-        (index + payload) * 4
+        HEADER_WORDS + masks + chunks + 1 + payload
     }
+}
+
+/// The format's header words, elements per chunk and per ZVC mask word.
+const HEADER_WORDS: u64 = 8;
+const CHUNK: u64 = 2048;
+const GROUP: u64 = 32;
+
+/// A 32nd of a compressed copy's capacity, in whole 256-byte units: the
+/// step the device buffers of compressed copies coming back are sized in.
+fn upload_step(capacity: u64) -> u64 {
+    (capacity / 32).next_multiple_of(256).max(256)
 }
 
 impl fmt::Display for Codec {

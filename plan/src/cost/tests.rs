@@ -496,6 +496,22 @@ fn cswap_compresses_sparse_tensors_the_link_cannot_hide() {
     }
     let fitted = Cswap.plan(&sparse, &tight).unwrap();
     assert!(fitted.expected_peak_bytes <= budget, "{fitted}");
+    // Not all or nothing: with a little more room, where static
+    // compression does not fit, the copies that fit are still compressed.
+    let roomier = PlanParams {
+        budget_bytes: Some(budget + 64 * MB),
+        ..p.clone()
+    };
+    let err = CompressAll::default().plan(&sparse, &roomier).unwrap_err();
+    assert!(matches!(err, PlanError::BudgetTooSmall { .. }), "{err}");
+    let some = Cswap.plan(&sparse, &roomier).unwrap();
+    assert!(some.expected_peak_bytes <= budget + 64 * MB, "{some}");
+    assert!(some.compressed_count() > 0, "{some}");
+    let some_time = some.predicted.unwrap();
+    assert!(
+        some_time.iteration_ns < swap_time.iteration_ns,
+        "{some_time:?}"
+    );
 
     // The bound is at least as fast, and static compression no faster.
     let oracle = CompressionOracle.plan(&sparse, &p).unwrap();

@@ -161,24 +161,21 @@ pub fn recorded_saved_on_host(tensors: &[TensorProfile], op_count: u32) -> Vec<u
 /// A compressed copy needs more than the tensor where it is made and where
 /// it is undone: the compressor's output, allocated for the worst case
 /// ([`Codec::capacity_bytes`](crate::cost::Codec::capacity_bytes)), is
-/// held with the tensor at its offload and until its download is done,
-/// and on the way back the uploaded copy (at most that capacity) is held
-/// from its prefetch and meets the decompressed tensor at the op that
-/// needs it.
+/// held with the tensor at its offload and until its download is done; on
+/// the way back only the uploaded copy, sized by the tensor's zeros
+/// ([`bytes_coming_back`]), is held from its prefetch, and it meets the
+/// decompressed tensor at the op that needs it.
 pub fn resident_timeline(profile: &Profile, decisions: &[Decision]) -> Vec<u64> {
-    let tensors: FxHashMap<TensorKey, (u32, &str)> = profile
+    let tensors: FxHashMap<TensorKey, (u32, &TensorProfile)> = profile
         .saved_tensors()
-        .map(|t| {
-            let release = t.released_at.unwrap_or(profile.op_count);
-            (t.key, (release, t.dtype.as_str()))
-        })
+        .map(|t| (t.key, (t.released_at.unwrap_or(profile.op_count), t)))
         .collect();
     let mut intervals = Vec::with_capacity(decisions.len() * 2);
     for d in decisions {
-        let (release, dtype) = tensors
-            .get(&d.key)
-            .copied()
-            .unwrap_or((profile.op_count, "F32"));
+        let (release, tensor) = match tensors.get(&d.key) {
+            Some(&(release, t)) => (release, Some(t)),
+            None => (profile.op_count, None),
+        };
         match d.action {
             Action::Keep => intervals.push((d.key.op, release, d.bytes)),
             Action::Swap => {
@@ -188,13 +185,14 @@ pub fn resident_timeline(profile: &Profile, decisions: &[Decision]) -> Vec<u64> 
                         intervals.push((d.key.op, held, d.bytes));
                         intervals.push((d.prefetch_at, release, d.bytes));
                     }
-                    Some(_) => {
-                        let packed = bytes_coming_back(d, dtype);
+                    Some(codec) => {
+                        let dtype = tensor.map_or("F32", |t| t.dtype.as_str());
                         let (left, needed) =
                             (d.offload_after.min(release), d.needed_at.min(release));
                         intervals.push((d.key.op, left, d.bytes));
-                        intervals.push((left, held, packed));
-                        intervals.push((d.prefetch_at.min(needed), needed, packed));
+                        intervals.push((left, held, codec.capacity_bytes(dtype, d.bytes)));
+                        let back = bytes_coming_back(d, tensor);
+                        intervals.push((d.prefetch_at.min(needed), needed, back));
                         intervals.push((needed, release, d.bytes));
                     }
                 }
@@ -210,13 +208,18 @@ pub fn resident_timeline(profile: &Profile, decisions: &[Decision]) -> Vec<u64> 
     sweep(profile.op_count, intervals)
 }
 
-/// The device bytes swapped tensor `d` (of `dtype`) holds from its
-/// prefetch until the op that needs it: itself, or its compressed copy's
-/// capacity.
-pub fn bytes_coming_back(d: &Decision, dtype: &str) -> u64 {
+/// The device bytes swapped tensor `d` holds from its prefetch until the
+/// op that needs it: itself, or its compressed copy, sized by the zeros
+/// `tensor` (its profile) counted
+/// ([`Codec::coming_back_bytes`](crate::cost::Codec::coming_back_bytes)).
+pub fn bytes_coming_back(d: &Decision, tensor: Option<&TensorProfile>) -> u64 {
     match d.codec {
         None => d.bytes,
-        Some(codec) => codec.capacity_bytes(dtype, d.bytes),
+        Some(codec) => {
+            let dtype = tensor.map_or("F32", |t| t.dtype.as_str());
+            let zeros = tensor.and_then(|t| t.zero_fraction).map(f64::from);
+            codec.coming_back_bytes(dtype, d.bytes, zeros)
+        }
     }
 }
 

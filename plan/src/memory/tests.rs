@@ -82,8 +82,74 @@ fn a_compressed_copy_holds_its_worst_case_beside_the_tensor_where_it_is_made_and
             100 + packed
         ]
     );
-    assert_eq!(bytes_coming_back(&decisions[0], "F32"), packed);
-    assert_eq!(bytes_coming_back(&decisions[1], "F32"), 200);
+    // Its zeros not counted, the copy comes back at the capacity.
+    assert_eq!(
+        bytes_coming_back(&decisions[0], Some(&profile.tensors[0])),
+        packed
+    );
+    assert_eq!(bytes_coming_back(&decisions[1], None), 200);
+}
+
+#[test]
+fn a_compressed_copy_comes_back_sized_by_the_zeros_of_its_tensor() {
+    const MB: u64 = 1 << 20;
+    let mut profile = chain(&[64 * MB, 64 * MB, 64 * MB]);
+    profile.tensors[0].zero_fraction = Some(0.5);
+    let mut decisions = Decision::keep_all(&profile);
+    decisions[0] = Decision {
+        action: Action::Swap,
+        offload_after: 1,
+        prefetch_at: 5,
+        needed_at: 7,
+        codec: Some(Codec::Zvc),
+        ..decisions[0]
+    };
+    let capacity = Codec::Zvc.capacity_bytes("F32", 64 * MB);
+    let back = bytes_coming_back(&decisions[0], Some(&profile.tensors[0]));
+    // Half the values, a bit mask, and a step of room for fewer zeros.
+    let half = 32 * MB + 2 * MB;
+    assert!(
+        back >= half && back <= half + 2 * capacity / 32 + 512,
+        "{back}"
+    );
+    let timeline = resident_timeline(&profile, &decisions);
+    // Made at the worst case; held on the way back at its size.
+    assert_eq!(timeline[1], 128 * MB + capacity);
+    assert_eq!(timeline[5], 128 * MB + back);
+    assert_eq!(timeline[7], 64 * MB + back);
+}
+
+#[test]
+fn a_copys_size_follows_its_zeros_where_the_format_stores_only_non_zeros() {
+    const MB: u64 = 1 << 20;
+    for codec in [Codec::Zvc, Codec::Csr] {
+        // Nothing zero: the worst case. Everything zero: the index alone.
+        assert_eq!(
+            codec.packed_bytes("F32", 64 * MB, 0.0),
+            codec.capacity_bytes("F32", 64 * MB)
+        );
+        assert!(codec.packed_bytes("F32", 64 * MB, 1.0) < 3 * MB);
+        let half = codec.packed_bytes("bf16", 64 * MB, 0.5);
+        assert!(
+            half < codec.capacity_bytes("bf16", 64 * MB) * 6 / 10,
+            "{codec}"
+        );
+    }
+    // Where the zeros lie decides RLE's and LZ4's sizes: the worst case.
+    for codec in [Codec::Rle, Codec::Lz4] {
+        assert_eq!(
+            codec.packed_bytes("F32", 64 * MB, 0.9),
+            codec.capacity_bytes("F32", 64 * MB)
+        );
+    }
+    // The buffer coming back is rounded up to a 32nd of the capacity, so
+    // sizes a little apart take one buffer, and never exceeds it.
+    let capacity = Codec::Zvc.capacity_bytes("F32", 64 * MB);
+    let a = Codec::upload_bytes(capacity, 20 * MB);
+    assert_eq!(a, Codec::upload_bytes(capacity, 20 * MB + 1000));
+    assert!(a >= 20 * MB && a - 20 * MB <= capacity / 32 + 256);
+    assert_eq!(Codec::upload_bytes(capacity, capacity), capacity);
+    assert_eq!(Codec::upload_bytes(capacity, capacity - 10), capacity);
 }
 
 #[test]

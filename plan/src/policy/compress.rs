@@ -10,11 +10,11 @@
 
 use rustc_hash::FxHashMap;
 
-use super::swap_all::{swap_all_plan, with_codecs};
+use super::swap_all::{codecs_scheduled, finish_with_codecs, swap_all_plan, with_codecs};
 use super::{predicted, PlanParams, Policy};
 use crate::cost::{replay, Codec, CodecTime, CostModel, SwapReplay};
 use crate::error::PlanError;
-use crate::plan::{Action, Plan};
+use crate::plan::{Action, Decision, Plan};
 use crate::profile::{Profile, TensorKey};
 
 /// cDMA on the GPU: every swapped tensor is compressed with one codec.
@@ -102,7 +102,8 @@ impl Policy for CompressionOracle {
 /// Swap-all's plan with each swapped tensor's codec chosen on the replayed
 /// iteration, `codec_time` saying what the codec kernels cost. The copies
 /// chosen need room the plain ones did not, so the schedule is made again
-/// with them; where that no longer fits the budget, nothing is compressed.
+/// with them ([`fitting_codecs`]); the plan kept is the faster, by the
+/// replay, of that and swap-all's own.
 fn priced(
     policy: &dyn Policy,
     profile: &Profile,
@@ -120,19 +121,60 @@ fn priced(
     for d in &mut plain.decisions {
         d.codec = None;
     }
-    let mut plan = if chosen.is_empty() {
-        plain
-    } else {
-        match with_codecs(policy, profile, params, plain.clone(), |d| {
-            chosen.get(&d.key).copied()
-        }) {
-            Ok(plan) => plan,
-            Err(PlanError::BudgetTooSmall { .. }) => plain,
-            Err(other) => return Err(other),
+    let plain_time = replay(profile, &plain.decisions, costs, codec_time);
+    let mut plan = match fitting_codecs(policy, profile, params, &plain, chosen)? {
+        Some(compressed) => {
+            let time = replay(profile, &compressed.decisions, costs, codec_time);
+            if better(&time, &plain_time) {
+                compressed
+            } else {
+                plain
+            }
         }
+        None => plain,
     };
     plan.predicted = Some(replay(profile, &plan.decisions, costs, codec_time));
     Ok(plan)
+}
+
+/// `plain` with the codecs of `chosen`, as many of them as fit the budget:
+/// while the plan goes over it, the largest compressed copy holding room
+/// at the op where it does moves as it is instead. `None` when none fit.
+fn fitting_codecs(
+    policy: &dyn Policy,
+    profile: &Profile,
+    params: &PlanParams,
+    plain: &Plan,
+    mut chosen: FxHashMap<TensorKey, Codec>,
+) -> Result<Option<Plan>, PlanError> {
+    while !chosen.is_empty() {
+        let decisions = codecs_scheduled(profile, params, plain.decisions.clone(), |d| {
+            chosen.get(&d.key).copied()
+        });
+        let over_at = match finish_with_codecs(policy, profile, params, decisions.clone()) {
+            Ok(plan) => return Ok(Some(plan)),
+            Err(PlanError::BudgetTooSmall { op, .. }) => op,
+            Err(other) => return Err(other),
+        };
+        let holding = decisions
+            .iter()
+            .filter(|d| d.codec.is_some() && holds_room_at(d, over_at))
+            .max_by_key(|d| (d.bytes, d.key));
+        match holding {
+            Some(d) => chosen.remove(&d.key),
+            // Compression is not what goes over: nothing compressed fits.
+            None => return Ok(None),
+        };
+    }
+    Ok(None)
+}
+
+/// Whether compressed copy `d` holds device room of its own at `op`: its
+/// compressor's output where it is made, or the uploaded copy from its
+/// prefetch to the op that needs it.
+fn holds_room_at(d: &Decision, op: u32) -> bool {
+    (d.offload_after..=d.offload_after + 1).contains(&op)
+        || (d.prefetch_at.min(d.needed_at)..=d.needed_at).contains(&op)
 }
 
 /// The device's cost model, with its codecs measured.

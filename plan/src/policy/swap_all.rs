@@ -6,7 +6,7 @@ use crate::error::PlanError;
 use crate::human_bytes;
 use crate::memory::{bytes_coming_back, peak_of, simulate, Footprint};
 use crate::plan::{Action, Decision, Plan};
-use crate::profile::{Profile, TensorKey};
+use crate::profile::{Profile, TensorKey, TensorProfile};
 
 /// vDNN: every saved activation of at least `min_swap_bytes` is offloaded
 /// after its last forward use and brought back before its first backward
@@ -82,20 +82,48 @@ pub(super) fn with_codecs(
     plan: Plan,
     codec_of: impl Fn(&Decision) -> Option<Codec>,
 ) -> Result<Plan, PlanError> {
-    let mut decisions = plan.decisions;
+    let decisions = codecs_scheduled(profile, params, plan.decisions, codec_of);
+    finish_with_codecs(policy, profile, params, decisions)
+}
+
+/// `decisions` with the codecs `codec_of` gives (as [`with_codecs`]) and
+/// their prefetches scheduled again.
+pub(super) fn codecs_scheduled(
+    profile: &Profile,
+    params: &PlanParams,
+    mut decisions: Vec<Decision>,
+    codec_of: impl Fn(&Decision) -> Option<Codec>,
+) -> Vec<Decision> {
     let dtypes = saved_dtypes(profile);
     for d in decisions.iter_mut().filter(|d| d.action == Action::Swap) {
         let dtype = dtype_of(&dtypes, d);
         d.codec = codec_of(d).filter(|codec| codec.accepts(dtype, d.bytes));
         d.prefetch_at = d.needed_at;
     }
-    let footprint = Footprint::of(profile);
-    schedule_prefetches(profile, &footprint, params, &mut decisions);
+    schedule_prefetches(profile, &Footprint::of(profile), params, &mut decisions);
+    decisions
+}
+
+/// The plan of `decisions` (from [`codecs_scheduled`]), or why it does not
+/// fit.
+pub(super) fn finish_with_codecs(
+    policy: &dyn Policy,
+    profile: &Profile,
+    params: &PlanParams,
+    decisions: Vec<Decision>,
+) -> Result<Plan, PlanError> {
     let compressed = decisions.iter().filter(|d| d.codec.is_some()).count();
     let tried = format!(
         "swap-all's plan with {compressed} of its copies compressed on the device, each needing room for the codec's worst case beside its tensor"
     );
-    finish_plan(policy, profile, &footprint, params, decisions, &tried)
+    finish_plan(
+        policy,
+        profile,
+        &Footprint::of(profile),
+        params,
+        decisions,
+        &tried,
+    )
 }
 
 /// Sets the op each swapped tensor of `decisions` comes back at: a fixed
@@ -176,13 +204,14 @@ fn prefetch_early(
         .filter(|&i| decisions[i].action == Action::Swap)
         .collect();
     order.sort_by_key(|&i| (decisions[i].needed_at, decisions[i].key.op));
-    let dtypes = saved_dtypes(profile);
+    let saved: FxHashMap<TensorKey, &TensorProfile> =
+        profile.saved_tensors().map(|t| (t.key, t)).collect();
     for i in order {
         let d = &mut decisions[i];
         // The timeline ends with the profiled ops; a use past it is kept in range.
         let needed = (d.needed_at as usize).min(device.len());
         let earliest = (earliest_prefetch(d, backward_start) as usize).min(needed);
-        let coming = bytes_coming_back(d, dtype_of(&dtypes, d));
+        let coming = bytes_coming_back(d, saved.get(&d.key).copied());
         let mut at = needed;
         while at > earliest && device[at - 1] + coming <= cap {
             at -= 1;

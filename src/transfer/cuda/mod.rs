@@ -164,11 +164,9 @@ pub(crate) struct CudaCopy {
     /// The block holds the buffer compressed (see [`super::packed`]).
     #[cfg_attr(not(feature = "compression"), allow(dead_code))]
     packed: bool,
-    /// The device buffer it comes back into: the tensor's size, or for a
-    /// compressed copy the compressor's worst case, the same every
-    /// iteration, where the compressed size varies with the data (with
-    /// exact allocations a buffer is reused only at its own size, and the
-    /// plans count this much).
+    /// The block's size when the download started: the tensor's, or for a
+    /// compressed copy the compressor's worst case (the block shrinks to
+    /// the compressed size once the download read it).
     device_bytes: usize,
     /// Set when the download finished; `Err` hands the device data back.
     offload: Arc<Ticket<DownloadResult>>,
@@ -196,6 +194,18 @@ impl PendingLoad {
 }
 
 impl CudaCopy {
+    /// The device buffer it comes back into: the tensor's size; for a
+    /// compressed copy whose download is done, its compressed size rounded
+    /// up as plans count it (`Codec::upload_bytes`), else the worst case.
+    fn upload_bytes(&self) -> usize {
+        #[cfg(feature = "compression")]
+        if self.packed && !self.in_flight() {
+            let (capacity, packed) = (self.device_bytes as u64, self.block.len() as u64);
+            return Codec::upload_bytes(capacity, packed) as usize;
+        }
+        self.device_bytes
+    }
+
     /// The device-to-host copy is still running.
     pub(crate) fn in_flight(&self) -> bool {
         !self.offload.is_set()
@@ -338,7 +348,7 @@ pub(crate) fn prefetch(copy: CudaCopy) -> Result<PendingLoad, CubePrimitive> {
             // used this memory was enqueued before it, so it has run before
             // the copy lands. A compressed block only shrinks (to its size
             // once its download read it), so this holds what is copied.
-            let dst = engine.compute.empty(copy.device_bytes);
+            let dst = engine.compute.empty(copy.upload_bytes());
             // A job that cannot be sent completes with an error when dropped.
             let job = Upload::new(
                 copy.block.clone(),
