@@ -30,10 +30,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
 
+use crate::codec_trial::{self, CodecTrial, TrialStep};
 use crate::config::{OnBudgetError, SwapConfig};
 use crate::error::SwapError;
 use crate::handle::{ManagedSlot, SlotEvent, TensorId, Tracker};
-use crate::policy::{Action, Codec, CostModel, Plan, PlanError, PlanParams};
+use crate::policy::{self, Action, Codec, CostModel, Plan, PlanError, PlanParams};
 use crate::profiler::{human_bytes, write_json, OpRecord, Phase, Profile, Recorder, TensorKey};
 use crate::report::{plan_line, IterationReport, OffloadTally, SwapWarning, Warnings};
 use crate::runtime_failure::SkippedCandidates;
@@ -309,6 +310,8 @@ pub(crate) struct Executor {
     /// only estimated: planned again, once, with the step time measured on
     /// an iteration that followed that plan.
     refine_from: Option<Arc<Profile>>,
+    /// A plan with codecs timed against itself without them, on the device.
+    codec_trial: CodecTrial,
     /// The profile the plan in force was made from: zeros counted later
     /// (under fusion, from the copies of tensors that left) are merged into
     /// it to plan again.
@@ -385,6 +388,7 @@ impl Executor {
             step_clock: StepClock::default(),
             fused: false,
             refine_from: None,
+            codec_trial: CodecTrial::Idle,
             plan_profile: None,
             zeros_missing: false,
             calibrated_costs: None,
@@ -414,6 +418,7 @@ impl Executor {
         self.reported_following = false;
         self.step_clock = StepClock::default();
         self.refine_from = None;
+        self.codec_trial = CodecTrial::Idle;
         self.calibrated_costs = None;
         self.unseen = UnseenBytes::default();
         self.apply_allocator();
@@ -1436,6 +1441,15 @@ impl Executor {
                 result = self.replan_reported(&profile, &mut report, &why);
             }
         }
+        // Once the plan was refined from the measured step, its codecs are
+        // timed on the device against the same plan without them.
+        if followed_plan
+            && result.is_ok()
+            && self.refine_from.is_none()
+            && self.config.policy.checks_codecs_on_device()
+        {
+            self.time_codecs(&mut report);
+        }
         if followed_plan {
             self.last_profile = LastProfile::Recorded {
                 recorder: Box::new(recorder),
@@ -1487,6 +1501,68 @@ impl Executor {
         self.by_key.clear();
         self.on_plan = self.active.is_some();
         result
+    }
+
+    /// The next step of timing the codecs of the plan in force (see
+    /// [`CodecTrial`]), after an iteration that followed it.
+    fn time_codecs(&mut self, report: &mut IterationReport) {
+        let (Some(active), Some(profile)) = (
+            self.active.as_ref().map(|a| a.plan.clone()),
+            self.plan_profile.clone(),
+        ) else {
+            return;
+        };
+        let step = self
+            .step_clock
+            .measured
+            .map(|m| Duration::from_nanos(m.compute_ns + m.wait_ns));
+        let compressed_step = self.codec_trial.compressed_step();
+        let next = self.codec_trial.next(&active, step);
+        if let (Some(compressed), Some(plain), CodecTrial::Decided { pay, .. }) =
+            (compressed_step, step, &self.codec_trial)
+        {
+            tracing::info!(
+                "burn-swap: {}",
+                codec_trial::verdict(compressed, plain, *pay)
+            );
+        }
+        match next {
+            TrialStep::Wait => {}
+            TrialStep::Restart => self.step_clock.restart(),
+            TrialStep::TryPlain | TrialStep::StripCodecs => {
+                let timing = matches!(next, TrialStep::TryPlain);
+                let started = Instant::now();
+                let params = self.plan_params();
+                let plain =
+                    policy::without_codecs(&*self.config.policy, &profile, &params, &active);
+                self.planning_took(report, started.elapsed());
+                let Ok(plain) = plain else {
+                    // Without codecs it does not fit: they stay.
+                    self.codec_trial = CodecTrial::Decided {
+                        pay: true,
+                        of: active.op_signatures.clone(),
+                    };
+                    return;
+                };
+                let why = match timing {
+                    true => " (its copies moved as they are, timed against the compressed ones)",
+                    false => " (its copies moved as they are: compressed, they were slower here)",
+                };
+                report.plan = Some(plan_reason(&plain, why));
+                self.install_plan(&profile, plain);
+                if let (true, Some(now)) = (timing, &self.active) {
+                    self.codec_trial.timing_plain(now.plan.clone());
+                    self.step_clock.restart();
+                }
+            }
+            TrialStep::Restore(compressed) => {
+                report.plan = Some(plan_reason(
+                    &compressed,
+                    " (back to its compressed copies: they were faster here)",
+                ));
+                self.install_plan(&profile, (*compressed).clone());
+            }
+        }
     }
 
     /// Counts planning that `took` this long at the end of the iteration of
@@ -1877,6 +1953,14 @@ struct MeasuredStep {
 }
 
 impl StepClock {
+    /// Measures afresh from the next iteration on (a plan to be timed on
+    /// its own came in force).
+    fn restart(&mut self) {
+        self.followed_in_a_row = 0;
+        self.steps.clear();
+        self.measured = None;
+    }
+
     fn iteration_starts(&mut self, now: Instant) {
         if let (Some(last), 2..) = (self.last_start, self.followed_in_a_row) {
             let period = now.duration_since(last).as_nanos() as u64;

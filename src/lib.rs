@@ -25,6 +25,7 @@
 //! re-export it.
 
 pub mod autodiff;
+mod codec_trial;
 pub mod config;
 mod convert;
 pub mod decorator;

@@ -512,6 +512,20 @@ fn cswap_compresses_sparse_tensors_the_link_cannot_hide() {
         some_time.iteration_ns < swap_time.iteration_ns,
         "{some_time:?}"
     );
+    // What the executor times it against: the same copies, moved as they
+    // are, under the same budget.
+    let plain = crate::policy::without_codecs(&Cswap, &sparse, &roomier, &some).unwrap();
+    assert_eq!(plain.compressed_count(), 0);
+    assert_eq!(plain.policy, "cswap");
+    for (a, b) in plain.decisions.iter().zip(&some.decisions) {
+        assert_eq!(
+            (a.key, a.action, a.offload_after),
+            (b.key, b.action, b.offload_after)
+        );
+    }
+    assert!(plain.expected_peak_bytes <= budget + 64 * MB, "{plain}");
+    assert!(plain.predicted.is_some());
+    assert!(Cswap.checks_codecs_on_device() && !CompressAll::default().checks_codecs_on_device());
 
     // The bound is at least as fast, and static compression no faster.
     let oracle = CompressionOracle.plan(&sparse, &p).unwrap();

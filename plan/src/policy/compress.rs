@@ -68,6 +68,13 @@ impl Policy for Cswap {
         true
     }
 
+    /// What the cost model cannot see (the codecs' launches on the training
+    /// thread, their buffers' room under a tight budget) the device's pace
+    /// does.
+    fn checks_codecs_on_device(&self) -> bool {
+        true
+    }
+
     fn plan(&self, profile: &Profile, params: &PlanParams) -> Result<Plan, PlanError> {
         priced(self, profile, params, CodecTime::Measured)
     }

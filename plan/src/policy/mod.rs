@@ -84,6 +84,12 @@ pub trait Policy: Send + Sync + fmt::Debug {
     fn needs_op_times(&self) -> bool {
         false
     }
+    /// Whether its plans' codecs are timed on the device against the same
+    /// plan without them, the faster staying: for a policy that compresses
+    /// only where that pays, not one that compresses by rule or as a bound.
+    fn checks_codecs_on_device(&self) -> bool {
+        false
+    }
 }
 
 /// A built-in policy by its name (`keep-all`, `swap-all`, `compress-all`,
@@ -117,6 +123,24 @@ fn predicted(profile: &Profile, plan: &Plan, params: &PlanParams) -> Option<Swap
         .costs
         .as_deref()
         .map(|costs| replay(profile, &plan.decisions, costs, CodecTime::Measured))
+}
+
+/// `plan` with every copy moved as it is and its prefetches scheduled again
+/// (where a compressed copy came back late for its room, the tensor may
+/// come back earlier): what the executor times a plan's compression
+/// against on the device. A plan without codecs comes back as it is.
+pub fn without_codecs(
+    policy: &dyn Policy,
+    profile: &Profile,
+    params: &PlanParams,
+    plan: &Plan,
+) -> Result<Plan, PlanError> {
+    if plan.compressed_count() == 0 {
+        return Ok(plan.clone());
+    }
+    let mut plain = swap_all::with_codecs(policy, profile, params, plan.clone(), |_| None)?;
+    plain.predicted = predicted(profile, &plain, params);
+    Ok(plain)
 }
 
 /// The first backward use of saved tensor `t` if a policy may move it off
