@@ -275,11 +275,15 @@ pub(crate) fn plan_line(plan: &Plan) -> String {
     match &plan.moves_nothing_because {
         Some(why) => format!("{} moves nothing: {why}", plan.policy),
         None => format!(
-            "{} swaps {} of {} saved tensors ({} each way), device peak {}{budget}",
+            "{} swaps {} of {} saved tensors ({} each way{}), device peak {}{budget}",
             plan.policy,
             plan.swapped_count(),
             plan.decisions.len(),
             human_bytes(plan.swapped_bytes()),
+            match plan.compressed_count() {
+                0 => String::new(),
+                n => format!(", {n} compressed first"),
+            },
             human_bytes(plan.expected_peak_bytes),
         ),
     }

@@ -68,6 +68,50 @@ fn cswap_compresses_the_sparse_tensors_a_slow_link_cannot_hide() {
 }
 
 #[test]
+fn cswap_times_its_codecs_against_the_plan_without_them_and_keeps_the_faster() {
+    use burn::backend::{Autodiff, Flex};
+    use burn_swap_models::bytes::{grad_bytes, gradients_per_iteration};
+    use burn_swap_models::{Batch, Model, ModelSpec};
+    let _guard = serial();
+    // Enough steps for the plan refined from the measured step, then the
+    // pace of each plan over the steps it is measured on.
+    const STEPS: usize = 26;
+    let (kind, batch) = (ModelKind::SmallCnn, 4);
+    let expected = gradients_per_iteration::<Autodiff<Flex>>(kind, batch, STEPS, 7);
+    burn_swap::configure(
+        SwapConfig::builder()
+            .policy(Cswap)
+            .cost_model(zvc_cost_model(50e6))
+            .min_swap_bytes(0)
+            .build(),
+    );
+    type B = burn_swap::SwapAutodiff<Flex>;
+    let device = Default::default();
+    <B as burn::tensor::backend::Backend>::seed(&device, 7);
+    let spec = ModelSpec::new(kind);
+    let model: Model<B> = spec.init(&device);
+    let input: Batch<B> = spec.synthetic_batch(batch, 7, &device);
+    let mut plans = Vec::new();
+    for (i, expected) in expected.iter().enumerate() {
+        let loss = model.loss(&input);
+        let mut actual = vec![loss.clone().into_data().as_bytes().to_vec()];
+        let grads = loss.backward();
+        actual.extend(grad_bytes(&model, &grads));
+        assert!(&actual == expected, "iteration {i} differs");
+        plans.extend(burn_swap::last_iteration().and_then(|r| r.plan));
+    }
+    burn_swap::status().expect("planning succeeded");
+    let said = |what: &str| plans.iter().any(|p| p.contains(what));
+    assert!(said("timed against the compressed ones"), "{plans:#?}");
+    // Decided either way: back to the codecs, or the plain plan stays.
+    let plan = burn_swap::current_plan().unwrap();
+    assert!(
+        said("back to its compressed copies") || plan.compressed_count() == 0,
+        "{plans:#?}"
+    );
+}
+
+#[test]
 fn cswap_without_a_cost_model_says_what_is_missing() {
     let _guard = serial();
     let err = planning_error(Cswap, ModelKind::Mlp, 4);

@@ -139,6 +139,9 @@ pub struct PlanSummary {
     pub saved_tensors: usize,
     pub swapped_count: usize,
     pub swapped_bytes: u64,
+    /// Of the swapped tensors, those compressed on the device first.
+    #[serde(default)]
+    pub compressed_count: usize,
     /// The iteration's device bytes the plan expects at its peak.
     #[serde(default)]
     pub expected_peak_bytes: u64,
@@ -181,6 +184,10 @@ pub struct SwapStats {
     /// The tensors the compute thread waited for, longest wait first.
     #[serde(default)]
     pub waited_for: Vec<WaitedTensor>,
+    /// Copies compressed before they crossed the link, in the whole run
+    /// (the child's process): how many, their bytes, and the bytes moved.
+    #[serde(default)]
+    pub compressed: (u64, u64, u64),
     /// Ops in the iteration, and where backward began (to place the waits).
     #[serde(default)]
     pub op_count: u32,

@@ -330,6 +330,7 @@ pub fn swap_stats() -> SwapStats {
             saved_tensors: plan.decisions.len(),
             swapped_count: plan.swapped_count(),
             swapped_bytes: plan.swapped_bytes(),
+            compressed_count: plan.compressed_count(),
             expected_peak_bytes: plan.expected_peak_bytes,
             unseen_bytes: plan.unseen_bytes,
             expected_peak_saved_bytes: plan.expected_peak_saved_bytes,
@@ -337,6 +338,10 @@ pub fn swap_stats() -> SwapStats {
             budget_bytes: plan.budget_bytes,
         }),
         waited_for: waited_for(&profile),
+        compressed: {
+            let stats = burn_swap::transfer::compression_stats();
+            (stats.tensors, stats.bytes, stats.compressed_bytes)
+        },
         op_count: profile.op_count,
         backward_start: profile.backward_start,
         status_error: burn_swap::status().err().map(|e| e.to_string()),
