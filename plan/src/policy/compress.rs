@@ -14,6 +14,7 @@ use super::swap_all::{codecs_scheduled, finish_with_codecs, swap_all_plan, with_
 use super::{predicted, PlanParams, Policy};
 use crate::cost::{replay, Codec, CodecTime, CostModel, SwapReplay};
 use crate::error::PlanError;
+use crate::memory::Footprint;
 use crate::plan::{Action, Decision, Plan};
 use crate::profile::{Profile, TensorKey};
 
@@ -154,11 +155,14 @@ fn fitting_codecs(
     plain: &Plan,
     mut chosen: FxHashMap<TensorKey, Codec>,
 ) -> Result<Option<Plan>, PlanError> {
+    let footprint = Footprint::of(profile);
     while !chosen.is_empty() {
-        let decisions = codecs_scheduled(profile, params, plain.decisions.clone(), |d| {
-            chosen.get(&d.key).copied()
-        });
-        let over_at = match finish_with_codecs(policy, profile, params, decisions.clone()) {
+        let decisions =
+            codecs_scheduled(profile, &footprint, params, plain.decisions.clone(), |d| {
+                chosen.get(&d.key).copied()
+            });
+        let finished = finish_with_codecs(policy, profile, &footprint, params, decisions.clone());
+        let over_at = match finished {
             Ok(plan) => return Ok(Some(plan)),
             Err(PlanError::BudgetTooSmall { op, .. }) => op,
             Err(other) => return Err(other),

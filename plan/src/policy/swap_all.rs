@@ -82,14 +82,16 @@ pub(super) fn with_codecs(
     plan: Plan,
     codec_of: impl Fn(&Decision) -> Option<Codec>,
 ) -> Result<Plan, PlanError> {
-    let decisions = codecs_scheduled(profile, params, plan.decisions, codec_of);
-    finish_with_codecs(policy, profile, params, decisions)
+    let footprint = Footprint::of(profile);
+    let decisions = codecs_scheduled(profile, &footprint, params, plan.decisions, codec_of);
+    finish_with_codecs(policy, profile, &footprint, params, decisions)
 }
 
 /// `decisions` with the codecs `codec_of` gives (as [`with_codecs`]) and
-/// their prefetches scheduled again.
+/// their prefetches scheduled again; `footprint` is the profile's.
 pub(super) fn codecs_scheduled(
     profile: &Profile,
+    footprint: &Footprint,
     params: &PlanParams,
     mut decisions: Vec<Decision>,
     codec_of: impl Fn(&Decision) -> Option<Codec>,
@@ -100,7 +102,7 @@ pub(super) fn codecs_scheduled(
         d.codec = codec_of(d).filter(|codec| codec.accepts(dtype, d.bytes));
         d.prefetch_at = d.needed_at;
     }
-    schedule_prefetches(profile, &Footprint::of(profile), params, &mut decisions);
+    schedule_prefetches(profile, footprint, params, &mut decisions);
     decisions
 }
 
@@ -109,6 +111,7 @@ pub(super) fn codecs_scheduled(
 pub(super) fn finish_with_codecs(
     policy: &dyn Policy,
     profile: &Profile,
+    footprint: &Footprint,
     params: &PlanParams,
     decisions: Vec<Decision>,
 ) -> Result<Plan, PlanError> {
@@ -116,14 +119,7 @@ pub(super) fn finish_with_codecs(
     let tried = format!(
         "swap-all's plan with {compressed} of its copies compressed on the device, each needing room for the codec's worst case beside its tensor"
     );
-    finish_plan(
-        policy,
-        profile,
-        &Footprint::of(profile),
-        params,
-        decisions,
-        &tried,
-    )
+    finish_plan(policy, profile, footprint, params, decisions, &tried)
 }
 
 /// Sets the op each swapped tensor of `decisions` comes back at: a fixed
