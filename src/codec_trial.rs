@@ -160,28 +160,18 @@ mod tests {
     use burn_swap_plan::profile::TensorKey;
 
     fn plan(codec: Option<Codec>, op_signatures: Vec<u64>) -> Arc<Plan> {
+        let decision = Decision {
+            key: TensorKey { op: 0, output: 0 },
+            bytes: 1 << 20,
+            action: Action::Swap,
+            offload_after: 1,
+            prefetch_at: 3,
+            needed_at: 3,
+            codec,
+        };
         Arc::new(Plan {
-            policy: "test".into(),
-            iteration: 0,
-            decisions: vec![Decision {
-                key: TensorKey { op: 0, output: 0 },
-                bytes: 1 << 20,
-                action: Action::Swap,
-                offload_after: 1,
-                prefetch_at: 3,
-                needed_at: 3,
-                codec,
-            }],
             op_signatures,
-            budget_bytes: None,
-            expected_peak_bytes: 0,
-            expected_peak_op: 0,
-            expected_host_peak_bytes: 0,
-            unseen_bytes: 0,
-            expected_peak_saved_bytes: 0,
-            keep_all_peak_saved_bytes: 0,
-            moves_nothing_because: None,
-            predicted: None,
+            ..crate::policy::plan_for_tests(vec![decision], None)
         })
     }
 

@@ -2365,29 +2365,16 @@ mod tests {
         executor
             .offloaded
             .insert(1, Arc::downgrade(&slot) as Weak<dyn ManagedSlot>);
-        let plan = Plan {
-            policy: "test".into(),
-            iteration: 0,
-            decisions: vec![crate::policy::Decision {
-                key,
-                bytes: 30,
-                action: Action::Swap,
-                offload_after: 0,
-                prefetch_at: 2,
-                needed_at: 5,
-                codec: None,
-            }],
-            op_signatures: Vec::new(),
-            budget_bytes: Some(100),
-            expected_peak_bytes: 0,
-            expected_peak_op: 0,
-            expected_host_peak_bytes: 0,
-            unseen_bytes: 0,
-            expected_peak_saved_bytes: 0,
-            keep_all_peak_saved_bytes: 0,
-            moves_nothing_because: None,
-            predicted: None,
+        let decision = crate::policy::Decision {
+            key,
+            bytes: 30,
+            action: Action::Swap,
+            offload_after: 0,
+            prefetch_at: 2,
+            needed_at: 5,
+            codec: None,
         };
+        let plan = crate::policy::plan_for_tests(vec![decision], Some(100));
         executor.active = Some(ActivePlan::new(Arc::new(plan)));
         // 90 over the iteration's least: no room for 30 more before op 2...
         driver.used.store(10, Ordering::Relaxed);
@@ -2412,19 +2399,9 @@ mod tests {
     fn a_planned_iteration_samples_the_device_where_its_peak_is_predicted() {
         let (mut executor, _) = following_a_plan_on(Driver::default());
         let plan = Plan {
-            policy: "test".into(),
-            iteration: 0,
-            decisions: Vec::new(),
-            op_signatures: Vec::new(),
-            budget_bytes: Some(100),
             expected_peak_bytes: 100,
             expected_peak_op: 7,
-            expected_host_peak_bytes: 0,
-            unseen_bytes: 0,
-            expected_peak_saved_bytes: 0,
-            keep_all_peak_saved_bytes: 0,
-            moves_nothing_because: None,
-            predicted: None,
+            ..crate::policy::plan_for_tests(Vec::new(), Some(100))
         };
         executor.active = Some(ActivePlan::new(Arc::new(plan)));
         let sampled: Vec<u32> = (0..10).filter(|&i| executor.samples_after(i)).collect();

@@ -51,10 +51,10 @@ fn a_swapped_tensor_holds_its_memory_through_the_op_after_its_offload() {
     assert_eq!(timeline, [100, 300, 600, 500, 500, 500, 200, 100]);
 }
 
-#[test]
-fn a_compressed_copy_holds_its_worst_case_beside_the_tensor_where_it_is_made_and_undone() {
-    let profile = chain(&[100, 200, 300]);
-    let mut decisions = Decision::keep_all(&profile);
+/// Keep-all on `profile`, except its first tensor: compressed with ZVC
+/// after op 1, brought back at op 5 for op 7.
+fn first_compressed(profile: &Profile) -> Vec<Decision> {
+    let mut decisions = Decision::keep_all(profile);
     decisions[0] = Decision {
         action: Action::Swap,
         offload_after: 1,
@@ -63,6 +63,13 @@ fn a_compressed_copy_holds_its_worst_case_beside_the_tensor_where_it_is_made_and
         codec: Some(Codec::Zvc),
         ..decisions[0]
     };
+    decisions
+}
+
+#[test]
+fn a_compressed_copy_holds_its_worst_case_beside_the_tensor_where_it_is_made_and_undone() {
+    let profile = chain(&[100, 200, 300]);
+    let decisions = first_compressed(&profile);
     let packed = Codec::Zvc.capacity_bytes("F32", 100);
     assert!(packed > 100);
     let timeline = resident_timeline(&profile, &decisions);
@@ -95,15 +102,7 @@ fn a_compressed_copy_comes_back_sized_by_the_zeros_of_its_tensor() {
     const MB: u64 = 1 << 20;
     let mut profile = chain(&[64 * MB, 64 * MB, 64 * MB]);
     profile.tensors[0].zero_fraction = Some(0.5);
-    let mut decisions = Decision::keep_all(&profile);
-    decisions[0] = Decision {
-        action: Action::Swap,
-        offload_after: 1,
-        prefetch_at: 5,
-        needed_at: 7,
-        codec: Some(Codec::Zvc),
-        ..decisions[0]
-    };
+    let decisions = first_compressed(&profile);
     let capacity = Codec::Zvc.capacity_bytes("F32", 64 * MB);
     let back = bytes_coming_back(&decisions[0], Some(&profile.tensors[0]));
     // Half the values, a bit mask, and a step of room for fewer zeros.
