@@ -262,6 +262,12 @@ impl Policy for Home {
         true
     }
 
+    /// Its compressed copies are chosen on the replayed iteration, as
+    /// `cswap`'s are.
+    fn checks_codecs_on_device(&self) -> bool {
+        true
+    }
+
     fn plan(&self, profile: &Profile, params: &PlanParams) -> Result<Plan, PlanError> {
         let costs = needs_link_and_op_times(self.name(), profile, params)?;
         let space = Space::new(profile, params, costs);

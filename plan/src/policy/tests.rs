@@ -332,6 +332,21 @@ mod rebuilding {
                 .collect::<Vec<_>>()
         };
         assert_eq!(actions(&home), actions(&again));
+        // What the executor times its codecs against: every other choice
+        // (rebuilds included) as it was.
+        let mut compressed = home.clone();
+        if let Some(d) = compressed
+            .decisions
+            .iter_mut()
+            .find(|d| d.action == Action::Swap)
+        {
+            d.codec = Some(crate::cost::Codec::Zvc);
+        }
+        let plain = without_codecs(&small_swarm(7), &profile, &params, &compressed).unwrap();
+        assert_eq!(plain.compressed_count(), 0);
+        let kinds = |p: &Plan| p.decisions.iter().map(|d| d.action).collect::<Vec<_>>();
+        assert_eq!(kinds(&plain), kinds(&home));
+        assert!(small_swarm(7).checks_codecs_on_device());
     }
 
     #[test]
