@@ -46,8 +46,8 @@ pub(crate) enum TrialStep {
     TryPlain,
     /// The codecs paid: put this plan (with them) back in force.
     Restore(Arc<Plan>),
-    /// They did not: the plan without them stays (and replaces any later
-    /// plan with codecs for this op sequence).
+    /// A plan with codecs came for an op sequence where they did not pay:
+    /// put it in force without them.
     StripCodecs,
 }
 
