@@ -273,6 +273,9 @@ fn step_status(report: &burn_swap::IterationReport) -> String {
     if let (Some(took), Some(plan)) = (report.planning, &report.plan) {
         line += &format!("; planning: {:.1} ms, {plan}", took.as_secs_f64() * 1e3);
     }
+    if let Some(verdict) = &report.codecs_timed {
+        line += &format!("; {verdict}");
+    }
     if report.first && report.wall > burn_swap::report::SLOW_FIRST_ITERATION {
         line += "\n    (a slow first step is kernel compilation and autotune: see cubecl.toml, \
                  CUBECL_AUTOTUNE_LEVEL=minimal tunes fewer shapes)";

@@ -51,7 +51,8 @@ pub(crate) enum TrialStep {
     StripCodecs,
 }
 
-/// A verdict in words, for the iteration's report.
+/// A verdict in words, for the iteration's report
+/// ([`IterationReport::codecs_timed`](crate::IterationReport::codecs_timed)).
 pub(crate) fn verdict(compressed: Duration, plain: Duration, pay: bool) -> String {
     format!(
         "timed on the device: {:.1} ms a step with its compressed copies, {:.1} ms with them moved as they are; {}",

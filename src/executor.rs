@@ -1384,6 +1384,7 @@ impl Executor {
             rebuilt_tensors: tally.rebuilt,
             planning: None,
             plan: None,
+            codecs_timed: None,
             first: self.iteration == 0,
         };
         self.step_clock
@@ -1521,10 +1522,10 @@ impl Executor {
         if let (Some(compressed), Some(plain), CodecTrial::Decided { pay, .. }) =
             (compressed_step, step, &self.codec_trial)
         {
-            tracing::info!(
-                "burn-swap: {}",
-                codec_trial::verdict(compressed, plain, *pay)
-            );
+            let verdict = codec_trial::verdict(compressed, plain, *pay);
+            // Said at once: the report's line is at `debug` by then.
+            tracing::info!("burn-swap: {verdict}");
+            report.codecs_timed = Some(verdict);
         }
         match next {
             TrialStep::Wait => {}

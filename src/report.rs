@@ -215,6 +215,9 @@ pub struct IterationReport {
     pub planning: Option<Duration>,
     /// That plan in one line, or why none fits.
     pub plan: Option<String>,
+    /// The plan's compressed copies were timed on the device against the
+    /// same plan without them, and this is what was kept (`cswap`, `home`).
+    pub codecs_timed: Option<String>,
     /// The first iteration of this thread: kernels are compiled and tuned in it.
     pub first: bool,
 }
@@ -249,6 +252,9 @@ impl fmt::Display for IterationReport {
         }
         if let (Some(took), Some(plan)) = (self.planning, &self.plan) {
             write!(f, "; planned in {:.1} ms: {plan}", took.as_secs_f64() * 1e3)?;
+        }
+        if let Some(verdict) = &self.codecs_timed {
+            write!(f, "; {verdict}")?;
         }
         Ok(())
     }
