@@ -44,8 +44,12 @@ pub(crate) enum TrialStep {
     Restart,
     /// Put `active` without its codecs in force and time it.
     TryPlain,
-    /// The codecs paid: put this plan (with them) back in force.
-    Restore(Arc<Plan>),
+    /// Both plans were timed: the `verdict` in words, and where the codecs
+    /// paid, the plan with them to put back in force.
+    Decided {
+        verdict: String,
+        restore: Option<Arc<Plan>>,
+    },
     /// A plan with codecs came for an op sequence where they did not pay:
     /// put it in force without them.
     StripCodecs,
@@ -53,7 +57,7 @@ pub(crate) enum TrialStep {
 
 /// A verdict in words, for the iteration's report
 /// ([`IterationReport::codecs_timed`](crate::IterationReport::codecs_timed)).
-pub(crate) fn verdict(compressed: Duration, plain: Duration, pay: bool) -> String {
+fn verdict(compressed: Duration, plain: Duration, pay: bool) -> String {
     format!(
         "timed on the device: {:.1} ms a step with its compressed copies, {:.1} ms with them moved as they are; {}",
         compressed.as_secs_f64() * 1e3,
@@ -82,6 +86,8 @@ impl CodecTrial {
             CodecTrial::Idle => TrialStep::Wait,
             CodecTrial::Compressed { plan } if Arc::ptr_eq(&plan, active) => match step {
                 Some(step) => {
+                    // `plain` stands for the plan the executor makes next
+                    // and names with `timing_plain`.
                     *self = CodecTrial::Plain {
                         compressed: plan,
                         compressed_step: step,
@@ -105,9 +111,9 @@ impl CodecTrial {
                         pay,
                         of: compressed.op_signatures.clone(),
                     };
-                    match pay {
-                        true => TrialStep::Restore(compressed),
-                        false => TrialStep::Wait,
+                    TrialStep::Decided {
+                        verdict: verdict(compressed_step, step, pay),
+                        restore: pay.then_some(compressed),
                     }
                 }
                 None => {
@@ -139,17 +145,6 @@ impl CodecTrial {
     pub(crate) fn timing_plain(&mut self, plan: Arc<Plan>) {
         if let CodecTrial::Plain { plain, .. } = self {
             *plain = plan;
-        }
-    }
-
-    /// The pace the compressed plan was measured at, while the plain one is
-    /// timed.
-    pub(crate) fn compressed_step(&self) -> Option<Duration> {
-        match self {
-            CodecTrial::Plain {
-                compressed_step, ..
-            } => Some(*compressed_step),
-            _ => None,
         }
     }
 }
@@ -192,10 +187,15 @@ mod tests {
         ));
         let plain = plan(None, vec![1, 2]);
         trial.timing_plain(plain.clone());
-        assert_eq!(trial.compressed_step(), ms(500));
+        assert!(
+            matches!(&trial, CodecTrial::Plain { compressed_step, .. } if Some(*compressed_step) == ms(500))
+        );
         assert!(matches!(trial.next(&plain, None), TrialStep::Wait));
         // 470 ms against 500: more than the margin faster.
-        assert!(matches!(trial.next(&plain, ms(470)), TrialStep::Wait));
+        assert!(matches!(
+            trial.next(&plain, ms(470)),
+            TrialStep::Decided { restore: None, .. }
+        ));
         assert!(matches!(trial, CodecTrial::Decided { pay: false, .. }));
         // A plan made again with codecs for the same ops loses them.
         let again = plan(Some(Codec::Zvc), vec![1, 2]);
@@ -219,7 +219,10 @@ mod tests {
             let plain = plan(None, vec![1]);
             trial.timing_plain(plain.clone());
             match trial.next(&plain, ms(plain_ms)) {
-                TrialStep::Restore(back) => assert!(Arc::ptr_eq(&back, &compressed)),
+                TrialStep::Decided {
+                    restore: Some(back),
+                    ..
+                } => assert!(Arc::ptr_eq(&back, &compressed)),
                 other => panic!("{other:?}"),
             }
             assert!(matches!(trial, CodecTrial::Decided { pay: true, .. }));

@@ -30,7 +30,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
 
-use crate::codec_trial::{self, CodecTrial, TrialStep};
+use crate::codec_trial::{CodecTrial, TrialStep};
 use crate::config::{OnBudgetError, SwapConfig};
 use crate::error::SwapError;
 use crate::handle::{ManagedSlot, SlotEvent, TensorId, Tracker};
@@ -1517,16 +1517,7 @@ impl Executor {
             .step_clock
             .measured
             .map(|m| Duration::from_nanos(m.compute_ns + m.wait_ns));
-        let compressed_step = self.codec_trial.compressed_step();
         let next = self.codec_trial.next(&active, step);
-        if let (Some(compressed), Some(plain), CodecTrial::Decided { pay, .. }) =
-            (compressed_step, step, &self.codec_trial)
-        {
-            let verdict = codec_trial::verdict(compressed, plain, *pay);
-            // Said at once: the report's line is at `debug` by then.
-            tracing::info!("burn-swap: {verdict}");
-            report.codecs_timed = Some(verdict);
-        }
         match next {
             TrialStep::Wait => {}
             TrialStep::Restart => self.step_clock.restart(),
@@ -1556,12 +1547,17 @@ impl Executor {
                     self.step_clock.restart();
                 }
             }
-            TrialStep::Restore(compressed) => {
-                report.plan = Some(plan_reason(
-                    &compressed,
-                    " (back to its compressed copies: they were faster here)",
-                ));
-                self.install_plan(&profile, (*compressed).clone());
+            TrialStep::Decided { verdict, restore } => {
+                // Said at once: the report's line is at `debug` by then.
+                tracing::info!("burn-swap: {verdict}");
+                report.codecs_timed = Some(verdict);
+                if let Some(compressed) = restore {
+                    report.plan = Some(plan_reason(
+                        &compressed,
+                        " (back to its compressed copies: they were faster here)",
+                    ));
+                    self.install_plan(&profile, (*compressed).clone());
+                }
             }
         }
     }

@@ -96,9 +96,10 @@ pub(super) fn codecs_scheduled(
     mut decisions: Vec<Decision>,
     codec_of: impl Fn(&Decision) -> Option<Codec>,
 ) -> Vec<Decision> {
-    let dtypes = saved_dtypes(profile);
+    let saved = saved_by_key(profile);
     for d in decisions.iter_mut().filter(|d| d.action == Action::Swap) {
-        let dtype = dtype_of(&dtypes, d);
+        // f32 for a tensor the profile lacks.
+        let dtype = saved.get(&d.key).map_or("F32", |t| t.dtype.as_str());
         d.codec = codec_of(d).filter(|codec| codec.accepts(dtype, d.bytes));
         d.prefetch_at = d.needed_at;
     }
@@ -200,8 +201,7 @@ fn prefetch_early(
         .filter(|&i| decisions[i].action == Action::Swap)
         .collect();
     order.sort_by_key(|&i| (decisions[i].needed_at, decisions[i].key.op));
-    let saved: FxHashMap<TensorKey, &TensorProfile> =
-        profile.saved_tensors().map(|t| (t.key, t)).collect();
+    let saved = saved_by_key(profile);
     for i in order {
         let d = &mut decisions[i];
         // The timeline ends with the profiled ops; a use past it is kept in range.
@@ -254,15 +254,7 @@ fn keep_what_returns_at_the_turn(
     }
 }
 
-/// The element type of each saved tensor of `profile`.
-fn saved_dtypes(profile: &Profile) -> FxHashMap<TensorKey, &str> {
-    profile
-        .saved_tensors()
-        .map(|t| (t.key, t.dtype.as_str()))
-        .collect()
-}
-
-/// `d`'s element type in `dtypes` (f32 for a tensor the profile lacks).
-fn dtype_of<'a>(dtypes: &FxHashMap<TensorKey, &'a str>, d: &Decision) -> &'a str {
-    dtypes.get(&d.key).copied().unwrap_or("F32")
+/// The saved tensors of `profile`, by key.
+fn saved_by_key(profile: &Profile) -> FxHashMap<TensorKey, &TensorProfile> {
+    profile.saved_tensors().map(|t| (t.key, t)).collect()
 }
