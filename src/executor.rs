@@ -98,6 +98,9 @@ pub(crate) struct OpEnd {
     pub leave: Vec<(TensorId, Leave)>,
     /// Other tensors to move off now: the profiled iteration went over the budget.
     pub evict: Vec<Arc<dyn ManagedSlot>>,
+    /// Inputs of this ReLU (by id) the plan rebuilds from its output (by
+    /// output index), which stands in for them in backward.
+    pub stand_ins: Vec<(TensorId, u16)>,
     /// Downloads count against the budget: after its offloads, the op may
     /// have to wait for some ([`Executor::downloads_to_wait_for`]).
     pub holds_budget: bool,
@@ -155,6 +158,8 @@ struct ActivePlan {
     needed: HashMap<TensorKey, (u32, u64)>,
     /// Ops whose output is rebuilt: they keep what they take.
     recipe_ops: std::collections::HashSet<u32>,
+    /// Rebuilt ReLU inputs -> the ReLU's output that stands in for them.
+    stand_ins: HashMap<TensorKey, TensorKey>,
     /// See [`Executor::starts_over`].
     restart_signature: Option<u64>,
 }
@@ -206,14 +211,33 @@ impl ActivePlan {
             prefetch_at.entry(d.prefetch_at).or_default().push(d.key);
         }
         let mut recipe_ops = std::collections::HashSet::default();
+        let mut stand_ins = HashMap::default();
         if rebuilds(&plan) {
+            let rebuilt: std::collections::HashSet<TensorKey> = plan
+                .decisions
+                .iter()
+                .filter(|d| d.action == Action::Recompute)
+                .map(|d| d.key)
+                .collect();
             for d in plan
                 .decisions
                 .iter()
                 .filter(|d| d.action == Action::Recompute)
             {
+                // An output rebuilt itself cannot stand in (a plan not
+                // made by `resolve_needs`): the input stays.
+                if d.stand_in.is_some_and(|output| rebuilt.contains(&output)) {
+                    continue;
+                }
                 leave_after.insert(d.key, (d.offload_after, Leave::ForRebuild));
-                recipe_ops.insert(d.key.op);
+                match d.stand_in {
+                    Some(output) => {
+                        stand_ins.insert(d.key, output);
+                    }
+                    None => {
+                        recipe_ops.insert(d.key.op);
+                    }
+                }
             }
         }
         // The plan's first op marks where an iteration starts over after a
@@ -227,6 +251,7 @@ impl ActivePlan {
             prefetch_at,
             needed,
             recipe_ops,
+            stand_ins,
             restart_signature,
         }
     }
@@ -1172,6 +1197,7 @@ impl Executor {
         let mut end = OpEnd {
             leave: Vec::new(),
             evict: Vec::new(),
+            stand_ins: Vec::new(),
             holds_budget: false,
             keep_pace: false,
             transfer: self.transfer_options(),
@@ -1195,6 +1221,18 @@ impl Executor {
                 );
                 self.on_plan = false;
             } else {
+                let stand_in_inputs = if active.stand_ins.is_empty() {
+                    &[][..]
+                } else {
+                    &record.inputs[..]
+                };
+                for &id in stand_in_inputs {
+                    let key = self.live.get(&id).and_then(|l| l.key);
+                    let stand_in = key.and_then(|k| active.stand_ins.get(&k));
+                    if let Some(output) = stand_in.filter(|o| o.op == index) {
+                        end.stand_ins.push((id, output.output));
+                    }
+                }
                 for &id in record.inputs.iter().chain(record.outputs.iter()) {
                     let Some(key) = self.live.get(&id).and_then(|l| l.key) else {
                         continue;

@@ -52,6 +52,11 @@ pub struct Decision {
     /// is.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub codec: Option<Codec>,
+    /// For `Recompute`: the output of the ReLU that read it, which stands in
+    /// for it in backward instead of running its op again (see
+    /// [`RecomputeGraph::stand_in`](crate::recompute::RecomputeGraph::stand_in)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stand_in: Option<TensorKey>,
 }
 
 impl Decision {
@@ -65,6 +70,7 @@ impl Decision {
             prefetch_at: 0,
             needed_at: 0,
             codec: None,
+            stand_in: None,
         }
     }
 
@@ -171,12 +177,19 @@ impl fmt::Display for Plan {
                 n => format!(", {n} of them compressed first"),
             }
         )?;
-        if self.recomputed_count() > 0 {
-            writeln!(
+        let stood_in = self
+            .decisions
+            .iter()
+            .filter(|d| d.stand_in.is_some())
+            .count();
+        match (self.recomputed_count() - stood_in, stood_in) {
+            (0, 0) => {}
+            (rerun, 0) => writeln!(f, "  {rerun} rebuilt in backward by running their op again")?,
+            (rerun, stood_in) => writeln!(
                 f,
-                "  {} rebuilt in backward by running their op again",
-                self.recomputed_count()
-            )?;
+                "  {} rebuilt in backward: {rerun} by running their op again, {stood_in} ReLU inputs by the ReLU's output, at no cost",
+                rerun + stood_in
+            )?,
         }
         write!(
             f,

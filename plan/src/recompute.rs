@@ -8,6 +8,15 @@
 //! (kept, swapped or themselves rebuilt, a chain) that live at least until
 //! the rebuilt tensor is needed. A tensor forward made and freed cannot be a
 //! source: keeping it for the rebuild would cost the memory the rebuild saves.
+//!
+//! One case costs nothing to rebuild: the input of a ReLU that backward
+//! reads only for the ReLU's own gradient. burn-autodiff 0.21 saves a
+//! ReLU's input for `relu_backward`, while the next op saves its output,
+//! two tensors of one size where one would do. `relu_backward` only asks
+//! which elements were positive, and the output answers that as the input
+//! does (ReLU keeps the positive elements and zeroes the rest, NaN
+//! included as either backend rule treats it): the output stands in for
+//! the input, and the input is freed after forward.
 
 use std::cmp::Reverse;
 
@@ -22,6 +31,9 @@ pub struct RecomputeGraph {
     sources: FxHashMap<TensorKey, Vec<TensorKey>>,
     /// The producing op's recorded time, where timed.
     op_ns: FxHashMap<TensorKey, u64>,
+    /// ReLU inputs read in backward only by `relu_backward`: the ReLU's
+    /// output, which stands in for them.
+    stand_ins: FxHashMap<TensorKey, TensorKey>,
 }
 
 impl RecomputeGraph {
@@ -37,6 +49,11 @@ impl RecomputeGraph {
             let Some(needed) = t.first_backward_use else {
                 continue;
             };
+            if let Some(output) = relu_output_standing_in(profile, &by_id, t) {
+                graph.sources.insert(t.key, vec![output]);
+                graph.stand_ins.insert(t.key, output);
+                continue;
+            }
             if !op.replayable || op.phase != Phase::Forward || op.outputs.len() != 1 {
                 continue;
             }
@@ -55,7 +72,23 @@ impl RecomputeGraph {
                 graph.op_ns.insert(t.key, ns);
             }
         }
+        // An output that stands in for its ReLU's input is not rebuilt from
+        // that input (each would wait for the other); rebuilding the input
+        // instead frees as much, for nothing.
+        for output in graph.stand_ins.values() {
+            graph.sources.remove(output);
+            graph.op_ns.remove(output);
+        }
         graph
+            .stand_ins
+            .retain(|input, _| graph.sources.contains_key(input));
+        graph
+    }
+
+    /// The ReLU output that stands in for `key` in backward, where one does:
+    /// then rebuilding it costs nothing, and only that output must be there.
+    pub fn stand_in(&self, key: TensorKey) -> Option<TensorKey> {
+        self.stand_ins.get(&key).copied()
     }
 
     /// Whether `key` can be rebuilt.
@@ -74,6 +107,35 @@ impl RecomputeGraph {
     }
 }
 
+/// The output of the ReLU that read `t`, where `t` is read in backward only
+/// by `relu_backward` as the tensor its mask comes from, and that output is
+/// saved too (backward holds it anyway; standing in keeps it until `t`'s
+/// last use, a few ops later).
+fn relu_output_standing_in(
+    profile: &Profile,
+    by_id: &FxHashMap<TensorId, &TensorProfile>,
+    t: &TensorProfile,
+) -> Option<TensorKey> {
+    let mask_only = !t.backward_uses.is_empty()
+        && t.backward_uses.iter().all(|&u| {
+            profile
+                .ops
+                .get(u as usize)
+                .is_some_and(|op| op.name == "relu_backward" && op.inputs.first() == Some(&t.id))
+        });
+    if !mask_only {
+        return None;
+    }
+    t.forward_uses.iter().find_map(|&u| {
+        let op = profile.ops.get(u as usize)?;
+        if op.name != "relu" || op.inputs.as_slice() != [t.id] || op.outputs.len() != 1 {
+            return None;
+        }
+        let output = by_id.get(&op.outputs[0])?;
+        output.saved.then_some(output.key)
+    })
+}
+
 /// Makes the sources of every rebuilt tensor ready in time for it: a
 /// source's `needed_at` becomes the earliest op that needs it, its own
 /// backward use or the rebuild of a tensor made from it (a swapped source
@@ -85,6 +147,10 @@ pub fn resolve_needs(graph: &RecomputeGraph, decisions: &mut [Decision]) {
         if d.action == Action::Recompute && !graph.can_recompute(d.key) {
             *d = Decision::keep(d.key, d.bytes);
         }
+        d.stand_in = match d.action {
+            Action::Recompute => graph.stand_in(d.key),
+            _ => None,
+        };
     }
     let index: FxHashMap<TensorKey, usize> = decisions
         .iter()

@@ -240,6 +240,17 @@ impl<B: Backend> OpScope<B> {
             e.finish_op(record, started, slots)
         });
         let holds_budget = end.holds_budget;
+        for &(id, output) in &end.stand_ins {
+            let input = self.shared_inputs.iter().find(|s| s.id == id);
+            if let (Some(input), Some(output)) = (input, self.outputs.get(output as usize)) {
+                // `relu_backward` reads only which elements are positive,
+                // which the output tells as the input does.
+                input.set_recipe(Recipe {
+                    inputs: vec![output.clone()],
+                    replay: Box::new(|mut outputs| outputs.pop().expect("the ReLU's output")),
+                });
+            }
+        }
         for slot in end.evict {
             evict(&slot, &end.transfer);
         }

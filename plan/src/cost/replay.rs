@@ -101,7 +101,11 @@ pub fn replay(
     let op_ns = |op: usize| profile.ops.get(op).and_then(|o| o.duration_ns);
     // Before each op: the time spent rebuilding the tensors it needs.
     let mut rebuilds = vec![0.0_f64; op_count + 1];
-    for d in decisions.iter().filter(|d| d.action == Action::Recompute) {
+    // A ReLU's output standing in for its input costs nothing.
+    for d in decisions
+        .iter()
+        .filter(|d| d.action == Action::Recompute && d.stand_in.is_none())
+    {
         rebuilds[(d.needed_at as usize).min(op_count)] +=
             op_ns(d.key.op as usize).unwrap_or(0) as f64;
     }

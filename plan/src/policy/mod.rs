@@ -166,6 +166,7 @@ fn decision(t: &TensorProfile, action: Action) -> Decision {
         prefetch_at: first_use,
         needed_at: first_use,
         codec: None,
+        stand_in: None,
     }
 }
 

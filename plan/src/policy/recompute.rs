@@ -45,8 +45,9 @@ impl Policy for SuperNeurons {
             .map(|t| match movable(t, params) {
                 Some(_) if feeds_conv(t) => decision(t, Action::Swap),
                 Some(_)
-                    if graph.can_recompute(t.key)
-                        && !is_costly(&profile.ops[t.key.op as usize].name) =>
+                    if graph.stand_in(t.key).is_some()
+                        || (graph.can_recompute(t.key)
+                            && !is_costly(&profile.ops[t.key.op as usize].name)) =>
                 {
                     decision(t, Action::Recompute)
                 }

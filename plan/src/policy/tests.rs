@@ -179,7 +179,10 @@ mod rebuilding {
 
     use super::*;
     use crate::cost::LinkModel;
+    use crate::cost::{replay, CodecTime};
     use crate::evaluate::Evaluator;
+    use crate::profile::{Phase, Profile, TensorKey};
+    use crate::recompute::resolve_needs;
     use crate::testing::{chain, cnn};
 
     /// 1 GB/s each way: a 1 MiB tensor's copy takes about 1 ms.
@@ -222,6 +225,89 @@ mod rebuilding {
         assert_eq!(action_of(&plan, 1), Action::Recompute, "{plan}"); // relu, from a kept conv output
         assert_eq!(action_of(&plan, 0), Action::Keep, "{plan}"); // a conv's output
         assert!(plan.predicted.unwrap().recompute_ns > 0.0);
+    }
+
+    /// `cnn(blocks)` where backward reads each ReLU's input (a conv2d's
+    /// output) only for the ReLU's gradient, as burn-autodiff does.
+    fn cnn_with_relu_backward(blocks: usize) -> Profile {
+        let mut profile = cnn(blocks);
+        let relu_inputs: Vec<u64> = profile
+            .tensors
+            .iter()
+            .filter(|t| t.producer == "conv2d")
+            .map(|t| t.id)
+            .collect();
+        for op in &mut profile.ops {
+            if op.phase == Phase::Backward
+                && op.inputs.first().is_some_and(|i| relu_inputs.contains(i))
+            {
+                op.name = "relu_backward".into();
+            }
+        }
+        profile
+    }
+
+    #[test]
+    fn a_relus_output_stands_in_for_its_input_read_only_for_its_gradient() {
+        let profile = cnn_with_relu_backward(2);
+        let graph = crate::recompute::RecomputeGraph::of(&profile);
+        let (conv, relu) = (profile.tensors[0].key, profile.tensors[1].key);
+        assert_eq!(graph.stand_in(conv), Some(relu));
+        assert_eq!(graph.sources(conv), &[relu]);
+        assert_eq!(graph.rebuild_ns(conv), 0);
+        // The output that stands in is not rebuilt from that input: each
+        // would wait for the other.
+        assert!(!graph.can_recompute(relu));
+
+        // Rebuilding the conv outputs costs no time, and their ReLU's
+        // outputs are needed where they are.
+        let plan = SuperNeurons.plan(&profile, &priced(None)).unwrap();
+        let rebuilt: Vec<&Decision> = plan
+            .decisions
+            .iter()
+            .filter(|d| {
+                profile
+                    .tensors
+                    .iter()
+                    .any(|t| t.key == d.key && t.producer == "conv2d")
+            })
+            .collect();
+        assert_eq!(rebuilt.len(), 2);
+        for d in rebuilt {
+            assert_eq!(d.action, Action::Recompute, "{plan}");
+            assert_eq!(
+                d.stand_in,
+                Some(TensorKey {
+                    op: d.key.op + 1,
+                    output: 0
+                })
+            );
+        }
+        let costs = CostModel {
+            link: LinkModel::symmetric(1e9, 1e9, 0.0),
+            codecs: None,
+        };
+        let mut only_conv = Decision::keep_all(&profile);
+        only_conv[0] = decision(&profile.tensors[0], Action::Recompute);
+        resolve_needs(&graph, &mut only_conv);
+        assert_eq!(only_conv[0].stand_in, Some(relu));
+        let time = replay(&profile, &only_conv, &costs, CodecTime::Measured);
+        assert_eq!(time.recompute_ns, 0.0);
+    }
+
+    #[test]
+    fn no_output_stands_in_where_backward_reads_the_input_for_more_than_a_relus_gradient() {
+        let mut profile = cnn_with_relu_backward(2);
+        // Not a ReLU: its output does not tell where its input was positive.
+        profile.ops[1].name = "gelu".into();
+        let graph = crate::recompute::RecomputeGraph::of(&profile);
+        assert_eq!(graph.stand_in(profile.tensors[0].key), None);
+        // A ReLU, but backward reads its input elsewhere too.
+        let mut profile = cnn_with_relu_backward(2);
+        let reader = profile.tensors[0].backward_uses[0] as usize;
+        profile.ops[reader].name = "float_mul".into();
+        let graph = crate::recompute::RecomputeGraph::of(&profile);
+        assert_eq!(graph.stand_in(profile.tensors[0].key), None);
     }
 
     #[test]
