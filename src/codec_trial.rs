@@ -164,6 +164,7 @@ mod tests {
             prefetch_at: 3,
             needed_at: 3,
             codec,
+            stand_in: None,
         };
         Arc::new(Plan {
             op_signatures,

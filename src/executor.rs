@@ -2408,6 +2408,7 @@ mod tests {
             prefetch_at: 2,
             needed_at: 5,
             codec: None,
+            stand_in: None,
         };
         let plan = crate::policy::plan_for_tests(vec![decision], Some(100));
         executor.active = Some(ActivePlan::new(Arc::new(plan)));
