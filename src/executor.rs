@@ -1221,22 +1221,15 @@ impl Executor {
                 );
                 self.on_plan = false;
             } else {
-                let stand_in_inputs = if active.stand_ins.is_empty() {
-                    &[][..]
-                } else {
-                    &record.inputs[..]
-                };
-                for &id in stand_in_inputs {
-                    let key = self.live.get(&id).and_then(|l| l.key);
-                    let stand_in = key.and_then(|k| active.stand_ins.get(&k));
-                    if let Some(output) = stand_in.filter(|o| o.op == index) {
-                        end.stand_ins.push((id, output.output));
-                    }
-                }
                 for &id in record.inputs.iter().chain(record.outputs.iter()) {
                     let Some(key) = self.live.get(&id).and_then(|l| l.key) else {
                         continue;
                     };
+                    // Only an input made before this ReLU can name it.
+                    let stand_in = active.stand_ins.get(&key).filter(|o| o.op == index);
+                    if let Some(output) = stand_in {
+                        end.stand_ins.push((id, output.output));
+                    }
                     let Some(&(at, leave)) = active.leave_after.get(&key) else {
                         continue;
                     };
