@@ -144,8 +144,15 @@ struct Space<'a> {
 impl<'a> Space<'a> {
     fn new(profile: &'a Profile, params: &'a PlanParams, costs: &'a CostModel) -> Self {
         let evaluator = Evaluator::new(profile, costs);
+        let mut base = Decision::keep_all(profile);
         let mut movable_tensors = Vec::new();
         for (i, t) in profile.saved_tensors().enumerate() {
+            // A ReLU input its output stands in for leaves the device at
+            // no cost: no particle needs to find that.
+            if evaluator.graph().stand_in(t.key).is_some() {
+                base[i] = decision(t, Action::Recompute);
+                continue;
+            }
             if movable(t, params).is_none() {
                 continue;
             }
@@ -159,7 +166,7 @@ impl<'a> Space<'a> {
             movable_tensors.push((i, t, choices));
         }
         Self {
-            base: Decision::keep_all(profile),
+            base,
             evaluator,
             params,
             movable: movable_tensors,

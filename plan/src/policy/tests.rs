@@ -296,6 +296,34 @@ mod rebuilding {
     }
 
     #[test]
+    fn home_hands_every_relu_input_to_its_output_before_searching() {
+        let profile = cnn_with_relu_backward(4);
+        let keep = KeepAll.plan(&profile, &priced(None)).unwrap();
+        let params = priced(Some(keep.expected_peak_bytes * 3 / 4));
+        let home = small_swarm(3).plan(&profile, &params).unwrap();
+        let graph = crate::recompute::RecomputeGraph::of(&profile);
+        let stood_in = profile
+            .tensors
+            .iter()
+            .filter(|t| graph.stand_in(t.key).is_some())
+            .count();
+        assert_eq!(stood_in, 4);
+        assert_eq!(
+            home.decisions
+                .iter()
+                .filter(|d| d.stand_in.is_some())
+                .count(),
+            stood_in,
+            "{home}"
+        );
+        assert!(
+            home.expected_peak_bytes <= params.budget_bytes.unwrap(),
+            "{home}"
+        );
+        assert_eq!(home.predicted.unwrap().recompute_ns, 0.0, "{home}");
+    }
+
+    #[test]
     fn no_output_stands_in_where_backward_reads_the_input_for_more_than_a_relus_gradient() {
         let mut profile = cnn_with_relu_backward(2);
         // Not a ReLU: its output does not tell where its input was positive.
