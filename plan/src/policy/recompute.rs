@@ -138,7 +138,16 @@ impl Policy for Capuchin {
                     }
                     for (cost_ns, action) in options {
                         let per_byte = cost_ns / t.bytes as f64;
-                        if best.is_none_or(|(b, _, _)| per_byte < b) {
+                        // At equal cost a rebuild wins: a swap that hides
+                        // alone still takes the link from the others (a
+                        // ReLU's stand-in costs nothing at all).
+                        let better = best.is_none_or(|(b, _, best_action)| {
+                            per_byte < b
+                                || (per_byte == b
+                                    && action == Action::Recompute
+                                    && best_action == Action::Swap)
+                        });
+                        if better {
                             best = Some((per_byte, i, action));
                         }
                     }

@@ -321,6 +321,13 @@ mod rebuilding {
             "{home}"
         );
         assert_eq!(home.predicted.unwrap().recompute_ns, 0.0, "{home}");
+
+        // Capuchin's greedy takes a free stand-in before a swap that hides.
+        let capuchin = Capuchin.plan(&profile, &params).unwrap();
+        assert!(
+            capuchin.decisions.iter().any(|d| d.stand_in.is_some()),
+            "{capuchin}"
+        );
     }
 
     #[test]
