@@ -597,15 +597,29 @@ impl Executor {
         // itself, often one that autotune's pick of kernel needs (VGG16's
         // data gradients at the default level).
         let own_buffer = match failed {
-            Some(bytes) if self.largest_tensor > 0 && bytes > self.largest_tensor => format!(
-                "; the {} buffer is larger than any tensor of the iteration (the largest: {}), \
-                 so an op takes it inside itself, where no plan sees it: often a kernel \
-                 autotune picked for a few percent of speed while profiling left it room; \
-                 CUBECL_AUTOTUNE_LEVEL=minimal tunes fewer shapes and may pick another (VGG16 \
-                 b6144 trained that way under a 12 GiB cap)",
-                human_bytes(bytes),
-                human_bytes(self.largest_tensor)
-            ),
+            Some(bytes) if self.largest_tensor > 0 && bytes > self.largest_tensor => {
+                // Free buffers held for reuse, or freed ranges in pieces,
+                // can be what such a buffer lacks: given back whole after
+                // every op they are one piece to the driver.
+                let give_back = if self.config.pool_cap_bytes.is_none()
+                    || self.config.release_after_bytes > 0
+                {
+                    "; BURN_SWAP_POOL_CAP=1GiB with BURN_SWAP_RELEASE_BYTES=0 gives free \
+                     buffers back to the driver whole after every op (VGG16 b6144 trained that \
+                     way under a 12 GiB cap at the default level, where it failed without)"
+                } else {
+                    ""
+                };
+                format!(
+                    "; the {} buffer is larger than any tensor of the iteration (the largest: \
+                     {}), so an op takes it inside itself, where no plan sees it: often a \
+                     kernel autotune picked for a few percent of speed while profiling left it \
+                     room{give_back}; CUBECL_AUTOTUNE_LEVEL=minimal tunes fewer shapes and may \
+                     pick another",
+                    human_bytes(bytes),
+                    human_bytes(self.largest_tensor)
+                )
+            }
             _ => String::new(),
         };
         let (waiting, waiting_bytes) = crate::transfer::fusion_waiting();
