@@ -16,7 +16,9 @@
 //! tried in a child process, from `--search-start N` (64) doubling up to
 //! `--search-max N` (65536), then bisected to within 1/`--search-resolution N`
 //! (16) of the batch; with `--compare`, for plain
-//! `Autodiff<B>` too; `--probe-timeout SECS` (900) per batch);
+//! `Autodiff<B>` too; `--probe-timeout SECS` (900) per batch; on CUDA a
+//! swapping policy's batch that runs out of memory is tried again with
+//! `burn_swap::fit::WHOLE_FREES`, unless `--no-retry`);
 //! CUDA builds: `--unfused` (CubeCL's CUDA backend without burn's fusion) and
 //! `--device-memory BYTES` (hold all but BYTES of the device before the
 //! model is built: train as on a smaller GPU).
@@ -63,6 +65,9 @@ struct Args {
     search_max: usize,
     search_resolution: usize,
     probe_timeout: u64,
+    /// `--max-batch` does not try a batch that ran out of memory again with
+    /// `fit::WHOLE_FREES`.
+    no_retry: bool,
     /// This process tries one batch for a parent's search: it reports on
     /// stderr and ends with its verdict.
     probe_child: bool,
@@ -86,6 +91,7 @@ fn parse_args() -> Result<Args, String> {
         search_max: 65536,
         search_resolution: 16,
         probe_timeout: 900,
+        no_retry: false,
         probe_child: false,
     };
     let mut it = std::env::args().skip(1);
@@ -126,6 +132,7 @@ fn parse_args() -> Result<Args, String> {
                     .parse()
                     .map_err(|_| "--probe-timeout takes seconds")?
             }
+            "--no-retry" => args.no_retry = true,
             "--help" | "-h" => return Err(String::new()),
             other => return Err(format!("unknown option {other}")),
         }
@@ -316,7 +323,7 @@ fn main() {
             if !msg.is_empty() {
                 eprintln!("error: {msg}\n");
             }
-            eprintln!("usage: train [--model NAME] [--image cifar|imagenet] [--batch N] [--steps N] [--policy keep-all|swap-all|compress-all|cswap|oracle|superneurons|capuchin|home|plain] [--budget BYTES] [--min-swap BYTES] [--out DIR] [--compare] [--unfused] [--device-memory BYTES] [--max-batch [--search-start N] [--search-max N] [--search-resolution N] [--probe-timeout SECS]]");
+            eprintln!("usage: train [--model NAME] [--image cifar|imagenet] [--batch N] [--steps N] [--policy keep-all|swap-all|compress-all|cswap|oracle|superneurons|capuchin|home|plain] [--budget BYTES] [--min-swap BYTES] [--out DIR] [--compare] [--unfused] [--device-memory BYTES] [--max-batch [--search-start N] [--search-max N] [--search-resolution N] [--probe-timeout SECS] [--no-retry]]");
             std::process::exit(2);
         }
     };
@@ -516,7 +523,7 @@ fn run<D: Backend>(args: &Args) {
 /// `--max-batch`: the largest batch that trains, for the policy (and with
 /// `--compare` for plain `Autodiff`), each batch tried in a child process.
 fn max_batch(args: &Args) {
-    use burn_swap::fit::{BatchSearch, ChildProbe, SearchResult, Verdict};
+    use burn_swap::fit::{self, BatchSearch, ChildProbe, SearchResult, Verdict};
 
     let mut policies = vec![args.policy.clone()];
     if args.compare && args.policy != "plain" {
@@ -557,15 +564,29 @@ fn max_batch(args: &Args) {
     for policy in &policies {
         let mut child_args = base.clone();
         child_args.extend(["--policy".into(), policy.clone()]);
-        let child = ChildProbe::new(&program, child_args)
+        let mut child = ChildProbe::new(&program, child_args)
             .timeout(std::time::Duration::from_secs(args.probe_timeout));
+        // On CUDA a swapping policy's batch that ran out of memory is tried
+        // again with free memory given back whole after every op (plain
+        // `Autodiff` does not go through burn-swap).
+        if cfg!(feature = "cuda") && policy != "plain" && !args.no_retry {
+            child = child.retry_out_of_memory_with(fit::WHOLE_FREES);
+        }
         let result = search.run(|batch| {
             println!("[{policy}] batch {batch}: training...");
             let verdict = child.run(batch);
             match &verdict {
-                Verdict::Fits { samples_per_s } => println!(
-                    "[{policy}] batch {batch}: fits ({})",
-                    samples_per_s.map_or("no throughput".into(), |t| format!("{t:.1} samples/s"))
+                Verdict::Fits {
+                    samples_per_s,
+                    settings,
+                } => println!(
+                    "[{policy}] batch {batch}: fits ({}){}",
+                    samples_per_s.map_or("no throughput".into(), |t| format!("{t:.1} samples/s")),
+                    if settings.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" with {}", settings.join(" "))
+                    }
                 ),
                 Verdict::DoesNotFit { why } => {
                     println!("[{policy}] batch {batch}: does not fit: {why}")
@@ -579,10 +600,13 @@ fn max_batch(args: &Args) {
     println!("| policy | budget | largest batch that trains | samples/s there | smallest that does not | why |");
     println!("|---|---|---|---|---|---|");
     for (policy, result) in &results {
-        let tput = result.at_largest().and_then(|p| match p.verdict {
-            Verdict::Fits { samples_per_s } => samples_per_s,
-            _ => None,
-        });
+        let (tput, settings) = match result.at_largest().map(|p| &p.verdict) {
+            Some(Verdict::Fits {
+                samples_per_s,
+                settings,
+            }) => (*samples_per_s, settings.clone()),
+            _ => (None, Vec::new()),
+        };
         let why = result
             .probes
             .iter()
@@ -598,9 +622,13 @@ fn max_batch(args: &Args) {
                 ("plain", _) | (_, None) => "-".to_string(),
                 (_, Some(b)) => human_bytes(b),
             },
-            result
-                .largest_fitting
-                .map_or("none".into(), |b| b.to_string()),
+            result.largest_fitting.map_or("none".into(), |b| {
+                if settings.is_empty() {
+                    b.to_string()
+                } else {
+                    format!("{b} (with {})", settings.join(" "))
+                }
+            }),
             tput.map_or("-".into(), |t| format!("{t:.1}")),
             result
                 .smallest_failing

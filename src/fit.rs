@@ -50,6 +50,11 @@ pub enum Verdict {
     Fits {
         /// Training throughput the probe measured, if it did.
         samples_per_s: Option<f64>,
+        /// The environment the batch needed beyond the search's own
+        /// (`KEY=value`), where it trained only when tried again with it
+        /// ([`ChildProbe::retry_out_of_memory_with`]).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        settings: Vec<String>,
     },
     /// It did not, and why (out of memory, no plan fits the budget, a
     /// timeout, another failure).
@@ -149,7 +154,7 @@ impl BatchSearch {
             let verdict = probe(batch);
             let seconds = started.elapsed().as_secs_f64();
             match &verdict {
-                Verdict::Fits { samples_per_s } => tracing::info!(
+                Verdict::Fits { samples_per_s, .. } => tracing::info!(
                     batch,
                     seconds,
                     samples_per_s = samples_per_s.unwrap_or(f64::NAN),
@@ -264,6 +269,7 @@ const PANIC_EXIT: i32 = 3;
 pub fn report_fits(samples_per_s: f64) {
     let verdict = Verdict::Fits {
         samples_per_s: samples_per_s.is_finite().then_some(samples_per_s),
+        settings: Vec::new(),
     };
     println!(
         "{VERDICT_TAG}{}",
@@ -319,7 +325,24 @@ pub struct ChildProbe {
     args: Vec<String>,
     timeout: Duration,
     relay: bool,
+    env: Vec<(String, String)>,
+    retry_env: Vec<(String, String)>,
 }
+
+/// burn-swap's settings (CUDA) that give free device memory back to the
+/// driver whole after every op: a memory pool capped at 1 GiB, so larger
+/// buffers are allocations of their own, freed whole, and free buffers
+/// released after every op rather than held for reuse by size. A buffer
+/// an op takes inside itself then finds the free memory in one piece: under
+/// a 12 GiB cap on an H100, VGG16 b6144 `home` at 5 GiB trained 40 steps
+/// this way at 0.83x of plain's b2048, and ran out of memory for a 3.4 GiB
+/// convolution workspace without. They cost speed where the pool would not
+/// have been in pieces (a capped pool halved ResNet-50's and GPT-small's
+/// speed), so they are for a batch that does not fit otherwise.
+pub const WHOLE_FREES: [(&str, &str); 2] = [
+    ("BURN_SWAP_POOL_CAP", "1GiB"),
+    ("BURN_SWAP_RELEASE_BYTES", "0"),
+];
 
 /// Lines of a child's standard error kept to explain a crash.
 const STDERR_TAIL: usize = 20;
@@ -338,7 +361,29 @@ impl ChildProbe {
             args,
             timeout: Duration::from_secs(900),
             relay: true,
+            env: Vec::new(),
+            retry_env: Vec::new(),
         }
+    }
+
+    /// Sets an environment variable in every child.
+    pub fn env(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
+        self.env.push((key.into(), value.into()));
+        self
+    }
+
+    /// A batch that ran out of memory is tried once more with these
+    /// variables set as well (for example [`WHOLE_FREES`]); if it trains
+    /// then, its verdict names them.
+    pub fn retry_out_of_memory_with<K: Into<String>, V: Into<String>>(
+        mut self,
+        vars: impl IntoIterator<Item = (K, V)>,
+    ) -> Self {
+        self.retry_env = vars
+            .into_iter()
+            .map(|(k, v)| (k.into(), v.into()))
+            .collect();
+        self
     }
 
     /// Kills a child that has not given its verdict after `timeout` (a
@@ -355,10 +400,34 @@ impl ChildProbe {
         self
     }
 
-    /// Trains at `batch` in a child and gives its verdict.
+    /// Trains at `batch` in a child and gives its verdict (a second child
+    /// with the retry's variables where the first ran out of memory).
     pub fn run(&self, batch: usize) -> Verdict {
+        let first = self.run_with(batch, &[]);
+        let out_of_memory = matches!(&first, Verdict::DoesNotFit { why } if why == "out of memory");
+        if !out_of_memory || self.retry_env.is_empty() {
+            return first;
+        }
+        let settings: Vec<String> = self
+            .retry_env
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        match self.run_with(batch, &self.retry_env) {
+            Verdict::Fits { samples_per_s, .. } => Verdict::Fits {
+                samples_per_s,
+                settings,
+            },
+            Verdict::DoesNotFit { why } => Verdict::DoesNotFit {
+                why: format!("out of memory; with {}: {why}", settings.join(" ")),
+            },
+        }
+    }
+
+    fn run_with(&self, batch: usize, extra_env: &[(String, String)]) -> Verdict {
         let spawned = Command::new(&self.program)
             .args(&self.args)
+            .envs(self.env.iter().chain(extra_env).map(|(k, v)| (k, v)))
             .env(PROBE_BATCH_VAR, batch.to_string())
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
@@ -459,6 +528,7 @@ mod tests {
             if batch <= limit {
                 Verdict::Fits {
                     samples_per_s: Some(batch as f64),
+                    settings: Vec::new(),
                 }
             } else {
                 Verdict::DoesNotFit {
@@ -543,7 +613,8 @@ mod tests {
         assert_eq!(
             child.run(64),
             Verdict::Fits {
-                samples_per_s: Some(12.5)
+                samples_per_s: Some(12.5),
+                settings: Vec::new(),
             }
         );
         assert_eq!(
@@ -554,6 +625,56 @@ mod tests {
         );
         let result = BatchSearch::new(16, 1024).run(|b| child.run(b));
         assert_eq!(result.largest_fitting, Some(100));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_batch_out_of_memory_is_tried_again_with_the_retrys_settings() {
+        // Fits up to 100, and up to 150 only with both variables set.
+        let script = format!(
+            r#"b=${PROBE_BATCH_VAR}; if [ "$b" -le 100 ] || {{ [ "$b" -le 150 ] && [ "$BURN_SWAP_POOL_CAP" = 1GiB ] && [ "$BURN_SWAP_RELEASE_BYTES" = 0 ]; }}; then echo '{VERDICT_TAG}{{"verdict":"fits","samples_per_s":3.0}}'; else echo "can't allocate buffer of size: 3623878656" >&2; exit 101; fi"#
+        );
+        let child = shell_child(&script).retry_out_of_memory_with(WHOLE_FREES);
+        assert_eq!(
+            child.run(64),
+            Verdict::Fits {
+                samples_per_s: Some(3.0),
+                settings: Vec::new(),
+            }
+        );
+        assert_eq!(
+            child.run(128),
+            Verdict::Fits {
+                samples_per_s: Some(3.0),
+                settings: vec![
+                    "BURN_SWAP_POOL_CAP=1GiB".into(),
+                    "BURN_SWAP_RELEASE_BYTES=0".into()
+                ],
+            }
+        );
+        assert!(matches!(
+            child.run(200),
+            Verdict::DoesNotFit { why } if why.starts_with("out of memory; with BURN_SWAP_POOL_CAP=1GiB")
+        ));
+        // Without the retry the search stops at 100; with it, at 150.
+        let plain = shell_child(&script);
+        assert_eq!(
+            BatchSearch::new(16, 1024)
+                .run(|b| plain.run(b))
+                .largest_fitting,
+            Some(100)
+        );
+        let result = BatchSearch::new(16, 1024).run(|b| child.run(b));
+        assert!(
+            result.largest_fitting.is_some_and(|b| b > 128 && b <= 150),
+            "{result:?}"
+        );
+        // Any other failure is not tried again.
+        let other =
+            shell_child("echo 'shape mismatch' >&2; exit 1").retry_out_of_memory_with(WHOLE_FREES);
+        assert!(
+            matches!(other.run(8), Verdict::DoesNotFit { why } if !why.contains("with BURN_SWAP"))
+        );
     }
 
     #[cfg(unix)]

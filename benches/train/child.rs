@@ -239,6 +239,7 @@ pub fn search(
         let verdict = match ok {
             true => Verdict::Fits {
                 samples_per_s: row.result.as_ref().map(|m| m.median_samples_per_s),
+                settings: Vec::new(),
             },
             false => Verdict::DoesNotFit {
                 why: row.why.clone().unwrap_or_default(),
