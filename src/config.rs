@@ -2,7 +2,7 @@
 //!
 //! | variable | meaning | default |
 //! |---|---|---|
-//! | `BURN_SWAP_POLICY` | `keep-all`, `swap-all`, `compress-all`, `cswap` (needs a cost model) or `oracle` | `keep-all` |
+//! | `BURN_SWAP_POLICY` | `keep-all`, `swap-all`, `compress-all`, `cswap` (needs a cost model), `oracle`, `superneurons`, `capuchin` or `home` (the last two need a cost model; what they rebuild is rebuilt only with the `recompute` feature) | `keep-all` |
 //! | `BURN_SWAP_BUDGET` | device bytes an iteration may add to what the device held when it began (saved activations, working tensors, downloads in flight), e.g. `6GiB`, `512MB`, `1000000` | none |
 //! | `BURN_SWAP_MIN_SWAP_BYTES` | smallest tensor worth swapping | `1MiB` |
 //! | `BURN_SWAP_PREFETCH_OPS` | bring tensors back this many ops before first use | `0` |
