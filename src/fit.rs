@@ -325,7 +325,6 @@ pub struct ChildProbe {
     args: Vec<String>,
     timeout: Duration,
     relay: bool,
-    env: Vec<(String, String)>,
     retry_env: Vec<(String, String)>,
 }
 
@@ -361,15 +360,8 @@ impl ChildProbe {
             args,
             timeout: Duration::from_secs(900),
             relay: true,
-            env: Vec::new(),
             retry_env: Vec::new(),
         }
-    }
-
-    /// Sets an environment variable in every child.
-    pub fn env(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
-        self.env.push((key.into(), value.into()));
-        self
     }
 
     /// A batch that ran out of memory is tried once more with these
@@ -427,7 +419,7 @@ impl ChildProbe {
     fn run_with(&self, batch: usize, extra_env: &[(String, String)]) -> Verdict {
         let spawned = Command::new(&self.program)
             .args(&self.args)
-            .envs(self.env.iter().chain(extra_env).map(|(k, v)| (k, v)))
+            .envs(extra_env.iter().map(|(k, v)| (k, v)))
             .env(PROBE_BATCH_VAR, batch.to_string())
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
