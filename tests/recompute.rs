@@ -137,6 +137,10 @@ fn home_and_capuchin_plan_from_timed_iterations_under_a_budget() {
             plan.predicted.is_some_and(|p| p.ops_ns > 0.0),
             "{name} priced its plan with the profiled op times: {plan}"
         );
+        assert!(
+            plan.decisions.iter().any(|d| d.stand_in.is_some()),
+            "{name} hands a ReLU's input to its output, which costs nothing: {plan}"
+        );
     }
 }
 
