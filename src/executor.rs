@@ -604,11 +604,15 @@ impl Executor {
                 let give_back = if self.config.pool_cap_bytes.is_none()
                     || self.config.release_after_bytes > 0
                 {
-                    "; BURN_SWAP_POOL_CAP=1GiB with BURN_SWAP_RELEASE_BYTES=0 gives free \
-                     buffers back to the driver whole after every op (VGG16 b6144 trained that \
-                     way under a 12 GiB cap at the default level, where it failed without)"
+                    let settings = crate::fit::key_values(&crate::fit::WHOLE_FREES);
+                    format!(
+                        "; {} gives free buffers back to the driver whole after every op \
+                         (VGG16 b6144 trained that way under a 12 GiB cap at the default \
+                         level, where it failed without)",
+                        settings.join(" ")
+                    )
                 } else {
-                    ""
+                    String::new()
                 };
                 format!(
                     "; the {} buffer is larger than any tensor of the iteration (the largest: \

@@ -343,6 +343,11 @@ pub const WHOLE_FREES: [(&str, &str); 2] = [
     ("BURN_SWAP_RELEASE_BYTES", "0"),
 ];
 
+/// Environment variables as `KEY=value`, as a shell would set them.
+pub(crate) fn key_values(vars: &[(impl std::fmt::Display, impl std::fmt::Display)]) -> Vec<String> {
+    vars.iter().map(|(k, v)| format!("{k}={v}")).collect()
+}
+
 /// Lines of a child's standard error kept to explain a crash.
 const STDERR_TAIL: usize = 20;
 
@@ -400,11 +405,7 @@ impl ChildProbe {
         if !out_of_memory || self.retry_env.is_empty() {
             return first;
         }
-        let settings: Vec<String> = self
-            .retry_env
-            .iter()
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect();
+        let settings = key_values(&self.retry_env);
         match self.run_with(batch, &self.retry_env) {
             Verdict::Fits { samples_per_s, .. } => Verdict::Fits {
                 samples_per_s,
