@@ -22,6 +22,7 @@
 //! needs no locking on the per-op path. Handles dropped on other threads
 //! report to their executor through a [`Tracker`] inbox.
 
+use std::any::Any;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, VecDeque};
 
@@ -101,6 +102,14 @@ pub(crate) struct OpEnd {
     /// Inputs of this ReLU (by id) the plan rebuilds from its output (by
     /// output index), which stands in for them in backward.
     pub stand_ins: Vec<(TensorId, u16)>,
+    /// Outputs of this op (by id) that stand in for a later op's equal
+    /// output: the decorator hands their slots to
+    /// [`Executor::remember_stand_ins`].
+    pub remember: Vec<TensorId>,
+    /// Outputs of this op (by id) an earlier op made already, with that
+    /// op's output (a `Slot` of the decorator's backend), which stands in
+    /// for them in backward.
+    pub equal_to: Vec<(TensorId, Arc<dyn Any + Send + Sync>)>,
     /// Downloads count against the budget: after its offloads, the op may
     /// have to wait for some ([`Executor::downloads_to_wait_for`]).
     pub holds_budget: bool,
@@ -160,6 +169,11 @@ struct ActivePlan {
     recipe_ops: std::collections::HashSet<u32>,
     /// Rebuilt ReLU inputs -> the ReLU's output that stands in for them.
     stand_ins: HashMap<TensorKey, TensorKey>,
+    /// Rebuilt tensors an earlier op made already -> that op's output,
+    /// which stands in for them.
+    earlier_equals: HashMap<TensorKey, TensorKey>,
+    /// Those earlier outputs.
+    equal_sources: std::collections::HashSet<TensorKey>,
     /// See [`Executor::starts_over`].
     restart_signature: Option<u64>,
 }
@@ -212,6 +226,8 @@ impl ActivePlan {
         }
         let mut recipe_ops = std::collections::HashSet::default();
         let mut stand_ins = HashMap::default();
+        let mut earlier_equals = HashMap::default();
+        let mut equal_sources = std::collections::HashSet::default();
         if rebuilds(&plan) {
             let rebuilt: std::collections::HashSet<TensorKey> = plan
                 .decisions
@@ -231,6 +247,10 @@ impl ActivePlan {
                 }
                 leave_after.insert(d.key, (d.offload_after, Leave::ForRebuild));
                 match d.stand_in {
+                    Some(earlier) if earlier.op < d.key.op => {
+                        earlier_equals.insert(d.key, earlier);
+                        equal_sources.insert(earlier);
+                    }
                     Some(output) => {
                         stand_ins.insert(d.key, output);
                     }
@@ -252,6 +272,8 @@ impl ActivePlan {
             needed,
             recipe_ops,
             stand_ins,
+            earlier_equals,
+            equal_sources,
             restart_signature,
         }
     }
@@ -275,6 +297,9 @@ pub(crate) struct Executor {
     download_bytes: u64,
     /// The current iteration's tensors, by key (for prefetch).
     by_key: HashMap<TensorKey, TensorId>,
+    /// This iteration's outputs that stand in for a later op's equal output
+    /// (see [`OpEnd::remember`]).
+    stand_in_slots: HashMap<TensorId, Weak<dyn Any + Send + Sync>>,
     /// Offloaded tensors that a prefetch may bring back.
     offloaded: HashMap<TensorId, Weak<dyn ManagedSlot>>,
     active: Option<ActivePlan>,
@@ -388,6 +413,7 @@ impl Executor {
             downloads: VecDeque::new(),
             download_bytes: 0,
             by_key: HashMap::default(),
+            stand_in_slots: HashMap::default(),
             offloaded: HashMap::default(),
             active: None,
             on_plan: false,
@@ -1109,6 +1135,15 @@ impl Executor {
         self.live_bytes += bytes;
     }
 
+    /// The slots of [`OpEnd::remember`], for the later op whose equal
+    /// output they stand in for.
+    pub(crate) fn remember_stand_ins(
+        &mut self,
+        slots: impl IntoIterator<Item = (TensorId, Weak<dyn Any + Send + Sync>)>,
+    ) {
+        self.stand_in_slots.extend(slots);
+    }
+
     /// A tensor another thread made is used here (a batch from a data
     /// loader): it is counted on this thread's device while it lives, never
     /// moved (its key is another thread's op).
@@ -1171,6 +1206,7 @@ impl Executor {
             dropped_ops = self.next_op - 1,
             "a pass without backward ended; the plan is followed from its first op"
         );
+        self.stand_in_slots.clear();
         for (_, id) in self.by_key.drain() {
             if let Some(live) = self.live.get_mut(&id) {
                 live.key = None;
@@ -1216,6 +1252,8 @@ impl Executor {
             leave: Vec::new(),
             evict: Vec::new(),
             stand_ins: Vec::new(),
+            remember: Vec::new(),
+            equal_to: Vec::new(),
             holds_budget: false,
             keep_pace: false,
             transfer: self.transfer_options(),
@@ -1247,6 +1285,21 @@ impl Executor {
                     let stand_in = active.stand_ins.get(&key).filter(|o| o.op == index);
                     if let Some(output) = stand_in {
                         end.stand_ins.push((id, output.output));
+                    }
+                    if key.op == index {
+                        if active.equal_sources.contains(&key) {
+                            end.remember.push(id);
+                        }
+                        // Without the earlier output (the plan was not
+                        // followed when it was made) no recipe is set, and
+                        // the tensor stays.
+                        let earlier = active.earlier_equals.get(&key).and_then(|earlier| {
+                            let id = self.by_key.get(earlier)?;
+                            self.stand_in_slots.get(id)?.upgrade()
+                        });
+                        if let Some(earlier) = earlier {
+                            end.equal_to.push((id, earlier));
+                        }
                     }
                     let Some(&(at, leave)) = active.leave_after.get(&key) else {
                         continue;
@@ -1549,6 +1602,7 @@ impl Executor {
             live.slot = None;
         }
         self.by_key.clear();
+        self.stand_in_slots.clear();
         self.on_plan = self.active.is_some();
         result
     }

@@ -17,6 +17,12 @@
 //! does (ReLU keeps the positive elements and zeroes the rest, NaN
 //! included as either backend rule treats it): the output stands in for
 //! the input, and the input is freed after forward.
+//!
+//! Another costs nothing either: a tensor an earlier op already made, the
+//! same element-wise op of the same two tensors. burn-nn 0.21's
+//! `BatchNorm` subtracts the batch mean from its input twice in training
+//! (once for the variance, once to normalise), and backward saves both
+//! differences; the first stands in for the second, bit for bit.
 
 use std::cmp::Reverse;
 
@@ -32,7 +38,8 @@ pub struct RecomputeGraph {
     /// The producing op's recorded time, where timed.
     op_ns: FxHashMap<TensorKey, u64>,
     /// ReLU inputs read in backward only by `relu_backward`: the ReLU's
-    /// output, which stands in for them.
+    /// output, which stands in for them; and tensors an earlier op made
+    /// already: that op's output.
     stand_ins: FxHashMap<TensorKey, TensorKey>,
 }
 
@@ -41,6 +48,7 @@ impl RecomputeGraph {
     pub fn of(profile: &Profile) -> Self {
         let by_id: FxHashMap<TensorId, &TensorProfile> =
             profile.tensors.iter().map(|t| (t.id, t)).collect();
+        let first_made = first_made_by_same_op(profile);
         let mut graph = Self::default();
         'tensors: for t in profile.saved_tensors() {
             let Some(op) = profile.ops.get(t.key.op as usize) else {
@@ -49,9 +57,11 @@ impl RecomputeGraph {
             let Some(needed) = t.first_backward_use else {
                 continue;
             };
-            if let Some(output) = relu_output_standing_in(profile, &by_id, t) {
-                graph.sources.insert(t.key, vec![output]);
-                graph.stand_ins.insert(t.key, output);
+            let stand_in = earlier_duplicate(&by_id, &first_made, t, needed)
+                .or_else(|| relu_output_standing_in(profile, &by_id, t));
+            if let Some(stand_in) = stand_in {
+                graph.sources.insert(t.key, vec![stand_in]);
+                graph.stand_ins.insert(t.key, stand_in);
                 continue;
             }
             if !op.replayable || op.phase != Phase::Forward || op.outputs.len() != 1 {
@@ -74,7 +84,8 @@ impl RecomputeGraph {
         }
         // An output that stands in for its ReLU's input is not rebuilt from
         // that input (each would wait for the other); rebuilding the input
-        // instead frees as much, for nothing.
+        // instead frees as much, for nothing. An earlier duplicate that
+        // stands in stays too: it is read where the later one is needed.
         for output in graph.stand_ins.values() {
             graph.sources.remove(output);
             graph.op_ns.remove(output);
@@ -85,8 +96,10 @@ impl RecomputeGraph {
         graph
     }
 
-    /// The ReLU output that stands in for `key` in backward, where one does:
-    /// then rebuilding it costs nothing, and only that output must be there.
+    /// The saved tensor that stands in for `key` in backward, where one
+    /// does (its ReLU's output, made after it, or an earlier op's equal
+    /// output): then rebuilding it costs nothing, and only that tensor must
+    /// be there.
     pub fn stand_in(&self, key: TensorKey) -> Option<TensorKey> {
         self.stand_ins.get(&key).copied()
     }
@@ -134,6 +147,49 @@ fn relu_output_standing_in(
         let output = by_id.get(&op.outputs[0])?;
         output.saved.then_some(output.key)
     })
+}
+
+/// Element-wise ops of two tensors and nothing else: the same op on the
+/// same tensors makes the same bits.
+const PURE_BINARY: [&str; 4] = ["float_add", "float_sub", "float_mul", "float_div"];
+
+/// For each forward op of [`PURE_BINARY`] that an earlier one repeats (the
+/// same name, the same inputs in the same order), its output's id with the
+/// earlier op's.
+fn first_made_by_same_op(profile: &Profile) -> FxHashMap<TensorId, TensorId> {
+    let mut first: FxHashMap<(&str, &[TensorId]), TensorId> = FxHashMap::default();
+    let mut repeats = FxHashMap::default();
+    for op in &profile.ops {
+        if op.phase != Phase::Forward
+            || op.outputs.len() != 1
+            || !PURE_BINARY.contains(&op.name.as_ref())
+        {
+            continue;
+        }
+        match first.entry((op.name.as_ref(), op.inputs.as_slice())) {
+            std::collections::hash_map::Entry::Occupied(made) => {
+                repeats.insert(op.outputs[0], *made.get());
+            }
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert(op.outputs[0]);
+            }
+        }
+    }
+    repeats
+}
+
+/// The earlier, equal output that stands in for `t`, where it is saved too
+/// and backward keeps it until `t` is needed (at `needed`): standing in
+/// then costs no memory either.
+fn earlier_duplicate(
+    by_id: &FxHashMap<TensorId, &TensorProfile>,
+    first_made: &FxHashMap<TensorId, TensorId>,
+    t: &TensorProfile,
+    needed: u32,
+) -> Option<TensorKey> {
+    let first = by_id.get(first_made.get(&t.id)?)?;
+    (first.saved && first.bytes == t.bytes && first.released_at.is_none_or(|r| r >= needed))
+        .then_some(first.key)
 }
 
 /// Makes the sources of every rebuilt tensor ready in time for it: a

@@ -9,6 +9,7 @@
 
 pub(crate) mod overrides;
 
+use std::any::Any;
 use std::marker::PhantomData;
 use std::sync::{Arc, Weak};
 use std::time::Instant;
@@ -240,6 +241,26 @@ impl<B: Backend> OpScope<B> {
             e.finish_op(record, started, slots)
         });
         let holds_budget = end.holds_budget;
+        if !end.remember.is_empty() {
+            let slots = self
+                .outputs
+                .iter()
+                .filter(|s| end.remember.contains(&s.id))
+                .map(|s| (s.id, Arc::downgrade(s) as Weak<dyn Any + Send + Sync>));
+            executor::with(|e| e.remember_stand_ins(slots));
+        }
+        for (id, earlier) in end.equal_to {
+            let output = self.outputs.iter().find(|s| s.id == id);
+            // Another backend's slot (two on one thread) cannot stand in:
+            // without a recipe the tensor stays.
+            if let (Some(output), Ok(earlier)) = (output, earlier.downcast::<Slot<B>>()) {
+                // The same element-wise op of the same tensors: the same bits.
+                output.set_recipe(Recipe {
+                    inputs: vec![earlier],
+                    replay: Box::new(|mut outputs| outputs.pop().expect("the earlier output")),
+                });
+            }
+        }
         for &(id, output) in &end.stand_ins {
             let input = self.shared_inputs.iter().find(|s| s.id == id);
             if let (Some(input), Some(output)) = (input, self.outputs.get(output as usize)) {

@@ -330,6 +330,96 @@ mod rebuilding {
         );
     }
 
+    /// burn-nn 0.21's BatchNorm in training, reduced: `x - mean` made twice
+    /// (ops 2 and 4, with `first` and `second` as their inputs), once
+    /// squared for the variance, once divided by it; backward reads the
+    /// second difference first (the division's gradient), the first last.
+    fn batch_norm(first: [u64; 2], second: [u64; 2]) -> Profile {
+        use crate::profile::Recorder;
+        use crate::testing::record;
+        const MIB: u64 = 1 << 20;
+        let forward: [(&'static str, Vec<u64>, u64, u64); 5] = [
+            ("conv2d", vec![], 1, MIB),
+            ("mean_dim", vec![1], 2, 256),
+            ("float_sub", first.to_vec(), 3, MIB),
+            ("float_mul", vec![3, 3], 4, MIB),
+            ("float_sub", second.to_vec(), 5, MIB),
+        ];
+        let mut recorder = Recorder::new(64, 0);
+        let mut live = 0;
+        for (i, (name, inputs, id, bytes)) in forward.into_iter().enumerate() {
+            live += bytes;
+            let mut op = record(i as u32, &inputs, &[(id, bytes)]);
+            op.name = name;
+            recorder.op(op, Phase::Forward, Some(1_000_000), live, 0);
+        }
+        let mut div = record(5, &[5, 4], &[(6, MIB)]);
+        div.name = "float_div";
+        recorder.op(div, Phase::Forward, Some(1_000_000), live + MIB, 0);
+        recorder.backward_starts(6);
+        for (at, reads) in [(6, vec![5, 4]), (7, vec![3])] {
+            recorder.op(
+                record(at, &reads, &[]),
+                Phase::Backward,
+                Some(1_000_000),
+                live,
+                0,
+            );
+            for id in reads {
+                recorder.released(id, at);
+            }
+        }
+        for id in [1, 2, 6] {
+            recorder.released(id, 5);
+        }
+        recorder.finish(0, 8, None)
+    }
+
+    #[test]
+    fn an_earlier_equal_output_stands_in_for_a_repeated_element_wise_op() {
+        let profile = batch_norm([1, 2], [1, 2]);
+        let key = |id: u64| profile.tensors.iter().find(|t| t.id == id).unwrap().key;
+        let (first, second) = (key(3), key(5));
+        let graph = crate::recompute::RecomputeGraph::of(&profile);
+        assert_eq!(graph.stand_in(second), Some(first));
+        assert_eq!(graph.sources(second), &[first]);
+        assert_eq!(graph.rebuild_ns(second), 0);
+        // The first is read where the second is needed: it is not rebuilt.
+        assert!(!graph.can_recompute(first));
+
+        let mut decisions = Decision::keep_all(&profile);
+        let i = decisions.iter().position(|d| d.key == second).unwrap();
+        let t = profile.tensors.iter().find(|t| t.key == second).unwrap();
+        decisions[i] = decision(t, Action::Recompute);
+        resolve_needs(&graph, &mut decisions);
+        assert_eq!(decisions[i].stand_in, Some(first));
+        let costs = CostModel {
+            link: LinkModel::symmetric(1e9, 1e9, 0.0),
+            codecs: None,
+        };
+        let time = replay(&profile, &decisions, &costs, CodecTime::Measured);
+        assert_eq!(time.recompute_ns, 0.0);
+    }
+
+    #[test]
+    fn only_the_same_op_of_the_same_inputs_in_the_same_order_stands_in() {
+        // x - mean against mean - x: not equal.
+        let profile = batch_norm([1, 2], [2, 1]);
+        let graph = crate::recompute::RecomputeGraph::of(&profile);
+        assert!(profile
+            .tensors
+            .iter()
+            .all(|t| graph.stand_in(t.key).is_none()));
+        // Another op of the same inputs: not equal either.
+        let mut profile = batch_norm([1, 2], [1, 2]);
+        profile.ops[4].name = "float_add".into();
+        let graph = crate::recompute::RecomputeGraph::of(&profile);
+        assert!(profile
+            .tensors
+            .iter()
+            .all(|t| graph.stand_in(t.key).is_none()));
+    }
+
     #[test]
     fn no_output_stands_in_where_backward_reads_the_input_for_more_than_a_relus_gradient() {
         let mut profile = cnn_with_relu_backward(2);
