@@ -316,9 +316,9 @@ pub fn failure_reason(message: &str) -> String {
 
 /// Runs each probe in a child process: a program (by default this one, with
 /// its own arguments) started with [`PROBE_BATCH_VAR`] set, killed after a
-/// timeout. Its standard error is passed through, so the child's progress
-/// shows; the last lines are kept to explain a child that died without a
-/// verdict.
+/// timeout. Its output is passed through to standard error, so the child's
+/// progress and its report show; the last lines of its standard error are
+/// kept to explain a child that died without a verdict or ran out of time.
 #[derive(Debug, Clone)]
 pub struct ChildProbe {
     program: std::path::PathBuf,
@@ -391,8 +391,9 @@ impl ChildProbe {
         self
     }
 
-    /// Whether the child's standard error is passed through (default yes).
-    pub fn relay_stderr(mut self, relay: bool) -> Self {
+    /// Whether the child's output (standard output and error) is passed
+    /// through to standard error, each line indented (default yes).
+    pub fn relay_output(mut self, relay: bool) -> Self {
         self.relay = relay;
         self
     }
@@ -438,11 +439,13 @@ impl ChildProbe {
         let tail: Arc<Mutex<VecDeque<String>>> = Arc::default();
         // Readers on threads of their own, so a full pipe never blocks the child.
         let stdout = child.stdout.take().expect("piped");
-        let found = verdict.clone();
+        let (found, relay) = (verdict.clone(), self.relay);
         let out_reader = std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines().map_while(Result::ok) {
                 if let Some(v) = parse_verdict(&line) {
                     found.lock().unwrap().get_or_insert(v);
+                } else if relay {
+                    eprintln!("  | {line}");
                 }
             }
         });
@@ -483,13 +486,27 @@ impl ChildProbe {
             std::thread::sleep(Duration::from_millis(10));
         }
         let found = verdict.lock().unwrap().take();
+        // Where it was when its time ran out (on a GPU, often still
+        // compiling and autotuning a new shape's kernels).
+        let timed_out_why = || {
+            let tail = tail.lock().unwrap();
+            let last = tail.iter().rev().map(|l| l.trim()).find(|l| !l.is_empty());
+            match last {
+                Some(last) => format!(
+                    "timed out after {} s; last printed: {}",
+                    self.timeout.as_secs(),
+                    last.chars().take(160).collect::<String>()
+                ),
+                None => format!("timed out after {} s", self.timeout.as_secs()),
+            }
+        };
         match found {
             Some(Verdict::Fits { .. }) if timed_out => Verdict::DoesNotFit {
-                why: format!("timed out after {} s", self.timeout.as_secs()),
+                why: timed_out_why(),
             },
             Some(v) => v,
             None if timed_out => Verdict::DoesNotFit {
-                why: format!("timed out after {} s", self.timeout.as_secs()),
+                why: timed_out_why(),
             },
             None => {
                 let tail: Vec<String> = tail.lock().unwrap().iter().cloned().collect();
@@ -593,7 +610,7 @@ mod tests {
     /// would: a verdict line when it trained, a crash when it did not.
     #[cfg(unix)]
     fn shell_child(script: &str) -> ChildProbe {
-        ChildProbe::new("/bin/sh", vec!["-c".into(), script.into()]).relay_stderr(false)
+        ChildProbe::new("/bin/sh", vec!["-c".into(), script.into()]).relay_output(false)
     }
 
     #[cfg(unix)]
@@ -673,10 +690,16 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn a_child_that_hangs_is_killed_at_the_timeout() {
-        let child = shell_child("sleep 30").timeout(Duration::from_millis(300));
+        let child = shell_child("echo 'step 1: compiling kernels' >&2; sleep 30")
+            .timeout(Duration::from_millis(300));
         let started = Instant::now();
         let verdict = child.run(8);
         assert!(started.elapsed() < Duration::from_secs(10));
-        assert!(matches!(verdict, Verdict::DoesNotFit { why } if why.starts_with("timed out")));
+        // The reason says where the child was.
+        assert!(
+            matches!(&verdict, Verdict::DoesNotFit { why }
+                if why.starts_with("timed out") && why.ends_with("last printed: step 1: compiling kernels")),
+            "{verdict:?}"
+        );
     }
 }

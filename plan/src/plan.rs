@@ -52,8 +52,9 @@ pub struct Decision {
     /// is.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub codec: Option<Codec>,
-    /// For `Recompute`: the output of the ReLU that read it, which stands in
-    /// for it in backward instead of running its op again (see
+    /// For `Recompute`: a saved tensor that stands in for it in backward
+    /// instead of running its op again, the output of the ReLU that read it
+    /// or an earlier op's equal output (see
     /// [`RecomputeGraph::stand_in`](crate::recompute::RecomputeGraph::stand_in)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stand_in: Option<TensorKey>,
