@@ -178,19 +178,47 @@ impl fmt::Display for Plan {
                 n => format!(", {n} of them compressed first"),
             }
         )?;
-        let stood_in = self
-            .decisions
-            .iter()
-            .filter(|d| d.stand_in.is_some())
-            .count();
-        match (self.recomputed_count() - stood_in, stood_in) {
-            (0, 0) => {}
-            (rerun, 0) => writeln!(f, "  {rerun} rebuilt in backward by running their op again")?,
-            (rerun, stood_in) => writeln!(
+        // Stand-ins: a ReLU's output is made after the input it stands in
+        // for, an earlier equal output before.
+        let (mut relu, mut equal, mut stood_in_bytes) = (0, 0, 0);
+        for d in &self.decisions {
+            if let Some(s) = d.stand_in {
+                if s.op > d.key.op {
+                    relu += 1;
+                } else {
+                    equal += 1;
+                }
+                stood_in_bytes += d.bytes;
+            }
+        }
+        let rerun = self.recomputed_count() - relu - equal;
+        if rerun + relu + equal > 0 {
+            let mut how = Vec::new();
+            if rerun > 0 {
+                how.push(format!("{rerun} by running their op again"));
+            }
+            if relu > 0 {
+                how.push(format!("{relu} ReLU inputs by the ReLU's output"));
+            }
+            if equal > 0 {
+                how.push(format!(
+                    "{equal} repeated ops' outputs by the earlier equal one"
+                ));
+            }
+            write!(
                 f,
-                "  {} rebuilt in backward: {rerun} by running their op again, {stood_in} ReLU inputs by the ReLU's output, at no cost",
-                rerun + stood_in
-            )?,
+                "  {} rebuilt in backward: {}",
+                rerun + relu + equal,
+                how.join(", ")
+            )?;
+            if relu + equal > 0 {
+                write!(
+                    f,
+                    " (the stand-ins free {} at no cost)",
+                    human_bytes(stood_in_bytes)
+                )?;
+            }
+            writeln!(f)?;
         }
         write!(
             f,
