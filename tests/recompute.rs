@@ -126,6 +126,12 @@ fn superneurons_swaps_and_rebuilds_with_identical_gradients() {
     let plan = assert_same_gradients(ModelKind::SmallCnn, config, 4);
     assert!(plan.swapped_count() > 0, "{plan}");
     assert!(plan.recomputed_count() > 0, "{plan}");
+    assert!(
+        plan.decisions
+            .iter()
+            .any(|d| d.stand_in.is_some_and(|s| s.op < d.key.op)),
+        "BatchNorm's second difference is handed the first: {plan}"
+    );
     assert!(rebuilt_last_iteration() > 0);
     let profile = burn_swap::last_profile().unwrap();
     assert!(profile.swapped_out_bytes > 0);
