@@ -198,10 +198,16 @@ pub fn resident_timeline(profile: &Profile, decisions: &[Decision]) -> Vec<u64> 
                 }
             }
             // Freed as its last forward use ends; rebuilt as the op that
-            // needs it starts.
+            // needs it starts. An earlier equal output that stands in is
+            // that output's buffer, which lives until then anyway: nothing
+            // is added. (A ReLU's output that stands in lives until its
+            // input's last use instead of its own, the input's bytes: so
+            // it is counted as the input rebuilt.)
             Action::Recompute => {
                 intervals.push((d.key.op, d.offload_after.min(release), d.bytes));
-                intervals.push((d.needed_at, release, d.bytes));
+                if !d.stand_in.is_some_and(|s| s.op < d.key.op) {
+                    intervals.push((d.needed_at, release, d.bytes));
+                }
             }
         }
     }

@@ -272,3 +272,33 @@ fn a_rebuilt_tensor_is_off_the_device_from_its_drop_to_its_rebuild() {
     // It was never in host memory.
     assert!(recorded_host_intervals(&profile.tensors[0], profile.op_count).is_empty());
 }
+
+#[test]
+fn an_earlier_equal_output_that_stands_in_adds_nothing_where_it_is_needed() {
+    let profile = chain(&[100, 100, 100]);
+    let mut decisions = Decision::keep_all(&profile);
+    let earlier = decisions[1].key;
+    // The last tensor (op 2, needed at op 5): freed at once, handed the
+    // second (op 1, kept until op 6) in backward.
+    let rebuilt = Decision {
+        action: Action::Recompute,
+        offload_after: 2,
+        prefetch_at: 5,
+        needed_at: 5,
+        ..decisions[2]
+    };
+    decisions[2] = Decision {
+        stand_in: Some(earlier),
+        ..rebuilt
+    };
+    assert_eq!(
+        resident_timeline(&profile, &decisions),
+        [100, 200, 300, 200, 200, 200, 200, 100]
+    );
+    // Rebuilt by running its op again, it is back from op 5.
+    decisions[2] = rebuilt;
+    assert_eq!(
+        resident_timeline(&profile, &decisions),
+        [100, 200, 300, 200, 200, 300, 200, 100]
+    );
+}
