@@ -16,7 +16,8 @@
 //! tried in a child process, from `--search-start N` (64) doubling up to
 //! `--search-max N` (65536), then bisected to within 1/`--search-resolution N`
 //! (16) of the batch; with `--compare`, for plain
-//! `Autodiff<B>` too; `--probe-timeout SECS` (900) per batch; on CUDA a
+//! `Autodiff<B>` first, the policy's search then starting from plain's
+//! largest batch; `--probe-timeout SECS` (900) per batch; on CUDA a
 //! swapping policy's batch that runs out of memory is tried again with
 //! `burn_swap::fit::WHOLE_FREES`, unless `--no-retry`);
 //! CUDA builds: `--unfused` (CubeCL's CUDA backend without burn's fusion) and
@@ -393,9 +394,10 @@ fn run<D: Backend>(args: &Args) {
     );
     let times = train::<SwapAutodiff<D>>(args, "swap");
     let swap_tput = throughput(&times, args.batch);
+    // A largest-batch probe gives its verdict first, then what it did (its
+    // parent passes that through); the files are the parent's to write.
     if args.probe_child {
         burn_swap::fit::report_fits(swap_tput);
-        return;
     }
 
     let profile = burn_swap::last_profile().expect("at least one backward ran");
@@ -502,6 +504,9 @@ fn run<D: Backend>(args: &Args) {
         }
     }
 
+    if args.probe_child {
+        return;
+    }
     std::fs::create_dir_all(&args.out).expect("create the output directory");
     let json = args.out.join("profile.json");
     let svg = args.out.join("memory-timeline.svg");
@@ -525,9 +530,12 @@ fn run<D: Backend>(args: &Args) {
 fn max_batch(args: &Args) {
     use burn_swap::fit::{self, BatchSearch, ChildProbe, SearchResult, Verdict};
 
+    // Plain first: the policy's search then starts from plain's largest
+    // batch, which swapping only makes room beside, skipping the small
+    // batches (each new size autotunes again on a GPU).
     let mut policies = vec![args.policy.clone()];
     if args.compare && args.policy != "plain" {
-        policies.push("plain".into());
+        policies.insert(0, "plain".into());
     }
     let program = std::env::current_exe().expect("the path of this program");
     let base: Vec<String> = std::env::args()
@@ -562,6 +570,17 @@ fn max_batch(args: &Args) {
     );
     let mut results: Vec<(String, SearchResult)> = Vec::new();
     for policy in &policies {
+        let plain_largest = results
+            .iter()
+            .find(|(p, _)| p == "plain")
+            .and_then(|(_, r)| r.largest_fitting);
+        let search = match plain_largest {
+            Some(largest) if largest > search.start => {
+                println!("[{policy}] starting from plain's largest batch, {largest}");
+                BatchSearch::new(largest, search.max).resolution(args.search_resolution)
+            }
+            _ => search,
+        };
         let mut child_args = base.clone();
         child_args.extend(["--policy".into(), policy.clone()]);
         let mut child = ChildProbe::new(&program, child_args)
