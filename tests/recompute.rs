@@ -116,6 +116,45 @@ fn rebuilding_every_tensor_that_can_be_keeps_gradients_identical() {
     }
 }
 
+/// [`RebuildAll`], with every earlier equal output it names swapped for an
+/// output its op never made: the executor finds no slot to hand over.
+#[derive(Debug)]
+struct EarlierOutputMissing;
+
+impl Policy for EarlierOutputMissing {
+    fn name(&self) -> &str {
+        "earlier-output-missing"
+    }
+
+    fn plan(&self, profile: &Profile, params: &PlanParams) -> Result<Plan, PlanError> {
+        let mut plan = RebuildAll.plan(profile, params)?;
+        for d in &mut plan.decisions {
+            if let Some(s) = d.stand_in.as_mut().filter(|s| s.op < d.key.op) {
+                s.output = 7;
+            }
+        }
+        Ok(plan)
+    }
+}
+
+#[test]
+fn a_tensor_whose_earlier_equal_output_is_missing_stays_on_the_device() {
+    let _guard = serial();
+    let config = SwapConfig::builder().policy(EarlierOutputMissing).build();
+    let plan = assert_same_gradients(ModelKind::ResidualNet, config, 2);
+    let missing = plan
+        .decisions
+        .iter()
+        .filter(|d| d.stand_in.is_some_and(|s| s.op < d.key.op))
+        .count();
+    assert!(missing > 0, "{plan}");
+    // Every other rebuilt tensor was rebuilt; those stayed.
+    assert_eq!(
+        rebuilt_last_iteration(),
+        (plan.recomputed_count() - missing) as u64
+    );
+}
+
 #[test]
 fn superneurons_swaps_and_rebuilds_with_identical_gradients() {
     let _guard = serial();
