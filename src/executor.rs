@@ -246,17 +246,13 @@ impl ActivePlan {
                     continue;
                 }
                 leave_after.insert(d.key, (d.offload_after, Leave::ForRebuild));
-                match d.stand_in {
-                    Some(earlier) if earlier.op < d.key.op => {
-                        earlier_equals.insert(d.key, earlier);
-                        equal_sources.insert(earlier);
-                    }
-                    Some(output) => {
-                        stand_ins.insert(d.key, output);
-                    }
-                    None => {
-                        recipe_ops.insert(d.key.op);
-                    }
+                if let Some(earlier) = d.earlier_stand_in() {
+                    earlier_equals.insert(d.key, earlier);
+                    equal_sources.insert(earlier);
+                } else if let Some(output) = d.stand_in {
+                    stand_ins.insert(d.key, output);
+                } else {
+                    recipe_ops.insert(d.key.op);
                 }
             }
         }

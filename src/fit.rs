@@ -486,28 +486,24 @@ impl ChildProbe {
             std::thread::sleep(Duration::from_millis(10));
         }
         let found = verdict.lock().unwrap().take();
-        // Where it was when its time ran out (on a GPU, often still
-        // compiling and autotuning a new shape's kernels).
-        let timed_out_why = || {
-            let tail = tail.lock().unwrap();
-            let last = tail.iter().rev().map(|l| l.trim()).find(|l| !l.is_empty());
-            match last {
-                Some(last) => format!(
-                    "timed out after {} s; last printed: {}",
-                    self.timeout.as_secs(),
-                    last.chars().take(160).collect::<String>()
-                ),
-                None => format!("timed out after {} s", self.timeout.as_secs()),
-            }
-        };
         match found {
-            Some(Verdict::Fits { .. }) if timed_out => Verdict::DoesNotFit {
-                why: timed_out_why(),
-            },
+            Some(Verdict::Fits { .. }) | None if timed_out => {
+                // Where it was when its time ran out (on a GPU, often
+                // still compiling and autotuning a new shape's kernels).
+                let tail = tail.lock().unwrap();
+                let last = tail.iter().rev().map(|l| l.trim()).find(|l| !l.is_empty());
+                let secs = self.timeout.as_secs();
+                Verdict::DoesNotFit {
+                    why: match last {
+                        Some(last) => format!(
+                            "timed out after {secs} s; last printed: {}",
+                            last.chars().take(160).collect::<String>()
+                        ),
+                        None => format!("timed out after {secs} s"),
+                    },
+                }
+            }
             Some(v) => v,
-            None if timed_out => Verdict::DoesNotFit {
-                why: timed_out_why(),
-            },
             None => {
                 let tail: Vec<String> = tail.lock().unwrap().iter().cloned().collect();
                 let why = failure_reason(&tail.join("\n"));

@@ -61,6 +61,13 @@ pub struct Decision {
 }
 
 impl Decision {
+    /// The earlier op's equal output that stands in for it, where that is
+    /// its stand-in (a ReLU's output is made after the input it stands in
+    /// for).
+    pub fn earlier_stand_in(&self) -> Option<TensorKey> {
+        self.stand_in.filter(|s| s.op < self.key.op)
+    }
+
     /// Keeps tensor `key` of `bytes` on the device.
     pub fn keep(key: TensorKey, bytes: u64) -> Self {
         Self {
@@ -178,18 +185,13 @@ impl fmt::Display for Plan {
                 n => format!(", {n} of them compressed first"),
             }
         )?;
-        // Stand-ins: a ReLU's output is made after the input it stands in
-        // for, an earlier equal output before.
         let (mut relu, mut equal, mut stood_in_bytes) = (0, 0, 0);
-        for d in &self.decisions {
-            if let Some(s) = d.stand_in {
-                if s.op > d.key.op {
-                    relu += 1;
-                } else {
-                    equal += 1;
-                }
-                stood_in_bytes += d.bytes;
+        for d in self.decisions.iter().filter(|d| d.stand_in.is_some()) {
+            match d.earlier_stand_in() {
+                Some(_) => equal += 1,
+                None => relu += 1,
             }
+            stood_in_bytes += d.bytes;
         }
         let rerun = self.recomputed_count() - relu - equal;
         if rerun + relu + equal > 0 {

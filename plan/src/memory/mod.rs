@@ -205,7 +205,7 @@ pub fn resident_timeline(profile: &Profile, decisions: &[Decision]) -> Vec<u64> 
             // it is counted as the input rebuilt.)
             Action::Recompute => {
                 intervals.push((d.key.op, d.offload_after.min(release), d.bytes));
-                if d.stand_in.is_none_or(|s| s.op >= d.key.op) {
+                if d.earlier_stand_in().is_none() {
                     intervals.push((d.needed_at, release, d.bytes));
                 }
             }
