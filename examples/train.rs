@@ -610,6 +610,9 @@ fn max_batch(args: &Args) {
                 Verdict::DoesNotFit { why } => {
                     println!("[{policy}] batch {batch}: does not fit: {why}")
                 }
+                Verdict::Undecided { why } => {
+                    println!("[{policy}] batch {batch}: undecided, searching below it: {why}")
+                }
             }
             verdict
         });
@@ -626,15 +629,30 @@ fn max_batch(args: &Args) {
             }) => (*samples_per_s, settings.clone()),
             _ => (None, Vec::new()),
         };
-        let why = result
-            .probes
-            .iter()
-            .find(|p| Some(p.batch) == result.smallest_failing)
-            .and_then(|p| match &p.verdict {
-                Verdict::DoesNotFit { why } => Some(why.clone()),
-                _ => None,
-            })
-            .unwrap_or_default();
+        let why_at = |batch: Option<usize>| {
+            result
+                .probes
+                .iter()
+                .find(|p| Some(p.batch) == batch)
+                .and_then(|p| match &p.verdict {
+                    Verdict::DoesNotFit { why } | Verdict::Undecided { why } => Some(why.clone()),
+                    Verdict::Fits { .. } => None,
+                })
+        };
+        let mut why = why_at(result.smallest_failing).unwrap_or_default();
+        // A batch below the smallest failure that ran out of time: the
+        // largest that trains may be higher than the table says.
+        if let Some(undecided) = result.undecided {
+            let note = format!(
+                "{undecided} undecided ({})",
+                why_at(Some(undecided)).unwrap_or_default()
+            );
+            why = if why.is_empty() {
+                note
+            } else {
+                format!("{why}; {note}")
+            };
+        }
         println!(
             "| {policy} | {} | {} | {} | {} | {why} |",
             match (policy.as_str(), args.budget) {

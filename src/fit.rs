@@ -14,7 +14,8 @@
 //! [`probe_batch`] first thing; in a child it returns the batch to try, the
 //! program trains a few steps at it and calls [`report_fits`]. Any panic on
 //! any thread of the child, or an exit without that report, is a batch that
-//! does not fit, with the reason.
+//! does not fit, with the reason; a child still running at the timeout is
+//! undecided (the search goes below it and says so).
 //!
 //! ```no_run
 //! use burn_swap::fit::{self, BatchSearch, ChildProbe};
@@ -56,10 +57,17 @@ pub enum Verdict {
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         settings: Vec<String>,
     },
-    /// It did not, and why (out of memory, no plan fits the budget, a
-    /// timeout, another failure).
+    /// It did not, and why (out of memory, no plan fits the budget,
+    /// another failure).
     DoesNotFit {
         /// The reason, one line.
+        why: String,
+    },
+    /// The probe ran out of time before its steps completed (on a GPU,
+    /// usually still compiling and autotuning a new shape's kernels): the
+    /// batch may fit. The search goes no higher than it.
+    Undecided {
+        /// Where the probe was, one line.
         why: String,
     },
 }
@@ -87,8 +95,13 @@ pub struct Probe {
 pub struct SearchResult {
     /// The largest batch that trained (`None`: not even the start).
     pub largest_fitting: Option<usize>,
-    /// The smallest batch that did not (`None`: the maximum trained).
+    /// The smallest batch that did not (`None`: the maximum trained, or
+    /// only undecided batches are above the largest).
     pub smallest_failing: Option<usize>,
+    /// The smallest batch above the largest that trained whose probe could
+    /// not tell (it timed out): the true largest may lie at or above it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub undecided: Option<usize>,
     /// Every probe, in order.
     pub probes: Vec<Probe>,
 }
@@ -148,8 +161,8 @@ impl BatchSearch {
     /// Each probe is logged (`tracing::info!`) as it ends.
     pub fn run(&self, mut probe: impl FnMut(usize) -> Verdict) -> SearchResult {
         let m = self.multiple_of;
-        let mut probes = Vec::new();
-        let mut try_batch = |batch: usize| -> bool {
+        let mut probes: Vec<Probe> = Vec::new();
+        let mut try_batch = |batch: usize| -> Verdict {
             let started = Instant::now();
             let verdict = probe(batch);
             let seconds = started.elapsed().as_secs_f64();
@@ -163,20 +176,35 @@ impl BatchSearch {
                 Verdict::DoesNotFit { why } => {
                     tracing::info!(batch, seconds, why = %why, "batch does not fit")
                 }
+                Verdict::Undecided { why } => {
+                    tracing::info!(batch, seconds, why = %why, "batch undecided")
+                }
             }
-            let fits = verdict.fits();
             probes.push(Probe {
                 batch,
-                verdict,
+                verdict: verdict.clone(),
                 seconds,
             });
-            fits
+            verdict
         };
-        let (mut fit, mut fail) = (None, None);
+        let (mut fit, mut fail, mut undecided) = (None, None, None);
+        // Records a batch that did not train; `false` when it did.
+        let mut above = |verdict: &Verdict, batch: usize| match verdict {
+            Verdict::Fits { .. } => false,
+            Verdict::DoesNotFit { .. } => {
+                fail = Some(batch);
+                true
+            }
+            Verdict::Undecided { .. } => {
+                undecided = Some(batch);
+                true
+            }
+        };
+        let mut hi = None;
         let mut batch = self.start;
         loop {
-            if !try_batch(batch) {
-                fail = Some(batch);
+            if above(&try_batch(batch), batch) {
+                hi = Some(batch);
                 break;
             }
             fit = Some(batch);
@@ -185,7 +213,7 @@ impl BatchSearch {
             }
             batch = (batch * 2).min(self.max);
         }
-        if let Some(mut hi) = fail {
+        if let Some(mut hi) = hi {
             let mut lo = fit.unwrap_or(0);
             loop {
                 let gap = (lo / self.resolution).max(m);
@@ -197,18 +225,19 @@ impl BatchSearch {
                 if mid <= lo {
                     break;
                 }
-                if try_batch(mid) {
+                if above(&try_batch(mid), mid) {
+                    hi = mid;
+                } else {
                     lo = mid;
                     fit = Some(mid);
-                } else {
-                    hi = mid;
-                    fail = Some(mid);
                 }
             }
         }
         SearchResult {
             largest_fitting: fit,
             smallest_failing: fail,
+            // Only one below every failure leaves the largest in doubt.
+            undecided: undecided.filter(|&u| fail.is_none_or(|f| u < f)),
             probes,
         }
     }
@@ -415,6 +444,9 @@ impl ChildProbe {
             Verdict::DoesNotFit { why } => Verdict::DoesNotFit {
                 why: format!("out of memory; with {}: {why}", settings.join(" ")),
             },
+            Verdict::Undecided { why } => Verdict::Undecided {
+                why: format!("out of memory; with {}: {why}", settings.join(" ")),
+            },
         }
     }
 
@@ -493,7 +525,7 @@ impl ChildProbe {
                 let tail = tail.lock().unwrap();
                 let last = tail.iter().rev().map(|l| l.trim()).find(|l| !l.is_empty());
                 let secs = self.timeout.as_secs();
-                Verdict::DoesNotFit {
+                Verdict::Undecided {
                     why: match last {
                         Some(last) => format!(
                             "timed out after {secs} s; last printed: {}",
@@ -558,6 +590,28 @@ mod tests {
         assert_eq!(result.largest_fitting, Some(2944));
         assert_eq!(result.smallest_failing, Some(3072));
         assert_eq!(result.at_largest().unwrap().batch, 2944);
+    }
+
+    #[test]
+    fn a_probe_that_cannot_tell_bounds_the_search_without_counting_as_a_failure() {
+        // As on a GPU: 2048 runs out of memory, 1024 is still autotuning
+        // when its time runs out, everything up to 1000 trains.
+        let mut fits = fits_below(1000);
+        let result = BatchSearch::new(2048, 4096).run(|batch| match batch {
+            1024 => Verdict::Undecided {
+                why: "timed out after 60 s".into(),
+            },
+            _ => fits(batch),
+        });
+        assert_eq!(batches(&result)[..2], [2048, 1024]);
+        assert_eq!(result.smallest_failing, Some(2048));
+        assert_eq!(result.undecided, Some(1024));
+        let largest = result.largest_fitting.unwrap();
+        assert!((960..=1000).contains(&largest), "{largest}");
+        // A search that only ever failed has nothing undecided.
+        let plain = BatchSearch::new(64, 65536).run(fits_below(3000));
+        assert_eq!(plain.undecided, None);
+        assert!(!serde_json::to_string(&plain).unwrap().contains("undecided"));
     }
 
     #[test]
@@ -693,7 +747,7 @@ mod tests {
         assert!(started.elapsed() < Duration::from_secs(10));
         // The reason says where the child was.
         assert!(
-            matches!(&verdict, Verdict::DoesNotFit { why }
+            matches!(&verdict, Verdict::Undecided { why }
                 if why.starts_with("timed out") && why.ends_with("last printed: step 1: compiling kernels")),
             "{verdict:?}"
         );

@@ -288,6 +288,9 @@ pub struct Search {
     pub probes: Vec<(usize, bool)>,
     pub largest_fitting_batch: Option<usize>,
     pub smallest_failing_batch: Option<usize>,
+    /// The smallest batch above the largest whose case timed out.
+    #[serde(default)]
+    pub undecided_batch: Option<usize>,
     /// Median samples/s and peak device MiB of the largest fitting batch.
     #[serde(default)]
     pub samples_per_s_at_largest: Option<f64>,

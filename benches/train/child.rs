@@ -241,8 +241,10 @@ pub fn search(
                 samples_per_s: row.result.as_ref().map(|m| m.median_samples_per_s),
                 settings: Vec::new(),
             },
-            false => Verdict::DoesNotFit {
-                why: row.why.clone().unwrap_or_default(),
+            // A case that ran out of time could not tell.
+            false => match row.why.clone().unwrap_or_default() {
+                why if why.starts_with("timed out") => Verdict::Undecided { why },
+                why => Verdict::DoesNotFit { why },
             },
         };
         rows.push(row);
@@ -273,5 +275,6 @@ pub fn search(
             .collect(),
         largest_fitting_batch: fit,
         smallest_failing_batch: result.smallest_failing,
+        undecided_batch: result.undecided,
     }
 }

@@ -207,7 +207,14 @@ pub fn print_searches(searches: &[Search]) {
         let probes: Vec<String> = s
             .probes
             .iter()
-            .map(|(b, ok)| format!("{b}{}", if *ok { "+" } else { "-" }))
+            .map(|(b, ok)| {
+                let mark = match (ok, Some(*b) == s.undecided_batch) {
+                    (true, _) => "+",
+                    (false, true) => "?",
+                    (false, false) => "-",
+                };
+                format!("{b}{mark}")
+            })
             .collect();
         let mut within = Vec::new();
         if let Some(bytes) = s.device_memory {
