@@ -338,7 +338,12 @@ fn main() {
         let device = Default::default();
         let hold =
             burn_swap::transfer::cuda::DeviceHold::all_but(&device, leave).unwrap_or_else(|err| {
-                eprintln!("--device-memory: {err}");
+                let why = format!("--device-memory: {err}");
+                if args.probe_child {
+                    // No batch would train: the search stops here.
+                    burn_swap::fit::report_error(&why);
+                }
+                eprintln!("{why}");
                 std::process::exit(2)
             });
         println!(
@@ -613,6 +618,9 @@ fn max_batch(args: &Args) {
                 Verdict::Undecided { why } => {
                     println!("[{policy}] batch {batch}: undecided, searching below it: {why}")
                 }
+                Verdict::Error { why } => {
+                    println!("[{policy}] batch {batch}: cannot train at any batch, the search stops: {why}")
+                }
             }
             verdict
         });
@@ -635,11 +643,16 @@ fn max_batch(args: &Args) {
                 .iter()
                 .find(|p| Some(p.batch) == batch)
                 .and_then(|p| match &p.verdict {
-                    Verdict::DoesNotFit { why } | Verdict::Undecided { why } => Some(why.clone()),
+                    Verdict::DoesNotFit { why }
+                    | Verdict::Undecided { why }
+                    | Verdict::Error { why } => Some(why.clone()),
                     Verdict::Fits { .. } => None,
                 })
         };
-        let mut why = why_at(result.smallest_failing).unwrap_or_default();
+        let mut why = match &result.error {
+            Some(error) => format!("the search stopped: {error}"),
+            None => why_at(result.smallest_failing).unwrap_or_default(),
+        };
         // A batch below the smallest failure that ran out of time: the
         // largest that trains may be higher than the table says.
         if let Some(undecided) = result.undecided {

@@ -63,6 +63,13 @@ pub enum Verdict {
         /// The reason, one line.
         why: String,
     },
+    /// The probe could not run for a reason that is not its batch (no
+    /// device, a bad argument; [`report_error`]): the search stops, since
+    /// every other batch would fail the same way.
+    Error {
+        /// The reason, one line.
+        why: String,
+    },
     /// The probe ran out of time before its steps completed (on a GPU,
     /// usually still compiling and autotuning a new shape's kernels): the
     /// batch may fit. The search goes no higher than it.
@@ -102,6 +109,10 @@ pub struct SearchResult {
     /// not tell (it timed out): the true largest may lie at or above it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub undecided: Option<usize>,
+    /// Why the search stopped early: a probe could not run for a reason
+    /// that is not its batch ([`Verdict::Error`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
     /// Every probe, in order.
     pub probes: Vec<Probe>,
 }
@@ -179,6 +190,9 @@ impl BatchSearch {
                 Verdict::Undecided { why } => {
                     tracing::info!(batch, seconds, why = %why, "batch undecided")
                 }
+                Verdict::Error { why } => {
+                    tracing::warn!(batch, why = %why, "probe failed for a reason that is not its batch; the search stops")
+                }
             }
             probes.push(Probe {
                 batch,
@@ -187,35 +201,22 @@ impl BatchSearch {
             });
             verdict
         };
-        let (mut fit, mut fail, mut undecided) = (None, None, None);
-        // Records a batch that did not train; `false` when it did.
-        let mut above = |verdict: &Verdict, batch: usize| match verdict {
-            Verdict::Fits { .. } => false,
-            Verdict::DoesNotFit { .. } => {
-                fail = Some(batch);
-                true
-            }
-            Verdict::Undecided { .. } => {
-                undecided = Some(batch);
-                true
-            }
-        };
+        let mut bounds = Bounds::default();
         let mut hi = None;
         let mut batch = self.start;
         loop {
-            if above(&try_batch(batch), batch) {
+            if !bounds.record(batch, try_batch(batch)) {
                 hi = Some(batch);
                 break;
             }
-            fit = Some(batch);
             if batch >= self.max {
                 break;
             }
             batch = (batch * 2).min(self.max);
         }
         if let Some(mut hi) = hi {
-            let mut lo = fit.unwrap_or(0);
-            loop {
+            let mut lo = bounds.fit.unwrap_or(0);
+            while bounds.error.is_none() {
                 let gap = (lo / self.resolution).max(m);
                 if hi - lo <= gap {
                     break;
@@ -225,21 +226,54 @@ impl BatchSearch {
                 if mid <= lo {
                     break;
                 }
-                if above(&try_batch(mid), mid) {
-                    hi = mid;
-                } else {
+                if bounds.record(mid, try_batch(mid)) {
                     lo = mid;
-                    fit = Some(mid);
+                } else {
+                    hi = mid;
                 }
             }
         }
+        let Bounds {
+            fit,
+            fail,
+            undecided,
+            error,
+        } = bounds;
         SearchResult {
             largest_fitting: fit,
             smallest_failing: fail,
             // Only one below every failure leaves the largest in doubt.
             undecided: undecided.filter(|&u| fail.is_none_or(|f| u < f)),
+            error,
             probes,
         }
+    }
+}
+
+/// What the probes so far say about the largest batch.
+#[derive(Default)]
+struct Bounds {
+    fit: Option<usize>,
+    fail: Option<usize>,
+    undecided: Option<usize>,
+    error: Option<String>,
+}
+
+impl Bounds {
+    /// Takes a probe's verdict; `true` when the batch trained. The search
+    /// tries smaller batches next when it did not, and larger ones (or none)
+    /// when it did.
+    fn record(&mut self, batch: usize, verdict: Verdict) -> bool {
+        match verdict {
+            Verdict::Fits { .. } => {
+                self.fit = Some(batch);
+                return true;
+            }
+            Verdict::DoesNotFit { .. } => self.fail = Some(batch),
+            Verdict::Undecided { .. } => self.undecided = Some(batch),
+            Verdict::Error { why } => self.error = Some(why),
+        }
+        false
     }
 }
 
@@ -289,6 +323,23 @@ fn end_probe(why: &str) {
     );
     std::process::exit(PANIC_EXIT);
 }
+
+/// In a child: it cannot train at any batch (no device, a bad argument).
+/// Gives that as its verdict and ends the child; the search stops there
+/// instead of trying smaller batches.
+pub fn report_error(why: &str) -> ! {
+    let verdict = Verdict::Error {
+        why: why.lines().next().unwrap_or_default().to_string(),
+    };
+    eprintln!(
+        "{VERDICT_TAG}{}",
+        serde_json::to_string(&verdict).unwrap_or_default()
+    );
+    std::process::exit(ERROR_EXIT);
+}
+
+/// A child's exit code after [`report_error`].
+const ERROR_EXIT: i32 = 2;
 
 /// A child's exit code after a panic.
 const PANIC_EXIT: i32 = 3;
@@ -447,6 +498,7 @@ impl ChildProbe {
             Verdict::Undecided { why } => Verdict::Undecided {
                 why: format!("out of memory; with {}: {why}", settings.join(" ")),
             },
+            error @ Verdict::Error { .. } => error,
         }
     }
 
@@ -612,6 +664,41 @@ mod tests {
         let plain = BatchSearch::new(64, 65536).run(fits_below(3000));
         assert_eq!(plain.undecided, None);
         assert!(!serde_json::to_string(&plain).unwrap().contains("undecided"));
+    }
+
+    #[test]
+    fn a_probe_that_cannot_run_at_all_stops_the_search() {
+        let no_device = || Verdict::Error {
+            why: "--device-memory: no CUDA-capable device is detected".into(),
+        };
+        let result = BatchSearch::new(192, 192).run(|_| no_device());
+        assert_eq!(batches(&result), [192]);
+        assert_eq!(result.largest_fitting, None);
+        assert_eq!(result.smallest_failing, None);
+        assert!(result.error.unwrap().contains("no CUDA-capable device"));
+        // Met while bisecting, it ends the bisection too.
+        let mut fits = fits_below(3000);
+        let result = BatchSearch::new(1024, 8192).run(|batch| match batch {
+            3072 => no_device(),
+            _ => fits(batch),
+        });
+        assert_eq!(batches(&result), [1024, 2048, 4096, 3072]);
+        assert_eq!(result.largest_fitting, Some(2048));
+        assert!(result.error.is_some());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_child_that_reports_an_error_gives_it_as_its_verdict() {
+        let child = shell_child(&format!(
+            "echo '{VERDICT_TAG}{{\"verdict\":\"error\",\"why\":\"no device\"}}' >&2; exit 2"
+        ));
+        assert_eq!(
+            child.run(8),
+            Verdict::Error {
+                why: "no device".into()
+            }
+        );
     }
 
     #[test]
