@@ -642,12 +642,7 @@ fn max_batch(args: &Args) {
                 .probes
                 .iter()
                 .find(|p| Some(p.batch) == batch)
-                .and_then(|p| match &p.verdict {
-                    Verdict::DoesNotFit { why }
-                    | Verdict::Undecided { why }
-                    | Verdict::Error { why } => Some(why.clone()),
-                    Verdict::Fits { .. } => None,
-                })
+                .and_then(|p| p.verdict.why().map(str::to_owned))
         };
         let mut why = match &result.error {
             Some(error) => format!("the search stopped: {error}"),

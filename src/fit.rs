@@ -84,6 +84,16 @@ impl Verdict {
     pub fn fits(&self) -> bool {
         matches!(self, Verdict::Fits { .. })
     }
+
+    /// The reason it gives where the batch did not train.
+    pub fn why(&self) -> Option<&str> {
+        match self {
+            Verdict::Fits { .. } => None,
+            Verdict::DoesNotFit { why } | Verdict::Error { why } | Verdict::Undecided { why } => {
+                Some(why)
+            }
+        }
+    }
 }
 
 /// One batch tried.
@@ -172,7 +182,7 @@ impl BatchSearch {
     /// Each probe is logged (`tracing::info!`) as it ends.
     pub fn run(&self, mut probe: impl FnMut(usize) -> Verdict) -> SearchResult {
         let m = self.multiple_of;
-        let mut probes: Vec<Probe> = Vec::new();
+        let mut probes = Vec::new();
         let mut try_batch = |batch: usize| -> Verdict {
             let started = Instant::now();
             let verdict = probe(batch);
@@ -314,28 +324,25 @@ const PROBE_RUNTIME_GRACE: Duration = Duration::from_secs(5);
 
 /// Ends a probe as not fitting, with the short reason as its verdict.
 fn end_probe(why: &str) {
-    let verdict = Verdict::DoesNotFit {
-        why: failure_reason(why),
-    };
-    eprintln!(
-        "{VERDICT_TAG}{}",
-        serde_json::to_string(&verdict).unwrap_or_default()
-    );
-    std::process::exit(PANIC_EXIT);
+    let why = failure_reason(why);
+    end_child(&Verdict::DoesNotFit { why }, PANIC_EXIT);
 }
 
 /// In a child: it cannot train at any batch (no device, a bad argument).
 /// Gives that as its verdict and ends the child; the search stops there
 /// instead of trying smaller batches.
 pub fn report_error(why: &str) -> ! {
-    let verdict = Verdict::Error {
-        why: why.lines().next().unwrap_or_default().to_string(),
-    };
+    let why = why.lines().next().unwrap_or_default().to_string();
+    end_child(&Verdict::Error { why }, ERROR_EXIT);
+}
+
+/// Gives `verdict` on standard error and ends the child with `code`.
+fn end_child(verdict: &Verdict, code: i32) -> ! {
     eprintln!(
         "{VERDICT_TAG}{}",
-        serde_json::to_string(&verdict).unwrap_or_default()
+        serde_json::to_string(verdict).unwrap_or_default()
     );
-    std::process::exit(ERROR_EXIT);
+    std::process::exit(code);
 }
 
 /// A child's exit code after [`report_error`].

@@ -268,6 +268,9 @@ pub struct Row {
     pub why: Option<String>,
     /// The panic message or stderr lines behind `why`.
     pub detail: Option<String>,
+    /// The case ran out of time with no failure seen: it may have fit.
+    #[serde(default)]
+    pub undecided: bool,
     /// For search probes: whether the batch fits the search budget.
     pub fits: Option<bool>,
     pub wall_secs: f64,

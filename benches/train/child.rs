@@ -163,6 +163,7 @@ pub fn run_row(case: Case, options: &Options, search_probe: bool) -> Row {
     if outcome.panic.is_some() {
         outcome.result = None;
     }
+    let undecided = outcome.timed_out && outcome.panic.is_none() && outcome.result.is_none();
     let (why, detail) = match outcome.result {
         Some(_) => (None, None),
         None => {
@@ -180,6 +181,7 @@ pub fn run_row(case: Case, options: &Options, search_probe: bool) -> Row {
         result: outcome.result,
         why,
         detail,
+        undecided,
         fits: None,
         wall_secs: outcome.wall_secs,
     }
@@ -241,11 +243,13 @@ pub fn search(
                 samples_per_s: row.result.as_ref().map(|m| m.median_samples_per_s),
                 settings: Vec::new(),
             },
-            // A case that ran out of time could not tell.
-            false => match row.why.clone().unwrap_or_default() {
-                why if why.starts_with("timed out") => Verdict::Undecided { why },
-                why => Verdict::DoesNotFit { why },
-            },
+            false => {
+                let why = row.why.clone().unwrap_or_default();
+                match row.undecided {
+                    true => Verdict::Undecided { why },
+                    false => Verdict::DoesNotFit { why },
+                }
+            }
         };
         rows.push(row);
         verdict
