@@ -142,6 +142,16 @@ pub struct PlanSummary {
     /// Of the swapped tensors, those compressed on the device first.
     #[serde(default)]
     pub compressed_count: usize,
+    /// Tensors rebuilt in backward by running their op again.
+    #[serde(default)]
+    pub rerun_count: usize,
+    /// Tensors an earlier one stands in for (rebuilt with no kernel).
+    #[serde(default)]
+    pub stand_in_count: usize,
+    /// The iteration's time the plan's evaluator predicted (policies that
+    /// price their plans).
+    #[serde(default)]
+    pub predicted_step_secs: Option<f64>,
     /// The iteration's device bytes the plan expects at its peak.
     #[serde(default)]
     pub expected_peak_bytes: u64,

@@ -41,8 +41,8 @@ use crate::args::{parse_options, USAGE};
 use crate::child::{run_row, search};
 use crate::measure::run_child;
 use crate::report::{
-    print_host_and_device, print_memory_series, print_searches, print_table, print_waits,
-    write_json,
+    print_host_and_device, print_memory_series, print_plans, print_searches, print_table,
+    print_waits, write_json,
 };
 
 #[cfg(feature = "cuda")]
@@ -106,6 +106,7 @@ fn main() {
     }
     print_table(&rows);
     print_host_and_device(&rows);
+    print_plans(&rows);
     print_waits(&rows);
     print_memory_series(&rows);
     if !searches.is_empty() {

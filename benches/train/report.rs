@@ -128,6 +128,45 @@ pub fn print_host_and_device(rows: &[Row]) {
     }
 }
 
+/// What each case's plan did with the saved tensors, and how far the
+/// evaluator's step was from the measured one (the median timed step).
+pub fn print_plans(rows: &[Row]) {
+    let plans: Vec<_> = rows
+        .iter()
+        .filter_map(|r| {
+            let m = r.result.as_ref()?;
+            Some((r, m, m.swap.as_ref()?.plan.as_ref()?))
+        })
+        .filter(|(_, _, plan)| plan.budget_bytes.is_some())
+        .collect();
+    if plans.is_empty() {
+        return;
+    }
+    println!();
+    println!("plans in the timed steps: saved tensors swapped, rebuilt, stood in for; the evaluator's step against the measured one");
+    for (row, m, plan) in plans {
+        let measured = median(m.step_secs.iter().copied());
+        let evaluator = plan.predicted_step_secs.map_or(String::new(), |p| {
+            format!(
+                "; evaluator {:.1} ms against {:.1} ms ({:+.1}%)",
+                p * 1e3,
+                measured * 1e3,
+                (p / measured - 1.0) * 100.0
+            )
+        });
+        println!(
+            "  {:<40} {} of {} swapped ({} MiB, {} compressed), {} rebuilt by running their op again, {} stood in for{evaluator}",
+            row.case.label(),
+            plan.swapped_count,
+            plan.saved_tensors,
+            mib(plan.swapped_bytes),
+            plan.compressed_count,
+            plan.rerun_count,
+            plan.stand_in_count,
+        );
+    }
+}
+
 /// Where each case's last timed iteration waited for tensors to come back:
 /// how far ahead of its use each late copy was started, in ops.
 pub fn print_waits(rows: &[Row]) {

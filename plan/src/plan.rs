@@ -160,6 +160,21 @@ impl Plan {
             .count()
     }
 
+    /// Of the rebuilt tensors, those an earlier tensor stands in for (a
+    /// ReLU's output for its input, an earlier equal output for a repeated
+    /// element-wise op's): rebuilt with no kernel.
+    pub fn stand_in_count(&self) -> usize {
+        self.decisions
+            .iter()
+            .filter(|d| d.stand_in.is_some())
+            .count()
+    }
+
+    /// Of the rebuilt tensors, those rebuilt by running their op again.
+    pub fn rerun_count(&self) -> usize {
+        self.recomputed_count() - self.stand_in_count()
+    }
+
     /// Bytes swapped out (and back) per iteration.
     pub fn swapped_bytes(&self) -> u64 {
         self.decisions
@@ -193,7 +208,7 @@ impl fmt::Display for Plan {
             }
             stood_in_bytes += d.bytes;
         }
-        let rerun = self.recomputed_count() - relu - equal;
+        let rerun = self.rerun_count();
         if rerun + relu + equal > 0 {
             let mut how = Vec::new();
             if rerun > 0 {
