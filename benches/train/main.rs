@@ -38,6 +38,7 @@ mod measure;
 mod report;
 
 use crate::args::{parse_options, USAGE};
+use crate::case::{Row, Search};
 use crate::child::{run_row, search};
 use crate::measure::run_child;
 use crate::report::{
@@ -76,12 +77,20 @@ fn main() {
 
     let mut rows = Vec::new();
     let mut searches = Vec::new();
+    // The JSON is written again after every case, so a run cut short (a
+    // time limit on a lent machine) keeps the cases it finished.
+    let save_so_far = |rows: &[Row], searches: &[Search]| {
+        if let Some(path) = &options.json {
+            let _ = write_json(path, &args, &options, rows, searches);
+        }
+    };
     match options.search || options.search_budget.is_some() {
         // A search replaces the batch matrix: it picks its own batches.
         true => {
             for &(model, image) in &options.models {
                 for policy in &options.policies {
                     searches.push(search(&options, model, image, policy, &mut rows));
+                    save_so_far(&rows, &searches);
                 }
             }
         }
@@ -91,6 +100,7 @@ fn main() {
                     for policy in &options.policies {
                         let case = options.case(model, image, policy, batch, options.budget);
                         rows.push(run_row(case, &options, false));
+                        save_so_far(&rows, &searches);
                     }
                 }
             }

@@ -219,6 +219,12 @@ pub struct FusionSwaps {
     pub take_lag_ops_mean: f64,
     #[serde(default)]
     pub take_lag_ops_max: u64,
+    /// Polls on fusion's server for offloads still waiting for their ops.
+    #[serde(default)]
+    pub polls_per_step: u64,
+    /// Training-thread time a step spent moving pending offloads on.
+    #[serde(default)]
+    pub progress_ms_per_step: f64,
 }
 
 #[cfg(any(feature = "cuda", feature = "wgpu"))]
@@ -240,6 +246,8 @@ pub fn fusion_swaps_since(
         take_lag_ops_mean: (after.take_lag_ops - before.take_lag_ops) as f64
             / (after.moved - before.moved).max(1) as f64,
         take_lag_ops_max: after.take_lag_ops_max,
+        polls_per_step: (after.polls - before.polls) / steps,
+        progress_ms_per_step: (after.progress_ns - before.progress_ns) as f64 / 1e6 / steps as f64,
     })
 }
 

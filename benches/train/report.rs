@@ -65,11 +65,13 @@ pub fn print_table(rows: &[Row]) {
         let mut why = row.why.clone().unwrap_or_default();
         if let Some(f) = m.and_then(|m| m.fusion_swaps).filter(|_| swap.is_some()) {
             why = format!(
-                "{why} (fusion: {} moved/step, {} kept, taken {:.1} ops after asked, at most {})",
+                "{why} (fusion: {} moved/step, {} kept, taken {:.1} ops after asked, at most {}; {} polls and {:.1} ms of the training thread a step)",
                 mib(f.moved_bytes_per_step),
                 f.kept_per_step,
                 f.take_lag_ops_mean,
-                f.take_lag_ops_max
+                f.take_lag_ops_max,
+                f.polls_per_step,
+                f.progress_ms_per_step
             );
         }
         if m.is_some_and(|m| !m.steady_before_timing) {
@@ -320,5 +322,10 @@ pub fn write_json(
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)?;
     }
-    std::fs::write(path, serde_json::to_string_pretty(&report)? + "\n")
+    // Written beside it and renamed: a run killed while writing leaves the
+    // last whole report.
+    let mut partial = path.clone().into_os_string();
+    partial.push(".partial");
+    std::fs::write(&partial, serde_json::to_string_pretty(&report)? + "\n")?;
+    std::fs::rename(&partial, path)
 }

@@ -141,6 +141,12 @@ pub struct FusionSwapStats {
     pub take_lag_ops: u64,
     /// The longest of those lags.
     pub take_lag_ops_max: u64,
+    /// Polls registered on fusion's server for buffers still waiting for
+    /// their ops (at most one per waiting offload after each op).
+    pub polls: u64,
+    /// Training-thread time spent moving pending offloads on after ops
+    /// (polls, the copies' launches, waits to keep pace), in nanoseconds.
+    pub progress_ns: u64,
 }
 
 static MOVED: AtomicU64 = AtomicU64::new(0);
@@ -148,6 +154,8 @@ static MOVED_BYTES: AtomicU64 = AtomicU64::new(0);
 static KEPT: AtomicU64 = AtomicU64::new(0);
 static TAKE_LAG: AtomicU64 = AtomicU64::new(0);
 static TAKE_LAG_MAX: AtomicU64 = AtomicU64::new(0);
+static POLLS: AtomicU64 = AtomicU64::new(0);
+static PROGRESS_NS: AtomicU64 = AtomicU64::new(0);
 /// Ops finished on any thread: the clock take lags are counted in.
 static OPS: AtomicU64 = AtomicU64::new(0);
 
@@ -159,6 +167,8 @@ pub fn stats() -> FusionSwapStats {
         kept: KEPT.load(Ordering::Relaxed),
         take_lag_ops: TAKE_LAG.load(Ordering::Relaxed),
         take_lag_ops_max: TAKE_LAG_MAX.load(Ordering::Relaxed),
+        polls: POLLS.load(Ordering::Relaxed),
+        progress_ns: PROGRESS_NS.load(Ordering::Relaxed),
     }
 }
 
@@ -306,6 +316,7 @@ impl<R: CubeRuntime> Pending for PendingTake<R> {
             .copied()
             .collect();
         if !witnesses.is_empty() && !self.cell.polling.swap(true, Ordering::AcqRel) {
+            POLLS.fetch_add(1, Ordering::Relaxed);
             submit(
                 &self.client,
                 Poll {
@@ -415,6 +426,7 @@ pub(crate) fn progress(keep_pace: bool) {
     if !ANY_PENDING.load(Ordering::Acquire) {
         return;
     }
+    let started = std::time::Instant::now();
     let first = progress_pending();
     if keep_pace {
         if let Some(pending) = first {
@@ -422,6 +434,7 @@ pub(crate) fn progress(keep_pace: bool) {
             progress_pending();
         }
     }
+    PROGRESS_NS.fetch_add(started.elapsed().as_nanos() as u64, Ordering::Relaxed);
 }
 
 /// One pass over the pending offloads; the first still waiting, if any.
