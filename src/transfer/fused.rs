@@ -392,12 +392,9 @@ fn submit<R: CubeRuntime, O: Operation<FusionCubeRuntime<R>> + 'static>(
         let desc = CustomOpIr::new("burn-swap", &[], &[]);
         client.register(OperationStreams::default(), OperationIr::Custom(desc), op);
     });
-    // Not flushed: fusion's device thread takes its queue in batches of 32
-    // tasks, and a flush hands it a batch of one op and a poll, after which
-    // it sleeps until the training thread's next one. After every op that
-    // serialised the two threads. The op rides with the training thread's
-    // next ops instead; nothing waits for it (a buffer still waiting is
-    // never waited for, and `catch_up` is a sync, which flushes).
+    // Fusion's server takes its queue in batches: without a flush, the op
+    // could wait there for the next op of the compute thread.
+    client.flush_queue();
 }
 
 fn put_back<R: CubeRuntime>(

@@ -212,19 +212,7 @@ impl CudaCopy {
     }
     /// Blocks until the device-to-host copy finished.
     pub(crate) fn wait(&self) {
-        if self.in_flight() {
-            hand_over_queued(&self.device);
-        }
         self.offload.wait();
-    }
-}
-
-/// Before blocking on a copy: the jobs still queued for CubeCL's device
-/// thread are handed over (they are not flushed when sent), else the wait
-/// would last until compute's next launches, forever if none come.
-fn hand_over_queued(device: &CudaDevice) {
-    if let Some(engine) = existing(device) {
-        engine.down.flush();
     }
 }
 
@@ -378,9 +366,6 @@ pub(crate) fn prefetch(copy: CudaCopy) -> Result<PendingLoad, CubePrimitive> {
 /// After the download finished: the tensor it handed back, if it failed
 /// (a compressed one is decompressed from the device).
 fn take_failed(copy: &CudaCopy) -> Option<CubePrimitive> {
-    if copy.in_flight() {
-        hand_over_queued(&copy.device);
-    }
     let kept = copy.offload.wait_with(|value| match value.take() {
         Some(Err(kept)) => {
             *value = Some(Ok(()));
@@ -410,9 +395,6 @@ fn take_failed(copy: &CudaCopy) -> Option<CubePrimitive> {
 pub(crate) fn finish(pending: PendingLoad) -> CubePrimitive {
     let PendingLoad { copy, done } = pending;
     let client = CudaRuntime::client(&copy.device);
-    if !done.is_set() {
-        hand_over_queued(&copy.device);
-    }
     let handle = match done.take() {
         Ok(handle) => handle,
         Err(err) => {

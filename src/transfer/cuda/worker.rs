@@ -307,17 +307,9 @@ impl<J: Send + 'static> Worker<J> {
             let fence = server.sync(compute);
             let _ = tx.send((job, targets, fence));
         });
-        // Not flushed: CubeCL's device thread takes its queue in batches of
-        // 32 tasks, and a flush per copy hands it short batches between
-        // which it sleeps, while the kernels' launches wait behind them. The
-        // job rides with compute's next launches; a thread about to wait
-        // for a copy flushes first ([`Self::flush`]).
-    }
-
-    /// Hands CubeCL's device thread the jobs queued so far: called before
-    /// blocking on a copy, which could otherwise wait for launches that
-    /// never come.
-    pub(crate) fn flush(&self) {
+        // CubeCL's device thread takes its queue in batches of 32 tasks:
+        // without a flush, the job could wait there for compute's next ops,
+        // and a compute thread waiting for this copy would wait forever.
         self.server.flush_queue();
     }
 }
