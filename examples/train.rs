@@ -281,7 +281,7 @@ fn step_status(report: &burn_swap::IterationReport) -> String {
     if let (Some(took), Some(plan)) = (report.planning, &report.plan) {
         line += &format!("; planning: {:.1} ms, {plan}", took.as_secs_f64() * 1e3);
     }
-    if let Some(verdict) = &report.codecs_timed {
+    if let Some(verdict) = &report.plans_timed {
         line += &format!("; {verdict}");
     }
     if report.first && report.wall > burn_swap::report::SLOW_FIRST_ITERATION {

@@ -25,7 +25,6 @@
 //! re-export it.
 
 pub mod autodiff;
-mod codec_trial;
 pub mod config;
 mod convert;
 pub mod decorator;
@@ -37,6 +36,7 @@ mod forwarding;
 pub mod handle;
 mod host;
 mod notice;
+mod plan_trial;
 pub mod policy;
 pub mod profiler;
 pub mod report;

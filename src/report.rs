@@ -211,13 +211,24 @@ pub struct IterationReport {
     /// Tensors it freed after forward and rebuilt in backward by running
     /// their op again.
     pub rebuilt_tensors: u64,
+    /// Reads of the device's memory from the driver while it followed a
+    /// plan under a budget (see `SwapConfig::budget_bytes`), and the
+    /// training thread's time in them.
+    pub driver_reads: u32,
+    /// Their time.
+    pub driver_read_time: Duration,
     /// A plan was made from it: how long the planner took.
     pub planning: Option<Duration>,
     /// That plan in one line, or why none fits.
     pub plan: Option<String>,
-    /// The plan's compressed copies were timed on the device against the
-    /// same plan without them, and this is what was kept (`cswap`, `home`).
-    pub codecs_timed: Option<String>,
+    /// The plan in force was timed on the device against the same plan
+    /// without its codecs (`cswap`, `home`) and its rivals' plans (`home`:
+    /// `capuchin`, `superneurons`, `swap-all`, those the replay puts near
+    /// it), and this is each one's step and the one kept.
+    pub plans_timed: Option<String>,
+    /// Plans are being timed on the device against each other: the one in
+    /// force may change for a few more steps.
+    pub trying_plans: bool,
     /// The first iteration of this thread: kernels are compiled and tuned in it.
     pub first: bool,
 }
@@ -253,7 +264,7 @@ impl fmt::Display for IterationReport {
         if let (Some(took), Some(plan)) = (self.planning, &self.plan) {
             write!(f, "; planned in {:.1} ms: {plan}", took.as_secs_f64() * 1e3)?;
         }
-        if let Some(verdict) = &self.codecs_timed {
+        if let Some(verdict) = &self.plans_timed {
             write!(f, "; {verdict}")?;
         }
         Ok(())

@@ -100,18 +100,18 @@ fn cswap_times_its_codecs_against_the_plan_without_them_and_keeps_the_faster() {
         assert!(&actual == expected, "iteration {i} differs");
         let report = burn_swap::last_iteration().unwrap();
         plans.extend(report.plan);
-        verdicts.extend(report.codecs_timed);
+        verdicts.extend(report.plans_timed);
     }
     burn_swap::status().expect("planning succeeded");
     assert!(
         plans
             .iter()
-            .any(|p| p.contains("timed against the compressed ones")),
+            .any(|p| p.contains("timed on the device against the plans before it")),
         "{plans:#?}"
     );
     // Decided once, either way: back to the codecs, or the plain plan stays.
     assert_eq!(verdicts.len(), 1, "{verdicts:#?}");
-    let kept_codecs = verdicts[0].ends_with("the compressed copies stay");
+    let kept_codecs = verdicts[0].ends_with("; cswap's plan stays");
     let plan = burn_swap::current_plan().unwrap();
     assert_eq!(plan.compressed_count() > 0, kept_codecs, "{plan}");
 }

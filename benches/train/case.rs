@@ -203,6 +203,13 @@ pub struct SwapStats {
     pub op_count: u32,
     #[serde(default)]
     pub backward_start: Option<u32>,
+    /// Reads of the device's memory from the driver in the last step, and
+    /// the training thread's milliseconds in them.
+    #[serde(default)]
+    pub driver_reads: (u32, f64),
+    /// What timing plans on the device kept, if it ran (`home`, `cswap`).
+    #[serde(default)]
+    pub plans_timed: Option<String>,
     /// Set when planning failed and burn-swap went on keeping everything.
     pub status_error: Option<String>,
 }

@@ -54,8 +54,17 @@ pub fn run_policy<I: Backend<Device = DeviceOf>>(case: &Case) -> Measured {
             config.policy = policy_by_name(&name).expect("checked by the parent");
             config.budget_bytes = case.budget;
             burn_swap::configure(config);
-            let mut measured = measure::<SwapAutodiff<I>>(case, &last_step_followed_plan);
-            let stats = swap_stats();
+            // The plans timed on the device are decided in one warm-up step.
+            let plans_timed = std::cell::RefCell::new(None);
+            let ready = || {
+                if let Some(verdict) = burn_swap::last_iteration().and_then(|r| r.plans_timed) {
+                    *plans_timed.borrow_mut() = Some(verdict);
+                }
+                last_step_followed_plan()
+            };
+            let mut measured = measure::<SwapAutodiff<I>>(case, &ready);
+            let mut stats = swap_stats();
+            stats.plans_timed = plans_timed.take();
             // With exact allocations the driver gets memory back between
             // steps, so a sample after a step is not the peak: the samples
             // burn-swap took inside the last iteration (every op with
@@ -104,7 +113,8 @@ pub fn install_panic_reporter() {
 pub fn last_step_followed_plan() -> bool {
     // A step that planned again (with the measured step time) ends with a
     // new plan: the next one is the first to follow it.
-    burn_swap::last_iteration().is_some_and(|r| r.followed_plan && r.planning.is_none())
+    burn_swap::last_iteration()
+        .is_some_and(|r| r.followed_plan && r.planning.is_none() && !r.trying_plans)
 }
 
 /// Warms up, then times `case.steps` training steps of `B`. Warm-up ends
@@ -355,6 +365,10 @@ pub fn swap_stats() -> SwapStats {
         },
         op_count: profile.op_count,
         backward_start: profile.backward_start,
+        driver_reads: burn_swap::last_iteration().map_or((0, 0.0), |r| {
+            (r.driver_reads, r.driver_read_time.as_secs_f64() * 1e3)
+        }),
+        plans_timed: None,
         status_error: burn_swap::status().err().map(|e| e.to_string()),
     }
 }

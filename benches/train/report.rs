@@ -120,8 +120,12 @@ pub fn print_host_and_device(rows: &[Row]) {
             .swap
             .as_ref()
             .map_or(0.0, |s| s.swap_in_stalls.total_ns() as f64 / 1e6);
+        let reads = match m.swap.as_ref().map(|s| s.driver_reads) {
+            Some((n, ms)) if n > 0 => format!("; {n} driver reads, {ms:.2} ms"),
+            _ => String::new(),
+        };
         println!(
-            "  {:<40} enqueue {:>7.2} (waited {:>5.2} in the last step), drain {:>7.2}",
+            "  {:<40} enqueue {:>7.2} (waited {:>5.2} in the last step{reads}), drain {:>7.2}",
             row.case.label(),
             median(m.enqueue_secs.iter().copied()) * 1e3,
             waited,
@@ -166,6 +170,9 @@ pub fn print_plans(rows: &[Row]) {
             plan.rerun_count,
             plan.stand_in_count,
         );
+        if let Some(verdict) = m.swap.as_ref().and_then(|s| s.plans_timed.as_ref()) {
+            println!("    plan ({}): {verdict}", plan.policy);
+        }
     }
 }
 

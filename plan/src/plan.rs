@@ -183,6 +183,17 @@ impl Plan {
             .map(|d| d.bytes)
             .sum()
     }
+
+    /// Whether `other` does the same to every tensor (keeps, swaps with the
+    /// same codec, or rebuilds it), whenever it moves it.
+    pub fn same_actions(&self, other: &Plan) -> bool {
+        self.decisions.len() == other.decisions.len()
+            && self
+                .decisions
+                .iter()
+                .zip(&other.decisions)
+                .all(|(a, b)| a.key == b.key && a.action == b.action && a.codec == b.codec)
+    }
 }
 
 impl fmt::Display for Plan {

@@ -275,6 +275,17 @@ impl Policy for Home {
         true
     }
 
+    /// The baselines it seeds its particles with: where the replay misses
+    /// what the device does, one of them can run faster than the plan the
+    /// search preferred.
+    fn rivals(&self) -> Vec<Arc<dyn Policy>> {
+        vec![
+            Arc::new(Capuchin),
+            Arc::new(SuperNeurons),
+            Arc::new(SwapAll),
+        ]
+    }
+
     fn plan(&self, profile: &Profile, params: &PlanParams) -> Result<Plan, PlanError> {
         let costs = needs_link_and_op_times(self.name(), profile, params)?;
         let space = Space::new(profile, params, costs);

@@ -1,0 +1,369 @@
+//! Which plan runs fastest on the device, measured.
+//!
+//! Plans are chosen on a replayed iteration. What the replay does not see,
+//! the device's own pace does: the codecs' launches on the training thread
+//! and the room their buffers take where the budget is tight (ResNet-50 b48
+//! at 2 GiB on an H100: `cswap` compressed 46 copies and ran 0.50 s a step
+//! against swap-all's 0.47 s), prefetches that wait for room under the
+//! budget (VGG16 b2048 at 1.6 GiB on an H200: `home` ran at 0.84x of plain,
+//! the `capuchin` plan it started from at 0.90x). So once a plan is refined
+//! from the measured step, it is timed against the same plan with every
+//! copy moved as it is (where it compresses) and against the plans of the
+//! policy's rivals that the replay puts near it, each over the steps the
+//! pace is measured on. The fastest stays for that op sequence, and the
+//! plan is made its way from then on (re-plans for counted zeros or for
+//! what the device adds beyond the plan included).
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::policy::{Plan, Policy};
+
+/// A plan replaces the fastest so far only if faster by more than this
+/// fraction: the pace of a few steps varies by about as much.
+const MARGIN: f64 = 0.02;
+
+/// How a candidate plan is made.
+#[derive(Clone)]
+pub(crate) enum Way {
+    /// The policy's own plan.
+    Own,
+    /// The policy's plan with every copy moved as it is.
+    WithoutCodecs,
+    /// A rival policy's plan.
+    Rival(Arc<dyn Policy>),
+}
+
+impl fmt::Debug for Way {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Way::Own => f.write_str("Own"),
+            Way::WithoutCodecs => f.write_str("WithoutCodecs"),
+            Way::Rival(policy) => write!(f, "Rival({})", policy.name()),
+        }
+    }
+}
+
+impl Way {
+    /// The way in words, for the verdict (`policy`: the configured one).
+    fn describe(&self, policy: &str) -> String {
+        match self {
+            Way::Own => format!("{policy}'s plan"),
+            Way::WithoutCodecs => format!("{policy}'s plan with its copies moved as they are"),
+            Way::Rival(rival) => format!("{}'s plan", rival.name()),
+        }
+    }
+}
+
+/// A plan to time, and how it was made.
+#[derive(Debug, Clone)]
+pub(crate) struct Candidate {
+    pub(crate) way: Way,
+    pub(crate) plan: Arc<Plan>,
+}
+
+/// Where the timing of an op sequence's plans stands.
+#[derive(Debug, Default)]
+pub(crate) enum PlanTrial {
+    /// Nothing timed yet.
+    #[default]
+    Idle,
+    /// `current` is in force and being timed.
+    Timing {
+        of: Vec<u64>,
+        current: Candidate,
+        /// Those timed so far, with their pace.
+        timed: Vec<(Candidate, Duration)>,
+        /// Still to time, in this order.
+        queue: Vec<Candidate>,
+    },
+    /// Timed for the op sequence `of`: its plans are made `way`.
+    Decided { of: Vec<u64>, way: Way },
+}
+
+/// What the executor does after an iteration that followed its plan.
+#[derive(Debug)]
+pub(crate) enum TrialStep {
+    /// Nothing to change.
+    Wait,
+    /// Start measuring the pace again (a plan began to be timed).
+    Restart,
+    /// Put this plan in force and time it (then [`PlanTrial::timing`]).
+    Try(Arc<Plan>),
+    /// Every candidate was timed: the `verdict` in words, and the winner to
+    /// put back in force if it is not the one in force now.
+    Decided {
+        verdict: String,
+        restore: Option<Arc<Plan>>,
+    },
+}
+
+impl PlanTrial {
+    /// Whether a trial for `active`'s op sequence has begun (or ended).
+    pub(crate) fn began_for(&self, active: &Plan) -> bool {
+        match self {
+            PlanTrial::Idle => false,
+            PlanTrial::Timing { of, .. } | PlanTrial::Decided { of, .. } => {
+                *of == active.op_signatures
+            }
+        }
+    }
+
+    /// Begins timing `active` (the policy's own plan) against `others`.
+    /// Without others it is decided at once.
+    pub(crate) fn begin(&mut self, active: Arc<Plan>, others: Vec<Candidate>) -> TrialStep {
+        let of = active.op_signatures.clone();
+        if others.is_empty() {
+            *self = PlanTrial::Decided { of, way: Way::Own };
+            return TrialStep::Wait;
+        }
+        *self = PlanTrial::Timing {
+            of,
+            current: Candidate {
+                way: Way::Own,
+                plan: active,
+            },
+            timed: Vec::new(),
+            queue: others,
+        };
+        TrialStep::Restart
+    }
+
+    /// Whether plans are being timed.
+    pub(crate) fn trying(&self) -> bool {
+        matches!(self, PlanTrial::Timing { .. })
+    }
+
+    /// How plans for the op sequence `ops` are made now: the way being
+    /// timed, or the one that won.
+    pub(crate) fn way_for(&self, ops: &[u64]) -> Option<&Way> {
+        match self {
+            PlanTrial::Timing { of, current, .. } if of == ops => Some(&current.way),
+            PlanTrial::Decided { of, way } if of == ops => Some(way),
+            _ => None,
+        }
+    }
+
+    /// The next step after an iteration that followed `active`, whose pace
+    /// (the median step since the last restart) is `step` once measured;
+    /// `policy` names the configured policy in the verdict.
+    pub(crate) fn next(
+        &mut self,
+        active: &Arc<Plan>,
+        step: Option<Duration>,
+        policy: &str,
+    ) -> TrialStep {
+        let PlanTrial::Timing {
+            of,
+            mut current,
+            mut timed,
+            mut queue,
+        } = std::mem::take(self)
+        else {
+            return TrialStep::Wait;
+        };
+        if of != active.op_signatures {
+            // Another op sequence: it is timed afresh.
+            return TrialStep::Wait;
+        }
+        if !Arc::ptr_eq(&current.plan, active) {
+            // Made again the same way (zeros counted, room for what the
+            // device adds): that plan is the one timed, from now.
+            current.plan = active.clone();
+            *self = PlanTrial::Timing {
+                of,
+                current,
+                timed,
+                queue,
+            };
+            return TrialStep::Restart;
+        }
+        let Some(step) = step else {
+            *self = PlanTrial::Timing {
+                of,
+                current,
+                timed,
+                queue,
+            };
+            return TrialStep::Wait;
+        };
+        timed.push((current, step));
+        if !queue.is_empty() {
+            let next = queue.remove(0);
+            let plan = next.plan.clone();
+            *self = PlanTrial::Timing {
+                of,
+                current: next,
+                timed,
+                queue,
+            };
+            return TrialStep::Try(plan);
+        }
+        // The first timed (the policy's own) is the fastest until another
+        // beats it by more than the margin.
+        let mut best = 0;
+        for (i, (_, pace)) in timed.iter().enumerate().skip(1) {
+            if pace.as_secs_f64() < timed[best].1.as_secs_f64() * (1.0 - MARGIN) {
+                best = i;
+            }
+        }
+        let verdict = verdict(&timed, best, policy);
+        let (winner, _) = &timed[best];
+        let restore = (!Arc::ptr_eq(&winner.plan, active)).then(|| winner.plan.clone());
+        *self = PlanTrial::Decided {
+            of,
+            way: winner.way.clone(),
+        };
+        TrialStep::Decided { verdict, restore }
+    }
+
+    /// The plan now in force for the candidate being timed (after
+    /// [`TrialStep::Try`]: installing may have remade it).
+    pub(crate) fn timing(&mut self, plan: Arc<Plan>) {
+        if let PlanTrial::Timing { current, .. } = self {
+            current.plan = plan;
+        }
+    }
+}
+
+/// The verdict in words, for the iteration's report
+/// ([`IterationReport::plans_timed`](crate::IterationReport::plans_timed)).
+fn verdict(timed: &[(Candidate, Duration)], best: usize, policy: &str) -> String {
+    let paces: Vec<String> = timed
+        .iter()
+        .map(|(c, pace)| {
+            format!(
+                "{} {:.1} ms",
+                c.way.describe(policy),
+                pace.as_secs_f64() * 1e3
+            )
+        })
+        .collect();
+    format!(
+        "timed on the device, a step each: {}; {} stays",
+        paces.join(", "),
+        timed[best].0.way.describe(policy)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::policy::{Action, Capuchin, Codec, Decision, SwapAll};
+    use burn_swap_plan::profile::TensorKey;
+
+    fn plan(codec: Option<Codec>, op_signatures: Vec<u64>) -> Arc<Plan> {
+        let decision = Decision {
+            key: TensorKey { op: 0, output: 0 },
+            bytes: 1 << 20,
+            action: Action::Swap,
+            offload_after: 1,
+            prefetch_at: 3,
+            needed_at: 3,
+            codec,
+            stand_in: None,
+        };
+        Arc::new(Plan {
+            op_signatures,
+            ..crate::policy::plan_for_tests(vec![decision], None)
+        })
+    }
+
+    fn ms(n: u64) -> Option<Duration> {
+        Some(Duration::from_millis(n))
+    }
+
+    fn rival(policy: Arc<dyn Policy>, ops: Vec<u64>) -> Candidate {
+        Candidate {
+            way: Way::Rival(policy),
+            plan: plan(None, ops),
+        }
+    }
+
+    /// Times `own` and then each of `others` at `paces` (own's first).
+    fn run(own: &Arc<Plan>, others: Vec<Candidate>, paces: &[u64]) -> (PlanTrial, TrialStep) {
+        let mut trial = PlanTrial::default();
+        assert!(matches!(
+            trial.begin(own.clone(), others),
+            TrialStep::Restart
+        ));
+        let mut active = own.clone();
+        assert!(matches!(trial.next(&active, None, "home"), TrialStep::Wait));
+        for (i, &pace) in paces.iter().enumerate() {
+            match trial.next(&active, ms(pace), "home") {
+                TrialStep::Try(next) if i + 1 < paces.len() => {
+                    trial.timing(next.clone());
+                    active = next;
+                }
+                last => return (trial, last),
+            }
+        }
+        unreachable!("the trial decides after the last pace")
+    }
+
+    #[test]
+    fn the_fastest_plan_stays_and_plans_for_its_ops_are_made_its_way() {
+        let own = plan(Some(Codec::Zvc), vec![1, 2]);
+        let others = vec![
+            Candidate {
+                way: Way::WithoutCodecs,
+                plan: plan(None, vec![1, 2]),
+            },
+            rival(Arc::new(Capuchin), vec![1, 2]),
+        ];
+        let capuchin = others[1].plan.clone();
+        let (trial, step) = run(&own, others, &[500, 480, 450]);
+        match step {
+            TrialStep::Decided {
+                verdict,
+                restore: None,
+            } => assert!(
+                verdict.ends_with("capuchin's plan stays")
+                    && verdict.contains("home's plan 500.0 ms"),
+                "{verdict}"
+            ),
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(trial.way_for(&[1, 2]), Some(Way::Rival(p)) if p.name() == "capuchin"));
+        assert!(trial.way_for(&[3]).is_none());
+        assert!(trial.began_for(&capuchin));
+    }
+
+    #[test]
+    fn the_policys_own_plan_wins_ties_and_comes_back() {
+        let own = plan(None, vec![1]);
+        let (trial, step) = run(&own, vec![rival(Arc::new(SwapAll), vec![1])], &[500, 495]);
+        match step {
+            TrialStep::Decided {
+                restore: Some(back),
+                ..
+            } => assert!(Arc::ptr_eq(&back, &own)),
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(trial.way_for(&[1]), Some(Way::Own)));
+    }
+
+    #[test]
+    fn a_plan_remade_mid_trial_is_timed_from_then_on_and_nothing_to_compare_decides_at_once() {
+        let mut trial = PlanTrial::default();
+        let own = plan(None, vec![1]);
+        trial.begin(own.clone(), vec![rival(Arc::new(SwapAll), vec![1])]);
+        let remade = plan(None, vec![1]);
+        assert!(matches!(
+            trial.next(&remade, ms(1), "home"),
+            TrialStep::Restart
+        ));
+        assert!(
+            matches!(&trial, PlanTrial::Timing { current, timed, .. } if Arc::ptr_eq(&current.plan, &remade) && timed.is_empty())
+        );
+
+        let mut alone = PlanTrial::default();
+        assert!(matches!(
+            alone.begin(own.clone(), Vec::new()),
+            TrialStep::Wait
+        ));
+        assert!(matches!(alone.way_for(&[1]), Some(Way::Own)));
+        assert!(matches!(alone.next(&own, ms(1), "home"), TrialStep::Wait));
+    }
+}
