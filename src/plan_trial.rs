@@ -49,10 +49,21 @@ impl Way {
     /// The way in words, for the verdict (`policy`: the configured one).
     fn describe(&self, policy: &str) -> String {
         match self {
-            Way::Own => format!("{policy}'s plan"),
-            Way::WithoutCodecs => format!("{policy}'s plan with its copies moved as they are"),
-            Way::Rival(rival) => format!("{}'s plan", rival.name()),
+            Way::Own => format!("{} plan", possessive(policy)),
+            Way::WithoutCodecs => format!(
+                "{} plan with its copies moved as they are",
+                possessive(policy)
+            ),
+            Way::Rival(rival) => format!("{} plan", possessive(rival.name())),
         }
+    }
+}
+
+/// `name`'s, in words: `superneurons'`, `home's`.
+fn possessive(name: &str) -> String {
+    match name.ends_with('s') {
+        true => format!("{name}'"),
+        false => format!("{name}'s"),
     }
 }
 
@@ -154,6 +165,9 @@ impl PlanTrial {
         step: Option<Duration>,
         policy: &str,
     ) -> TrialStep {
+        if !self.trying() {
+            return TrialStep::Wait;
+        }
         let PlanTrial::Timing {
             of,
             mut current,
@@ -161,7 +175,7 @@ impl PlanTrial {
             mut queue,
         } = std::mem::take(self)
         else {
-            return TrialStep::Wait;
+            unreachable!("checked above")
         };
         if of != active.op_signatures {
             // Another op sequence: it is timed afresh.
@@ -342,6 +356,10 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert!(matches!(trial.way_for(&[1]), Some(Way::Own)));
+        // Decided, it stays so for the plans of its op sequence.
+        let again = plan(None, vec![1]);
+        assert!(matches!(trial.next(&again, ms(1), "home"), TrialStep::Wait));
+        assert!(trial.began_for(&again) && !trial.trying());
     }
 
     #[test]

@@ -14,7 +14,7 @@ use burn_swap::policy::{
     SuperNeurons,
 };
 use burn_swap::{KeepAll, Profile, SwapAutodiff, SwapConfig};
-use burn_swap_models::ModelKind;
+use burn_swap_models::{Batch, Model, ModelKind, ModelSpec};
 use common::{
     assert_same_gradients_on_flex, gradients_per_iteration, planning_error, serial,
     time_priced_policies,
@@ -197,6 +197,58 @@ fn home_and_capuchin_plan_from_timed_iterations_under_a_budget() {
             "{name} hands a ReLU's input to its output, which costs nothing: {plan}"
         );
     }
+}
+
+#[test]
+fn home_times_its_plan_against_its_rivals_and_the_winner_keeps_gradients_identical() {
+    use burn::backend::{Autodiff, Flex};
+    let _guard = serial();
+    // The profiled and planned steps, the plan refined from the measured
+    // step, then each plan timed over the steps the pace is measured on.
+    const STEPS: usize = 36;
+    let (kind, batch) = (ModelKind::SmallCnn, 4);
+    burn_swap::configure(SwapConfig::builder().policy(KeepAll).build());
+    gradients_per_iteration::<Swap>(kind, batch, 3, 7);
+    let budget = burn_swap::current_plan().unwrap().expected_peak_bytes * 3 / 4;
+    let [_, (_, home)] = time_priced_policies(budget);
+    let expected = gradients_per_iteration::<Autodiff<Flex>>(kind, batch, STEPS, 7);
+    burn_swap::configure(home);
+    <Swap as burn::tensor::backend::Backend>::seed(&Default::default(), 7);
+    let spec = ModelSpec::new(kind);
+    let model: Model<Swap> = spec.init(&Default::default());
+    let input: Batch<Swap> = spec.synthetic_batch(batch, 7, &Default::default());
+    let mut verdicts = Vec::new();
+    for (i, expected) in expected.iter().enumerate() {
+        let loss = model.loss(&input);
+        let mut actual = vec![loss.clone().into_data().as_bytes().to_vec()];
+        let grads = loss.backward();
+        actual.extend(common::grad_bytes(&model, &grads));
+        assert!(&actual == expected, "iteration {i} differs");
+        verdicts.extend(burn_swap::last_iteration().unwrap().plans_timed);
+    }
+    burn_swap::status().expect("planning succeeded");
+    assert_eq!(verdicts.len(), 1, "decided once: {verdicts:#?}");
+    let verdict = &verdicts[0];
+    assert!(verdict.contains("home's plan "), "{verdict}");
+    let winner = verdict
+        .rsplit("; ")
+        .next()
+        .and_then(|w| w.strip_suffix(" plan stays"))
+        .map(|w| w.trim_end_matches("'s").trim_end_matches('\''))
+        .unwrap_or_else(|| panic!("a winner: {verdict}"));
+    let rivals = ["capuchin", "superneurons", "swap-all"];
+    assert!(
+        rivals
+            .iter()
+            .any(|r| verdict.contains(&format!("{r}'s plan "))
+                || verdict.contains(&format!("{r}' plan "))),
+        "timed against a rival: {verdict}"
+    );
+    assert_eq!(
+        burn_swap::current_plan().unwrap().policy,
+        winner,
+        "{verdict}"
+    );
 }
 
 #[test]
