@@ -141,7 +141,10 @@ fn priced(
         }
         None => plain,
     };
-    plan.predicted = Some(replay(profile, &plan.decisions, costs, codec_time));
+    // Untimed, the replay is only the copies and codecs: no step.
+    plan.predicted = profile
+        .is_timed()
+        .then(|| replay(profile, &plan.decisions, costs, codec_time));
     Ok(plan)
 }
 

@@ -123,8 +123,14 @@ pub fn by_name_with_progress(name: &str, progress: Option<ProgressFn>) -> Option
     }
 }
 
-/// The iteration replayed under `plan`, where `params` has the device's costs.
+/// The iteration replayed under `plan`, where `params` has the device's
+/// costs and the profile its ops' times (without them the replay is only
+/// the copies: SuperNeurons' ResNet-50 plan on an H200 read 64.6 ms against
+/// a 284.3 ms step).
 fn predicted(profile: &Profile, plan: &Plan, params: &PlanParams) -> Option<SwapReplay> {
+    if !profile.is_timed() {
+        return None;
+    }
     params
         .costs
         .as_deref()
