@@ -1097,6 +1097,9 @@ impl Executor {
     /// between, the last reading moves with the bytes the iteration's
     /// tensors and downloads gained or lost since.
     fn measure_real_growth(&mut self) -> u64 {
+        if self.probe.is_none() {
+            return 0;
+        }
         let tracked = self.growth() + self.download_bytes;
         if let Some((at, tracked_then)) = self.last_driver_read {
             if at.elapsed() < self.driver_read_interval {

@@ -347,7 +347,7 @@ mod tests {
     #[test]
     fn the_policys_own_plan_wins_ties_and_comes_back() {
         let own = plan(None, vec![1]);
-        let (trial, step) = run(&own, vec![rival(Arc::new(SwapAll), vec![1])], &[500, 495]);
+        let (mut trial, step) = run(&own, vec![rival(Arc::new(SwapAll), vec![1])], &[500, 495]);
         match step {
             TrialStep::Decided {
                 restore: Some(back),

@@ -245,6 +245,10 @@ pub struct Measured {
     /// Samples over the total time of the timed steps.
     pub mean_samples_per_s: f64,
     pub final_loss: f32,
+    /// Every step's loss, warm-up first: runs of different lengths compare
+    /// bit for bit over the steps they share.
+    #[serde(default)]
+    pub losses: Vec<f32>,
     /// Whether warm-up reached the steady state before the timed steps
     /// (for burn-swap: the last warm-up step followed a plan); false when
     /// `--max-warmup` ended it first.

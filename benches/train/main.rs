@@ -42,8 +42,8 @@ use crate::case::{Row, Search};
 use crate::child::{run_row, search};
 use crate::measure::run_child;
 use crate::report::{
-    print_host_and_device, print_memory_series, print_plans, print_searches, print_table,
-    print_waits, write_json,
+    print_host_and_device, print_losses, print_memory_series, print_plans, print_searches,
+    print_table, print_waits, write_json,
 };
 
 #[cfg(feature = "cuda")]
@@ -118,6 +118,7 @@ fn main() {
     print_host_and_device(&rows);
     print_plans(&rows);
     print_waits(&rows);
+    print_losses(&rows);
     print_memory_series(&rows);
     if !searches.is_empty() {
         print_searches(&searches);

@@ -169,12 +169,14 @@ pub fn measure<B: AutodiffBackend<Device = DeviceOf>>(
     };
 
     let mut warmup_secs: Vec<f64> = Vec::new();
+    let mut losses = Vec::new();
     // The previous step's time, if it already ran in the steady state: only
     // two steady steps are compared (a profiling step is no reference).
     let mut previous_ready: Option<f64> = None;
     while warmup_secs.len() < case.max_warmup.max(case.warmup) {
-        let (secs, _, _) = step("warm-up", warmup_secs.len() + 1);
+        let (secs, _, loss) = step("warm-up", warmup_secs.len() + 1);
         warmup_secs.push(secs);
+        losses.push(loss);
         let now_ready = ready();
         let settled = now_ready
             && previous_ready.is_some_and(|prev| (secs - prev).abs() <= 0.10 * secs.min(prev));
@@ -194,6 +196,7 @@ pub fn measure<B: AutodiffBackend<Device = DeviceOf>>(
         step_secs.push(secs);
         enqueue_secs.push(enqueued);
         final_loss = loss;
+        losses.push(loss);
         if case.memory_every > 0 && (n == 1 || n % case.memory_every == 0) {
             memory_series.extend(memory_sample(n, &device));
         }
@@ -208,6 +211,7 @@ pub fn measure<B: AutodiffBackend<Device = DeviceOf>>(
         step_secs,
         enqueue_secs,
         final_loss,
+        losses,
         memory: peak.map(|(start, max)| memory_peak(start, max, held)),
         steady_before_timing: ready_when_timed,
         swap: None,

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use burn_swap::SwapConfig;
 
 use crate::args::Options;
-use crate::case::{MemorySample, Row, Search};
+use crate::case::{Measured, MemorySample, Row, Search};
 use crate::common::median;
 
 pub fn mib(bytes: u64) -> String {
@@ -14,6 +14,11 @@ pub fn mib(bytes: u64) -> String {
 
 /// Median samples/s of the `plain` row for the same model, input and batch.
 pub fn plain_rate(rows: &[Row], row: &Row) -> Option<f64> {
+    plain_of(rows, row).map(|m| m.median_samples_per_s)
+}
+
+/// The measured plain case of `row`'s model, input and batch.
+fn plain_of<'a>(rows: &'a [Row], row: &Row) -> Option<&'a Measured> {
     rows.iter()
         .filter(|r| {
             r.case.policy == "plain"
@@ -21,7 +26,38 @@ pub fn plain_rate(rows: &[Row], row: &Row) -> Option<f64> {
                 && r.input == row.input
                 && r.case.batch == row.case.batch
         })
-        .find_map(|r| r.result.as_ref().map(|m| m.median_samples_per_s))
+        .find_map(|r| r.result.as_ref())
+}
+
+/// Each case's losses against plain's, bit for bit over the steps both ran
+/// (a case that warms up longer runs more steps, so its last loss differs).
+pub fn print_losses(rows: &[Row]) {
+    let compared: Vec<_> = rows
+        .iter()
+        .filter(|r| r.case.policy != "plain")
+        .filter_map(|r| Some((r, r.result.as_ref()?, plain_of(rows, r)?)))
+        .filter(|(_, m, plain)| !m.losses.is_empty() && !plain.losses.is_empty())
+        .collect();
+    if compared.is_empty() {
+        return;
+    }
+    println!();
+    println!("losses against plain's, bit for bit, over the steps both ran");
+    for (row, m, plain) in compared {
+        let shared = m.losses.len().min(plain.losses.len());
+        let first_differing =
+            (0..shared).find(|&i| m.losses[i].to_bits() != plain.losses[i].to_bits());
+        let verdict = match first_differing {
+            None => format!("the same over {shared} steps"),
+            Some(i) => format!(
+                "differs from step {}: {} against {}",
+                i + 1,
+                m.losses[i],
+                plain.losses[i]
+            ),
+        };
+        println!("  {:<40} {verdict}", row.case.label());
+    }
 }
 
 pub fn print_table(rows: &[Row]) {
