@@ -212,10 +212,10 @@ pub struct IterationReport {
     /// their op again.
     pub rebuilt_tensors: u64,
     /// Reads of the device's memory from the driver while it followed a
-    /// plan under a budget (see `SwapConfig::budget_bytes`), and the
-    /// training thread's time in them.
+    /// plan under a budget (see `SwapConfig::budget_bytes`): at most one a
+    /// millisecond.
     pub driver_reads: u32,
-    /// Their time.
+    /// The training thread's time in them.
     pub driver_read_time: Duration,
     /// A plan was made from it: how long the planner took.
     pub planning: Option<Duration>,
