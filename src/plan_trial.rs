@@ -165,55 +165,36 @@ impl PlanTrial {
         step: Option<Duration>,
         policy: &str,
     ) -> TrialStep {
-        if !self.trying() {
-            return TrialStep::Wait;
-        }
         let PlanTrial::Timing {
             of,
-            mut current,
-            mut timed,
-            mut queue,
-        } = std::mem::take(self)
+            current,
+            timed,
+            queue,
+        } = self
         else {
-            unreachable!("checked above")
+            return TrialStep::Wait;
         };
-        if of != active.op_signatures {
+        if *of != active.op_signatures {
             // Another op sequence: it is timed afresh.
+            *self = PlanTrial::Idle;
             return TrialStep::Wait;
         }
         if !Arc::ptr_eq(&current.plan, active) {
             // Made again the same way (zeros counted, room for what the
             // device adds): that plan is the one timed, from now.
             current.plan = active.clone();
-            *self = PlanTrial::Timing {
-                of,
-                current,
-                timed,
-                queue,
-            };
             return TrialStep::Restart;
         }
         let Some(step) = step else {
-            *self = PlanTrial::Timing {
-                of,
-                current,
-                timed,
-                queue,
-            };
             return TrialStep::Wait;
         };
-        timed.push((current, step));
         if !queue.is_empty() {
             let next = queue.remove(0);
             let plan = next.plan.clone();
-            *self = PlanTrial::Timing {
-                of,
-                current: next,
-                timed,
-                queue,
-            };
+            timed.push((std::mem::replace(current, next), step));
             return TrialStep::Try(plan);
         }
+        timed.push((current.clone(), step));
         // The first timed (the policy's own) is the fastest until another
         // beats it by more than the margin.
         let mut best = 0;
@@ -222,12 +203,13 @@ impl PlanTrial {
                 best = i;
             }
         }
-        let verdict = verdict(&timed, best, policy);
-        let (winner, _) = &timed[best];
+        let verdict = verdict(timed, best, policy);
+        let winner = timed[best].0.clone();
         let restore = (!Arc::ptr_eq(&winner.plan, active)).then(|| winner.plan.clone());
+        let of = std::mem::take(of);
         *self = PlanTrial::Decided {
             of,
-            way: winner.way.clone(),
+            way: winner.way,
         };
         TrialStep::Decided { verdict, restore }
     }
