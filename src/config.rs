@@ -521,17 +521,23 @@ pub fn policy_by_name(name: &str) -> Result<Arc<dyn Policy>, SwapError> {
     })
 }
 
-/// The particle swarm's progress on standard error, every tenth of its rounds.
+/// The particle swarm's progress on standard error, every tenth of its
+/// rounds and at its last.
 fn say_search_progress(p: policy::HomeProgress) {
     let step = (p.rounds / 10).max(1);
-    if p.round.is_multiple_of(step) || p.round == p.rounds {
+    if p.round.is_multiple_of(step) || p.last {
         let best = format!(
-            "best plan {:.3} ms a step{}",
+            "best plan {:.3} ms a step{}{}",
             p.best_ns / 1e6,
             if p.fits {
                 ""
             } else {
                 " (none under the budget yet)"
+            },
+            if p.last && p.round < p.rounds {
+                ", no better one in the last rounds: done"
+            } else {
+                ""
             }
         );
         tracing::info!(round = p.round, rounds = p.rounds, "{best}");

@@ -204,8 +204,9 @@ fn home_times_its_plan_against_its_rivals_and_the_winner_keeps_gradients_identic
     use burn::backend::{Autodiff, Flex};
     let _guard = serial();
     // The profiled and planned steps, the plan refined from the measured
-    // step, then each plan timed over the steps the pace is measured on.
-    const STEPS: usize = 36;
+    // step, then each plan timed over the steps the pace is measured on,
+    // in turn and back.
+    const STEPS: usize = 50;
     let (kind, batch) = (ModelKind::SmallCnn, 4);
     burn_swap::configure(SwapConfig::builder().policy(KeepAll).build());
     gradients_per_iteration::<Swap>(kind, batch, 3, 7);

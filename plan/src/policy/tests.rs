@@ -578,4 +578,48 @@ mod rebuilding {
         );
         assert_eq!(rounds.load(std::sync::atomic::Ordering::Relaxed), 40);
     }
+
+    #[test]
+    fn home_stops_once_its_best_plan_stops_improving_and_says_so() {
+        let profile = cnn(4);
+        let keep = KeepAll.plan(&profile, &priced(None)).unwrap();
+        let params = priced(Some(keep.expected_peak_bytes / 2));
+        let seen = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let record = seen.clone();
+        let home = Home {
+            rounds: 400,
+            stall_rounds: 5,
+            progress: Some(Arc::new(move |p: HomeProgress| {
+                record.lock().unwrap().push(p);
+            })),
+            ..small_swarm(3)
+        };
+        let plan = home.plan(&profile, &params).unwrap();
+        let seen = seen.lock().unwrap();
+        let last = seen.last().unwrap();
+        assert!(last.last && last.round < 400, "{last:?}");
+        assert_eq!(seen.iter().filter(|p| p.last).count(), 1);
+        // Stopping early depends on the seed only, as the rest does.
+        let again = Home {
+            progress: None,
+            ..home.clone()
+        };
+        let actions = |p: &Plan| {
+            p.decisions
+                .iter()
+                .map(|d| (d.action, d.codec, d.prefetch_at))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            actions(&again.plan(&profile, &params).unwrap()),
+            actions(&plan)
+        );
+        assert!(
+            small_swarm(3)
+                .plan(&profile, &params)
+                .unwrap()
+                .expected_peak_bytes
+                <= params.budget_bytes.unwrap()
+        );
+    }
 }
