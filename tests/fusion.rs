@@ -185,6 +185,37 @@ fn rebuilt_tensors_under_fusion_are_bit_identical() {
     );
 }
 
+/// Every tensor that can be rebuilt, rebuilt, in a transformer: a replayed
+/// op runs outside the fused block it ran in during forward.
+#[cfg(feature = "recompute")]
+#[test]
+fn rebuilding_every_tensor_that_can_be_in_a_transformer_under_fusion_is_bit_identical() {
+    let _guard = serial();
+    for (kind, spec) in [
+        (
+            "gpt-tiny",
+            ModelSpec::new(ModelKind::GptSmall).with_gpt(GptConfig::tiny()),
+        ),
+        ("transformer-net", ModelSpec::new(ModelKind::TransformerNet)),
+    ] {
+        let expected = train::<Plain>(spec, 2);
+        burn_swap::configure(SwapConfig::builder().policy(common::RebuildAll).build());
+        let actual = train::<Swap>(spec, 2);
+        assert!(
+            burn_swap::last_iteration().unwrap().rebuilt_tensors > 0,
+            "{kind}: nothing was rebuilt"
+        );
+        for (step, (e, a)) in expected.steps.iter().zip(&actual.steps).enumerate() {
+            for (n, (eb, ab)) in e.iter().zip(a).enumerate() {
+                assert!(
+                    eb == ab,
+                    "{kind}: step {step}, entry {n} (0 is the loss) differs"
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn small_cnn_under_fusion_is_bit_identical_and_moves_bytes() {
     check("small-cnn", ModelSpec::new(ModelKind::SmallCnn), 4);

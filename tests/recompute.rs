@@ -9,15 +9,12 @@ mod common;
 use std::sync::Arc;
 
 use burn::backend::Flex;
-use burn_swap::policy::{
-    resolve_needs, Action, Capuchin, Decision, Plan, PlanError, PlanParams, Policy, RecomputeGraph,
-    SuperNeurons,
-};
+use burn_swap::policy::{Capuchin, Plan, PlanError, PlanParams, Policy, SuperNeurons};
 use burn_swap::{KeepAll, Profile, SwapAutodiff, SwapConfig};
 use burn_swap_models::{Batch, Model, ModelKind, ModelSpec};
 use common::{
     assert_same_gradients_on_flex, gradients_per_iteration, planning_error, serial,
-    time_priced_policies,
+    time_priced_policies, RebuildAll,
 };
 
 type Swap = SwapAutodiff<Flex>;
@@ -33,37 +30,6 @@ fn rebuilt_last_iteration() -> u64 {
     burn_swap::last_iteration()
         .expect("an iteration")
         .rebuilt_tensors
-}
-
-/// Rebuilds every saved tensor that can be rebuilt, however small: chains
-/// of rebuilt tensors, each made from one rebuilt before it.
-#[derive(Debug)]
-struct RebuildAll;
-
-impl Policy for RebuildAll {
-    fn name(&self) -> &str {
-        "rebuild-all"
-    }
-
-    fn plan(&self, profile: &Profile, params: &PlanParams) -> Result<Plan, PlanError> {
-        let graph = RecomputeGraph::of(profile);
-        let mut plan = KeepAll.plan(profile, params)?;
-        plan.policy = self.name().into();
-        for d in &mut plan.decisions {
-            let t = profile.tensors.iter().find(|t| t.key == d.key).unwrap();
-            if graph.can_recompute(d.key) {
-                *d = Decision {
-                    action: Action::Recompute,
-                    offload_after: t.last_forward_use,
-                    prefetch_at: t.first_backward_use.unwrap(),
-                    needed_at: t.first_backward_use.unwrap(),
-                    ..*d
-                };
-            }
-        }
-        resolve_needs(&graph, &mut plan.decisions);
-        Ok(plan)
-    }
 }
 
 #[test]

@@ -125,8 +125,15 @@ impl<B: Backend> OpScope<B> {
     /// Marks the op as one that can run again on the same inputs (generated
     /// for deterministic ops of float tensors with one float output), and
     /// says whether the plan rebuilds its output: then its float inputs are
-    /// kept, and the op hands its [`Self::recipe`] over once it ran.
+    /// kept, and the op hands its [`Self::recipe`] over once it ran. Under
+    /// burn's fusion only ops whose replay makes the same bits count
+    /// (`recompute::replays_alike_under_fusion`).
     pub(crate) fn replayable(&mut self) -> bool {
+        if crate::transfer::is_fused::<B>()
+            && !burn_swap_plan::recompute::replays_alike_under_fusion(self.name)
+        {
+            return false;
+        }
         self.replayable = true;
         self.recipe_inputs.is_some()
     }

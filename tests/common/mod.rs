@@ -129,3 +129,39 @@ pub fn zvc_cost_model(link_bytes_per_s: f64) -> burn_swap::policy::CostModel {
         codecs: Some(CodecTimeModel::fit("test-device", "1", &samples).expect("a fit")),
     }
 }
+
+/// Rebuilds every saved tensor that can be rebuilt, however small: chains
+/// of rebuilt tensors, each made from one rebuilt before it.
+#[derive(Debug)]
+pub struct RebuildAll;
+
+impl burn_swap::policy::Policy for RebuildAll {
+    fn name(&self) -> &str {
+        "rebuild-all"
+    }
+
+    fn plan(
+        &self,
+        profile: &burn_swap::Profile,
+        params: &burn_swap::policy::PlanParams,
+    ) -> Result<burn_swap::policy::Plan, burn_swap::policy::PlanError> {
+        use burn_swap::policy::{resolve_needs, Action, Decision, RecomputeGraph};
+        let graph = RecomputeGraph::of(profile);
+        let mut plan = burn_swap::KeepAll.plan(profile, params)?;
+        plan.policy = self.name().into();
+        for d in &mut plan.decisions {
+            let t = profile.tensors.iter().find(|t| t.key == d.key).unwrap();
+            if graph.can_recompute(d.key) {
+                *d = Decision {
+                    action: Action::Recompute,
+                    offload_after: t.last_forward_use,
+                    prefetch_at: t.first_backward_use.unwrap(),
+                    needed_at: t.first_backward_use.unwrap(),
+                    ..*d
+                };
+            }
+        }
+        resolve_needs(&graph, &mut plan.decisions);
+        Ok(plan)
+    }
+}
