@@ -224,7 +224,8 @@ pub struct IterationReport {
     /// The plan in force was timed on the device against the same plan
     /// without its codecs (`cswap`, `home`) and its rivals' plans (`home`:
     /// `capuchin`, `superneurons`, `swap-all`, those the replay puts near
-    /// it), and this is each one's step and the one kept.
+    /// it), in turn and back, and this is each one's paces, their mean and
+    /// the one kept.
     pub plans_timed: Option<String>,
     /// Plans are being timed on the device against each other: the one in
     /// force may change for a few more steps.
