@@ -172,7 +172,13 @@ pub struct SwapStats {
     pub saved_bytes: u64,
     pub saved_count: usize,
     pub peak_resident_saved_bytes: u64,
+    /// The tracked tensors' peak, those held before the iteration
+    /// (parameters, optimizer state) included.
     pub peak_live_bytes: u64,
+    /// The tracked tensors held when the iteration began: the plan's peak
+    /// and the budget count what the iteration adds over them.
+    #[serde(default)]
+    pub start_live_bytes: u64,
     /// Where the compute thread waited for tensors to come back.
     #[serde(default)]
     pub swap_in_stalls: burn_swap::SwapInStalls,

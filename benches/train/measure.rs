@@ -340,6 +340,7 @@ pub fn swap_stats() -> SwapStats {
         saved_count: profile.saved_count,
         peak_resident_saved_bytes: profile.peak_resident_saved_bytes,
         peak_live_bytes: profile.peak_live_bytes,
+        start_live_bytes: profile.start_live_bytes,
         swap_in_stalls: profile.swap_in_stalls,
         iteration_peak_in_use: device.map(|d| d.peak_in_use),
         iteration_growth_in_use: device.map(|d| d.peak_growth()),
