@@ -335,6 +335,16 @@ mod tests {
         unreachable!("the trial decides after the last pace")
     }
 
+    /// The trial of op sequence `[1]` decided for the policy's own plan,
+    /// which is in force already.
+    fn assert_own_plan_stays(trial: &PlanTrial, step: &TrialStep) {
+        assert!(
+            matches!(step, TrialStep::Decided { restore: None, .. }),
+            "{step:?}"
+        );
+        assert!(matches!(trial.way_for(&[1]), Some(Way::Own)));
+    }
+
     #[test]
     fn the_fastest_plan_stays_and_plans_for_its_ops_are_made_its_way() {
         let own = plan(Some(Codec::Zvc), vec![1, 2]);
@@ -375,11 +385,7 @@ mod tests {
             vec![rival(Arc::new(SwapAll), vec![1])],
             &[500, 495, 500],
         );
-        assert!(
-            matches!(step, TrialStep::Decided { restore: None, .. }),
-            "{step:?}"
-        );
-        assert!(matches!(trial.way_for(&[1]), Some(Way::Own)));
+        assert_own_plan_stays(&trial, &step);
         // Decided, it stays so for the plans of its op sequence.
         let again = plan(None, vec![1]);
         assert!(matches!(trial.next(&again, ms(1), "home"), TrialStep::Wait));
@@ -396,11 +402,7 @@ mod tests {
             vec![rival(Arc::new(Capuchin), vec![1])],
             &[300, 289, 280],
         );
-        assert!(
-            matches!(step, TrialStep::Decided { restore: None, .. }),
-            "{step:?}"
-        );
-        assert!(matches!(trial.way_for(&[1]), Some(Way::Own)));
+        assert_own_plan_stays(&trial, &step);
     }
 
     #[test]

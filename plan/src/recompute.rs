@@ -42,8 +42,8 @@ use crate::profile::{Phase, Profile, TensorId, TensorKey, TensorProfile};
 /// (3.6983356 against 3.6983352); its ResNet-50 plans, which rebuild only
 /// element-wise ops, gave plain's losses bit for bit.
 pub fn replays_alike_under_fusion(name: &str) -> bool {
+    // `float_mul_scalar` and `float_powi_scalar_impl` are `mul` and `powi`.
     let op = name.strip_prefix("float_").unwrap_or(name);
-    let op = op.strip_suffix("_scalar").unwrap_or(op);
     let op = op.strip_suffix("_impl").unwrap_or(op);
     let op = op.strip_suffix("_scalar").unwrap_or(op);
     matches!(

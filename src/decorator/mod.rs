@@ -58,6 +58,8 @@ pub(crate) struct OpScope<B: Backend> {
     adopted: Vec<(TensorId, u64, bool)>,
     /// The op can run again on the same inputs (see [`Self::replayable`]).
     replayable: bool,
+    /// `B` is burn's fusion backend.
+    fused: bool,
     /// The plan rebuilds this op's output in backward: its float inputs,
     /// kept for the rebuild.
     recipe_inputs: Option<Vec<Arc<Slot<B>>>>,
@@ -116,6 +118,7 @@ impl<B: Backend> OpScope<B> {
             tracker,
             adopted: Vec::new(),
             replayable: false,
+            fused,
             recipe_inputs,
             input_bytes: 0,
             input_shapes: burn_swap_plan::cost::work::counts_flops(name).then(Vec::new),
@@ -129,9 +132,7 @@ impl<B: Backend> OpScope<B> {
     /// burn's fusion only ops whose replay makes the same bits count
     /// (`recompute::replays_alike_under_fusion`).
     pub(crate) fn replayable(&mut self) -> bool {
-        if crate::transfer::is_fused::<B>()
-            && !burn_swap_plan::recompute::replays_alike_under_fusion(self.name)
-        {
+        if self.fused && !burn_swap_plan::recompute::replays_alike_under_fusion(self.name) {
             return false;
         }
         self.replayable = true;
