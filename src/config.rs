@@ -22,6 +22,7 @@
 //! | `BURN_SWAP_POOL_CAP` | on CUDA, the most the driver's memory pool may hold; larger needs are plain allocations (see [`SwapConfig::pool_cap_bytes`]) | uncapped |
 //! | `BURN_SWAP_POOL_KEEP` | on CUDA without the reserved range, device memory the driver's pool may keep unused from the first plan on (see [`SwapConfig::pool_keep_bytes`]) | half the budget |
 //! | `BURN_SWAP_BUDGET_COUNTS_UNSEEN` | `0`: the budget bounds only the tensors the plan sees; on, where the driver keeps a high-water mark (CUDA), plans leave the budget's room for what the device added beyond them (see [`SwapConfig::budget_counts_unseen`]) | on |
+//! | `BURN_SWAP_REBUILD_CHECK` | device bytes of rebuilt tensors compared on the device with the tensors they stand for, per iteration, until each was compared once (see [`SwapConfig::rebuild_check_bytes`]); 0: none | `512MiB` |
 //! | `BURN_SWAP_RUNTIME_FAILURE_GRACE` | seconds the training thread has, after the device runtime failed on its own thread, to come back and raise the error; past it the process ends with the runtime's message (the training thread is blocked inside the runtime, e.g. in autotune); 0: wait forever | `30` |
 //! | `BURN_SWAP_QUIET` | `1`: no notices on standard error (they are also `tracing` events) | off |
 
@@ -176,6 +177,16 @@ pub struct SwapConfig {
     /// sequence. On by default; off, the budget bounds the tensors the
     /// plan sees, and the device holds more.
     pub budget_counts_unseen: bool,
+    /// Under a plan that rebuilds tensors: in each iteration, tensors not
+    /// checked yet, up to this many device bytes (counted twice: the tensor
+    /// and its rebuild), are kept aside instead of freed, and compared bit
+    /// for bit with their rebuild when the next iteration begins (reading
+    /// both back). A rebuild that differs (an op fused in forward can round
+    /// otherwise when it runs alone) is warned of, its op's tensors stay on
+    /// the device from then on, and the plan is made anew; the iteration
+    /// that read it is not undone. Each rebuilt tensor is checked once; one
+    /// larger than half of this is not checked. 0: no checks.
+    pub rebuild_check_bytes: u64,
     /// After the device runtime failed on one of its own threads (a failed
     /// allocation, say), how long the training thread has to reach its next
     /// op, where the failure is raised as a panic. A thread blocked inside
@@ -210,6 +221,7 @@ impl Default for SwapConfig {
             pool_keep_bytes: None,
             pool_cap_bytes: None,
             budget_counts_unseen: true,
+            rebuild_check_bytes: 512 << 20,
             runtime_failure_grace: Some(Duration::from_secs(30)),
         }
     }
@@ -329,6 +341,9 @@ impl SwapConfig {
         if let Some(v) = var("BURN_SWAP_BUDGET_COUNTS_UNSEEN") {
             config.budget_counts_unseen = !matches!(v.trim(), "0" | "false" | "off" | "no");
         }
+        if let Some(v) = var("BURN_SWAP_REBUILD_CHECK") {
+            config.rebuild_check_bytes = parse_bytes(&v)?;
+        }
         if let Some(v) = var("BURN_SWAP_RELEASE_BYTES") {
             config.release_after_bytes = parse_bytes(&v)?;
         }
@@ -444,6 +459,12 @@ impl SwapConfigBuilder {
     /// See [`DeviceAllocator`].
     pub fn allocator(mut self, allocator: DeviceAllocator) -> Self {
         self.config.allocator = allocator;
+        self
+    }
+
+    /// See [`SwapConfig::rebuild_check_bytes`].
+    pub fn rebuild_check_bytes(mut self, bytes: u64) -> Self {
+        self.config.rebuild_check_bytes = bytes;
         self
     }
 

@@ -37,6 +37,7 @@ use crate::handle::{ManagedSlot, SlotEvent, TensorId, Tracker};
 use crate::plan_trial::{Candidate, PlanTrial, TrialStep, Way};
 use crate::policy::{self, Action, Codec, CostModel, Plan, PlanError, PlanParams};
 use crate::profiler::{human_bytes, write_json, OpRecord, Phase, Profile, Recorder, TensorKey};
+use crate::rebuild_check::{Checked, Differed, RebuildAs, RebuildCheck, RebuildChecks};
 use crate::report::{plan_line, IterationReport, OffloadTally, SwapWarning, Warnings};
 use crate::runtime_failure::SkippedCandidates;
 use crate::sparsity::PendingZeros;
@@ -88,8 +89,10 @@ struct Live {
 pub(crate) enum Leave {
     /// Copied to the host, compressed with the codec first where one is given.
     ToHost(Option<Codec>),
-    /// Freed, to be rebuilt in backward by running its op again.
-    ForRebuild,
+    /// Freed, to be rebuilt in backward by running its op again; with
+    /// `check`, kept aside instead and compared with its rebuild
+    /// ([`crate::rebuild_check`]).
+    ForRebuild { check: bool },
 }
 
 /// What the decorator must do once an op finished.
@@ -245,7 +248,7 @@ impl ActivePlan {
                 if d.stand_in.is_some_and(|output| rebuilt.contains(&output)) {
                     continue;
                 }
-                leave_after.insert(d.key, (d.offload_after, Leave::ForRebuild));
+                leave_after.insert(d.key, (d.offload_after, Leave::ForRebuild { check: false }));
                 if let Some(earlier) = d.earlier_stand_in() {
                     earlier_equals.insert(d.key, earlier);
                     equal_sources.insert(earlier);
@@ -379,6 +382,12 @@ pub(crate) struct Executor {
     /// What the device adds beyond the plan, as measured, and what the plan
     /// in force leaves free for it.
     unseen: UnseenBytes,
+    /// Rebuilt tensors compared with the tensors they stand for.
+    rebuild_checks: RebuildChecks,
+    /// The last iteration's rebuilds and their tensors, to compare.
+    checks_due: Vec<Box<dyn RebuildCheck>>,
+    /// What the comparison at this iteration's start found, and its time.
+    found_checks: Option<(Checked, Duration)>,
     /// Zero counts queued this iteration, read when it ends.
     zero_counts: Vec<(TensorId, Option<TensorKey>, PendingZeros)>,
     /// What the transfer layer did with this iteration's offloads.
@@ -451,6 +460,9 @@ impl Executor {
             zeros_missing: false,
             calibrated_costs: None,
             unseen: UnseenBytes::default(),
+            rebuild_checks: RebuildChecks::default(),
+            checks_due: Vec::new(),
+            found_checks: None,
             zero_counts: Vec::new(),
             tally: OffloadTally::default(),
             warnings: Warnings::default(),
@@ -479,6 +491,9 @@ impl Executor {
         self.plan_trial = PlanTrial::Idle;
         self.calibrated_costs = None;
         self.unseen = UnseenBytes::default();
+        self.rebuild_checks = RebuildChecks::default();
+        self.checks_due.clear();
+        self.found_checks = None;
         self.apply_allocator();
     }
 
@@ -984,6 +999,7 @@ impl Executor {
                     "under burn's fusion the zeros of saved tensors are counted on the host, from the copies of the tensors that leave the device uncompressed (a counting kernel on the training stream would change which ops fuse): tensors that stay are priced as if they did not compress".to_string()
                 });
             }
+            self.compare_rebuilds();
             let now = Instant::now();
             self.iteration_started = Some(now);
             self.step_clock.iteration_starts(now);
@@ -1337,6 +1353,28 @@ impl Executor {
                         continue;
                     };
                     if at == index {
+                        let leave = match leave {
+                            Leave::ForRebuild { .. } => {
+                                let signature = active.plan.op_signatures[key.op as usize];
+                                let bytes = self.live.get(&id).map_or(0, |l| l.bytes);
+                                // A ReLU's output stands in for its input
+                                // with other bits (backward reads only their signs).
+                                let comparable = !active.stand_ins.contains_key(&key);
+                                match self.rebuild_checks.on_drop(
+                                    id,
+                                    key,
+                                    signature,
+                                    bytes,
+                                    self.config.rebuild_check_bytes,
+                                    comparable,
+                                ) {
+                                    RebuildAs::Checked => Leave::ForRebuild { check: true },
+                                    RebuildAs::Unchecked => Leave::ForRebuild { check: false },
+                                    RebuildAs::Kept => continue,
+                                }
+                            }
+                            to_host => to_host,
+                        };
                         end.leave.push((id, leave));
                         if let Leave::ToHost(_) = leave {
                             self.tally.asked += 1;
@@ -1346,7 +1384,10 @@ impl Executor {
             }
         }
         if self.counts_zeros() {
-            let offloaded = end.leave.iter().filter(|(_, l)| *l != Leave::ForRebuild);
+            let offloaded = end
+                .leave
+                .iter()
+                .filter(|(_, l)| matches!(l, Leave::ToHost(_)));
             for &(id, _) in offloaded {
                 let slot = self.live.get(&id).and_then(|l| l.slot.as_ref()?.upgrade());
                 if let Some(slot) = slot {
@@ -1364,6 +1405,10 @@ impl Executor {
                     self.count_zeros_of(slot.as_ref());
                 }
             }
+        }
+        // Its rebuild differed once: later plans keep or swap its outputs.
+        if record.replayable && self.rebuild_checks.differs(record.signature) {
+            record.replayable = false;
         }
         let outputs = record.output_info.iter().map(|o| o.bytes).sum();
         let workspace_bytes = self.op_workspace(outputs);
@@ -1449,6 +1494,9 @@ impl Executor {
             .map_or(std::time::Duration::ZERO, |t| t.elapsed());
         let end = self.next_op;
         self.absorb_events(end.saturating_sub(1));
+        self.checks_due.extend(self.tracker.take_checks());
+        // Those of the iteration before, compared when this one began.
+        let (checked, check_took) = self.found_checks.take().unwrap_or_default();
         let mut counted = Vec::new();
         for (id, key, pending) in std::mem::take(&mut self.zero_counts) {
             if let Some(fraction) = pending.read() {
@@ -1509,6 +1557,22 @@ impl Executor {
         for warning in tally.warnings(self.iteration) {
             self.warnings.raise(warning);
         }
+        if !checked.differed.is_empty() {
+            self.warnings
+                .raise(self.rebuilds_differed(&checked.differed));
+        }
+        if self.rebuild_checks.too_large() > 0 {
+            let (count, allowance) = (
+                self.rebuild_checks.too_large(),
+                self.config.rebuild_check_bytes,
+            );
+            crate::notice::once("rebuilds too large to check", || {
+                format!(
+                    "{count} rebuilt tensors are larger than half of the device bytes for rebuild checks ({}, BURN_SWAP_REBUILD_CHECK): they are rebuilt without being compared with the tensors themselves",
+                    human_bytes(allowance)
+                )
+            });
+        }
         let mut report = IterationReport {
             iteration: self.iteration,
             wall,
@@ -1516,6 +1580,9 @@ impl Executor {
             doing: crate::report::doing(followed_plan, self.iteration == 0, self.active.is_some()),
             swapped_out_bytes: recorder.swapped_out_bytes(),
             rebuilt_tensors: tally.rebuilt,
+            rebuilds_checked: checked.compared,
+            rebuilds_differed: checked.differed.len() as u64,
+            rebuild_check_time: check_took,
             driver_reads: std::mem::take(&mut self.driver_reads.0),
             driver_read_time: std::mem::take(&mut self.driver_reads.1),
             planning: None,
@@ -1576,6 +1643,15 @@ impl Executor {
         if followed_plan && !counted.is_empty() && result.is_ok() {
             if let Some(profile) = self.profile_with_new_zeros(&counted, scheduled) {
                 let why = format!(" (zeros counted in iteration {})", self.iteration);
+                result = self.replan_reported(&profile, &mut report, &why);
+            }
+        }
+        if !checked.differed.is_empty() && result.is_ok() {
+            if let Some(profile) = self.profile_without_differing_rebuilds() {
+                let why = format!(
+                    " ({} rebuilt tensors differed from their first run: their ops are not rebuilt again)",
+                    checked.differed.len()
+                );
                 result = self.replan_reported(&profile, &mut report, &why);
             }
         }
@@ -1754,7 +1830,7 @@ impl Executor {
     /// `report`, in the report and out of the measured pace.
     fn planning_took(&mut self, report: &mut IterationReport, took: Duration) {
         report.planning = Some(report.planning.unwrap_or_default() + took);
-        self.step_clock.planned(took);
+        self.step_clock.set_aside(took);
     }
 
     /// Plans from `profile` and says so in the iteration's `report`: the
@@ -1812,6 +1888,67 @@ impl Executor {
         }
         let mut profile = (**base).clone();
         merge(&mut profile);
+        Some(profile)
+    }
+
+    /// Compares the last iteration's checked rebuilds with their tensors,
+    /// reading both back. It waits for the next iteration's start: the
+    /// training loop has read its loss by then, so nothing it queued is
+    /// left for the reads to cut short (a read at the end of backward runs
+    /// backward's last ops apart from the optimizer's, which fusion might
+    /// have run together).
+    fn compare_rebuilds(&mut self) {
+        let due = std::mem::take(&mut self.checks_due);
+        let started = Instant::now();
+        let checked = self.rebuild_checks.finish(due);
+        if checked.compared > 0 {
+            let took = started.elapsed();
+            self.step_clock.set_aside(took);
+            self.found_checks = Some((checked, took));
+        }
+    }
+
+    /// The warning for rebuilds that did not give their tensors' bits.
+    fn rebuilds_differed(&self, differed: &[Differed]) -> SwapWarning {
+        let mut ops: Vec<String> = differed
+            .iter()
+            .map(|d| {
+                let name = self
+                    .plan_profile
+                    .as_ref()
+                    .and_then(|p| p.ops.get(d.key.op as usize))
+                    .map_or_else(|| "an op".to_string(), |op| op.name.to_string());
+                match &d.read_error {
+                    None => name,
+                    Some(err) => format!("{name} (read failed: {err})"),
+                }
+            })
+            .collect();
+        ops.dedup();
+        SwapWarning::RebuildDiffered {
+            iteration: self.iteration,
+            tensors: differed.len() as u64,
+            ops: ops.join(", "),
+        }
+    }
+
+    /// The profile the plan in force was made from, with the ops a rebuild
+    /// of which differed marked as not replayable (the profile a re-plan
+    /// from the measured step is still to use too).
+    fn profile_without_differing_rebuilds(&mut self) -> Option<Profile> {
+        let checks = &self.rebuild_checks;
+        let mark = |profile: &mut Profile| {
+            for (op, signature) in profile.ops.iter_mut().zip(&profile.op_signatures) {
+                if checks.differs(*signature) {
+                    op.replayable = false;
+                }
+            }
+        };
+        if let Some(refine) = &mut self.refine_from {
+            mark(Arc::make_mut(refine));
+        }
+        let mut profile = (**self.plan_profile.as_ref()?).clone();
+        mark(&mut profile);
         Some(profile)
     }
 
@@ -2133,10 +2270,11 @@ struct StepClock {
     followed_in_a_row: u32,
     /// What the compute thread waited for copies in the last iteration.
     last_stall_ns: u64,
-    /// What planning took at the end of the last iteration: the training
-    /// thread's time, not the step's (three re-plans in a row of GPT-small,
-    /// 3 s each, once set its pace at 3.3 s against 0.35 s).
-    last_planning_ns: u64,
+    /// What planning and rebuild checks took at the end of the last
+    /// iteration: the training thread's time, not the step's (three
+    /// re-plans in a row of GPT-small, 3 s each, once set its pace at 3.3 s
+    /// against 0.35 s).
+    last_set_aside_ns: u64,
     /// The last [`PACE_STEPS`] iterations that followed the plan, measured.
     /// Not the first to follow a plan: that one also pays for what the plan
     /// needs the first time (the pinned pool grows, the runtime allocates).
@@ -2170,7 +2308,7 @@ impl StepClock {
                 self.steps.remove(0);
             }
             self.steps.push(MeasuredStep {
-                compute_ns: period.saturating_sub(self.last_stall_ns + self.last_planning_ns),
+                compute_ns: period.saturating_sub(self.last_stall_ns + self.last_set_aside_ns),
                 wait_ns: self.last_stall_ns,
             });
             if self.steps.len() == PACE_STEPS {
@@ -2196,14 +2334,15 @@ impl StepClock {
         self.last_start = Some(now);
     }
 
-    /// Planning at the end of the iteration that just ended took `took`.
-    fn planned(&mut self, took: Duration) {
-        self.last_planning_ns += took.as_nanos() as u64;
+    /// Planning or rebuild checks at the end of the iteration that just
+    /// ended took `took`.
+    fn set_aside(&mut self, took: Duration) {
+        self.last_set_aside_ns += took.as_nanos() as u64;
     }
 
     fn iteration_ends(&mut self, followed_plan: bool, stall_ns: u64) {
         self.last_stall_ns = stall_ns;
-        self.last_planning_ns = 0;
+        self.last_set_aside_ns = 0;
         match followed_plan {
             true => self.followed_in_a_row += 1,
             false => {
@@ -2457,7 +2596,7 @@ mod tests {
         for planning in [0, 3000, 3000, 0, 0] {
             clock.iteration_starts(at(start));
             clock.iteration_ends(true, 0);
-            clock.planned(Duration::from_millis(planning));
+            clock.set_aside(Duration::from_millis(planning));
             start += 300 + planning;
         }
         clock.iteration_starts(at(start));

@@ -16,6 +16,7 @@ use burn_backend::{Backend, BackendTypes, DType, Shape, TensorMetadata};
 use serde::{Deserialize, Serialize};
 
 use crate::policy::Codec;
+use crate::rebuild_check::{RebuildCheck, SameBits};
 use crate::sparsity::{count_zeros, HostZeros, PendingZeros};
 use crate::transfer::{self, HostCopy, Incoming, TransferError, TransferOptions};
 
@@ -58,6 +59,9 @@ pub(crate) struct Tracker {
     events: Mutex<Vec<SlotEvent>>,
     /// Set with every push, so the per-op path skips the lock when idle.
     pending: AtomicBool,
+    /// Rebuilds to compare with the tensors they stand for, once the
+    /// iteration's backward has been queued.
+    checks: Mutex<Vec<Box<dyn RebuildCheck>>>,
 }
 
 impl Tracker {
@@ -72,6 +76,16 @@ impl Tracker {
         if self.pending.swap(false, Ordering::Acquire) {
             into.append(&mut self.events.lock().unwrap_or_else(|p| p.into_inner()));
         }
+    }
+    fn check_later(&self, check: Box<dyn RebuildCheck>) {
+        self.checks
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(check);
+    }
+    /// The rebuilds made since the last call, to compare.
+    pub(crate) fn take_checks(&self) -> Vec<Box<dyn RebuildCheck>> {
+        std::mem::take(&mut *self.checks.lock().unwrap_or_else(|p| p.into_inner()))
     }
 }
 
@@ -139,6 +153,9 @@ pub(crate) struct Slot<B: Backend> {
     storage: Mutex<Storage<B::FloatTensorPrimitive>>,
     /// Where the plan rebuilds it in backward: how to make it again.
     recipe: Mutex<Option<Recipe<B>>>,
+    /// Kept while it is dropped for a rebuild that is to be checked: the
+    /// rebuild is compared with it.
+    original: Mutex<Option<B::FloatTensorPrimitive>>,
     /// The executor that accounts for it: the thread that made it, or the
     /// one that last used it in an op ([`Slot::adopt`]).
     tracker: Mutex<Arc<Tracker>>,
@@ -208,6 +225,7 @@ impl<B: Backend> SwapTensor<B> {
                 bytes,
                 storage: Mutex::new(Storage::Resident(primitive)),
                 recipe: Mutex::new(None),
+                original: Mutex::new(None),
                 owner: AtomicUsize::new(Arc::as_ptr(&tracker) as usize),
                 tracker: Mutex::new(tracker),
                 _holder: holder,
@@ -307,8 +325,9 @@ impl<B: Backend> Slot<B> {
     }
 
     /// Frees the tensor's device memory if it has a recipe to make it again
-    /// (else it stays, and so does the plan's count of it).
-    pub(crate) fn drop_for_rebuild(&self) {
+    /// (else it stays, and so does the plan's count of it). With `check`,
+    /// the tensor is kept aside instead, to be compared with its rebuild.
+    pub(crate) fn drop_for_rebuild(&self, check: bool) {
         let has_recipe = self
             .recipe
             .lock()
@@ -316,13 +335,20 @@ impl<B: Backend> Slot<B> {
             .is_some();
         let mut storage = self.lock();
         if has_recipe && matches!(&*storage, Storage::Resident(_)) {
-            *storage = Storage::Dropped;
+            let Storage::Resident(primitive) = std::mem::replace(&mut *storage, Storage::Dropped)
+            else {
+                unreachable!("matched above")
+            };
+            if check {
+                *self.original.lock().unwrap_or_else(|p| p.into_inner()) = Some(primitive);
+            }
             self.report(SlotEvent::Dropped { id: self.id });
         }
     }
 
     /// Makes a dropped tensor again: its inputs first (brought back or
-    /// rebuilt themselves), then the op that made it.
+    /// rebuilt themselves), then the op that made it. A tensor kept aside
+    /// for a check is queued with its rebuild for the comparison.
     fn rebuild(&self) -> B::FloatTensorPrimitive {
         let recipe = self
             .recipe
@@ -334,6 +360,25 @@ impl<B: Backend> Slot<B> {
         let inputs = recipe.inputs.iter().map(|s| s.resident_clone()).collect();
         let primitive = (recipe.replay)(inputs);
         self.report(SlotEvent::Rebuilt { id: self.id });
+        let original = self
+            .original
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take();
+        if let Some(original) = original {
+            #[cfg(test)]
+            let primitive = crate::rebuild_check::spoiled::<B>(primitive);
+            // Backward reads the rebuild, as in any iteration: handed the
+            // tensor instead, with the rebuild queued beside it unread,
+            // GPT-small's fused blocks changed and its loss went off
+            // plain's (H200).
+            let check = SameBits::<B>::new(self.id, original, primitive.clone());
+            self.tracker
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .check_later(Box::new(check));
+            return primitive;
+        }
         primitive
     }
 

@@ -39,6 +39,7 @@ mod notice;
 mod plan_trial;
 pub mod policy;
 pub mod profiler;
+mod rebuild_check;
 pub mod report;
 mod runtime_failure;
 mod sparsity;

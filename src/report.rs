@@ -70,6 +70,18 @@ pub enum SwapWarning {
         /// How much the device's buffers grew over the iteration's start.
         grew_bytes: u64,
     },
+    /// Rebuilt tensors did not have the bits their op made in forward
+    /// (compared on the device, `SwapConfig::rebuild_check_bytes`): the
+    /// iteration that read them may have gradients off plain's, and their
+    /// ops are not rebuilt again.
+    RebuildDiffered {
+        /// The iteration.
+        iteration: u64,
+        /// Rebuilds that differed in it.
+        tensors: u64,
+        /// Their ops.
+        ops: String,
+    },
     /// The device added more beyond the plan (the ops' own buffers, those
     /// fusion frees late) than any plan could leave free of the budget: the
     /// plan leaves what the best one tried could, or the plan in force
@@ -101,6 +113,7 @@ impl SwapWarning {
             }
             (Self::DeviceGrewPastBudget { .. }, Self::DeviceGrewPastBudget { .. }) => true,
             (Self::UnseenOverBudget { .. }, Self::UnseenOverBudget { .. }) => true,
+            (Self::RebuildDiffered { ops: a, .. }, Self::RebuildDiffered { ops: b, .. }) => a == b,
             _ => false,
         }
     }
@@ -170,6 +183,17 @@ impl fmt::Display for SwapWarning {
                     human_bytes(*budget_bytes)
                 )
             }
+            Self::RebuildDiffered {
+                iteration,
+                tensors,
+                ops,
+            } => write!(
+                f,
+                "{tensors} rebuilt tensors did not have the bits their op made in forward \
+                 ({ops}; under fusion an op run again alone can round otherwise): the \
+                 gradients of the iteration before iteration {iteration}, which read them, may \
+                 be off plain's; those ops are not rebuilt again"
+            ),
         }
     }
 }
@@ -211,6 +235,13 @@ pub struct IterationReport {
     /// Tensors it freed after forward and rebuilt in backward by running
     /// their op again.
     pub rebuilt_tensors: u64,
+    /// The last iteration's rebuilds compared bit for bit with the tensors
+    /// they stand for as this one began (`SwapConfig::rebuild_check_bytes`)...
+    pub rebuilds_checked: u64,
+    /// ...those that differed...
+    pub rebuilds_differed: u64,
+    /// ...and the time the comparisons took (reading both back).
+    pub rebuild_check_time: Duration,
     /// Reads of the device's memory from the driver while it followed a
     /// plan under a budget (see `SwapConfig::budget_bytes`): at most one a
     /// millisecond.
@@ -252,6 +283,18 @@ impl fmt::Display for IterationReport {
             if self.rebuilt_tensors > 0 {
                 write!(f, ", rebuilt {} tensors", self.rebuilt_tensors)?;
             }
+        }
+        if self.rebuilds_checked > 0 {
+            write!(
+                f,
+                "; {} rebuilds of the iteration before compared with their tensors in {:.1} ms: {}",
+                self.rebuilds_checked,
+                self.rebuild_check_time.as_secs_f64() * 1e3,
+                match self.rebuilds_differed {
+                    0 => "the same bits".to_string(),
+                    n => format!("{n} differed"),
+                }
+            )?;
         }
         if self.first && self.wall > SLOW_FIRST_ITERATION {
             write!(

@@ -82,6 +82,47 @@ fn rebuilding_every_tensor_that_can_be_keeps_gradients_identical() {
     }
 }
 
+#[test]
+fn each_rebuild_is_compared_once_with_the_tensor_itself() {
+    let _guard = serial();
+    let (kind, batch) = (ModelKind::ResidualNet, 2);
+    burn_swap::configure(SwapConfig::builder().policy(RebuildAll).build());
+    // The first iterations profile and plan, the third follows the plan
+    // and keeps its rebuilt tensors aside, and the fourth compares them
+    // with their rebuilds as it begins.
+    gradients_per_iteration::<Swap>(kind, batch, 4, 7);
+    let plan = burn_swap::current_plan().expect("a plan");
+    let checked = burn_swap::last_iteration().expect("an iteration");
+    // ReLU outputs stand in for their inputs with other bits: not compared.
+    let relu_stand_ins = plan
+        .decisions
+        .iter()
+        .filter(|d| d.stand_in.is_some_and(|s| s.op > d.key.op))
+        .count();
+    assert!(relu_stand_ins > 0, "{plan}");
+    assert_eq!(
+        checked.rebuilds_checked,
+        (plan.recomputed_count() - relu_stand_ins) as u64,
+        "{checked}"
+    );
+    assert_eq!(checked.rebuilds_differed, 0, "{checked}");
+    assert!(checked.to_string().contains("the same bits"), "{checked}");
+    // Once checked, the same tensors are rebuilt unchecked.
+    gradients_per_iteration::<Swap>(kind, batch, 3, 7);
+    let after = burn_swap::last_iteration().expect("an iteration");
+    assert_eq!(after.rebuilt_tensors, plan.recomputed_count() as u64);
+    assert_eq!(after.rebuilds_checked, 0, "{after}");
+    // With no bytes for checks, none is checked.
+    burn_swap::configure(
+        SwapConfig::builder()
+            .policy(RebuildAll)
+            .rebuild_check_bytes(0)
+            .build(),
+    );
+    gradients_per_iteration::<Swap>(kind, batch, 3, 7);
+    assert_eq!(burn_swap::last_iteration().unwrap().rebuilds_checked, 0);
+}
+
 /// [`RebuildAll`], with every earlier equal output it names swapped for an
 /// output its op never made: the executor finds no slot to hand over.
 #[derive(Debug)]

@@ -129,7 +129,12 @@ impl RecomputeGraph {
             let Some(needed) = t.first_backward_use else {
                 continue;
             };
-            let stand_in = earlier_duplicate(&by_id, &first_made, t, needed)
+            // An op found not to replay alike (`OpProfile::replayable`)
+            // may not give an earlier op's bits either.
+            let stand_in = op
+                .replayable
+                .then(|| earlier_duplicate(&by_id, &first_made, t, needed))
+                .flatten()
                 .or_else(|| relu_output_standing_in(profile, &by_id, t));
             if let Some(stand_in) = stand_in {
                 graph.sources.insert(t.key, vec![stand_in]);

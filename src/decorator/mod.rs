@@ -285,8 +285,8 @@ impl<B: Backend> OpScope<B> {
                 .find(|s| s.id == id);
             let Some(slot) = slot else { continue };
             let codec = match leave {
-                Leave::ForRebuild => {
-                    slot.drop_for_rebuild();
+                Leave::ForRebuild { check } => {
+                    slot.drop_for_rebuild(check);
                     continue;
                 }
                 Leave::ToHost(codec) => codec,
