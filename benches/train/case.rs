@@ -216,8 +216,29 @@ pub struct SwapStats {
     /// What timing plans on the device kept, if it ran (`home`, `cswap`).
     #[serde(default)]
     pub plans_timed: Option<String>,
+    /// Rebuilds compared on the device with the tensors they stand for,
+    /// over the warm-up steps.
+    #[serde(default)]
+    pub rebuild_checks: RebuildChecks,
     /// Set when planning failed and burn-swap went on keeping everything.
     pub status_error: Option<String>,
+}
+
+/// Rebuilds compared with the tensors they stand for
+/// (`SwapConfig::rebuild_check_bytes`), summed over steps.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct RebuildChecks {
+    pub compared: u64,
+    pub differed: u64,
+    pub millis: f64,
+}
+
+impl RebuildChecks {
+    pub fn add(&mut self, report: &burn_swap::IterationReport) {
+        self.compared += report.rebuilds_checked;
+        self.differed += report.rebuilds_differed;
+        self.millis += report.rebuild_check_time.as_secs_f64() * 1e3;
+    }
 }
 
 /// A saved tensor whose return held up the compute thread.

@@ -12,8 +12,8 @@ use burn_swap_models::Trainer;
 use serde::{Deserialize, Serialize};
 
 use crate::case::{
-    Case, Measured, MemoryPeak, MemorySample, PlanSummary, PolicyRun, SwapStats, WaitedTensor,
-    PANIC_TAG, RESULT_TAG,
+    Case, Measured, MemoryPeak, MemorySample, PlanSummary, PolicyRun, RebuildChecks, SwapStats,
+    WaitedTensor, PANIC_TAG, RESULT_TAG,
 };
 use crate::common::median;
 #[cfg(feature = "cuda")]
@@ -56,15 +56,22 @@ pub fn run_policy<I: Backend<Device = DeviceOf>>(case: &Case) -> Measured {
             burn_swap::configure(config);
             // The plans timed on the device are decided in one warm-up step.
             let plans_timed = std::cell::RefCell::new(None);
+            // Rebuilds are compared with their tensors in the first steps
+            // that follow a plan.
+            let checks = std::cell::RefCell::new(RebuildChecks::default());
             let ready = || {
-                if let Some(verdict) = burn_swap::last_iteration().and_then(|r| r.plans_timed) {
-                    *plans_timed.borrow_mut() = Some(verdict);
+                if let Some(report) = burn_swap::last_iteration() {
+                    checks.borrow_mut().add(&report);
+                    if let Some(verdict) = report.plans_timed {
+                        *plans_timed.borrow_mut() = Some(verdict);
+                    }
                 }
                 last_step_followed_plan()
             };
             let mut measured = measure::<SwapAutodiff<I>>(case, &ready);
             let mut stats = swap_stats();
             stats.plans_timed = plans_timed.take();
+            stats.rebuild_checks = checks.take();
             // With exact allocations the driver gets memory back between
             // steps, so a sample after a step is not the peak: the samples
             // burn-swap took inside the last iteration (every op with
@@ -374,6 +381,7 @@ pub fn swap_stats() -> SwapStats {
             (r.driver_reads, r.driver_read_time.as_secs_f64() * 1e3)
         }),
         plans_timed: None,
+        rebuild_checks: RebuildChecks::default(),
         status_error: burn_swap::status().err().map(|e| e.to_string()),
     }
 }

@@ -209,6 +209,14 @@ pub fn print_plans(rows: &[Row]) {
         if let Some(verdict) = m.swap.as_ref().and_then(|s| s.plans_timed.as_ref()) {
             println!("    plan ({}): {verdict}", plan.policy);
         }
+        if let Some(checks) = m.swap.as_ref().map(|s| &s.rebuild_checks) {
+            if checks.compared > 0 {
+                println!(
+                    "    rebuilds compared with the tensors themselves in warm-up: {} ({} differed, {:.1} ms in all)",
+                    checks.compared, checks.differed, checks.millis
+                );
+            }
+        }
     }
 }
 
