@@ -108,6 +108,9 @@ pub(crate) struct RebuildChecks {
     kept_bytes: u64,
     /// Rebuilt tensors too large to check under the allowance.
     too_large: HashSet<(u32, u16, u64)>,
+    /// Tensors kept aside once that backward never rebuilt: not kept
+    /// aside again (each would hold the allowance every iteration).
+    unread: HashSet<(u32, u16, u64)>,
 }
 
 impl RebuildChecks {
@@ -128,7 +131,7 @@ impl RebuildChecks {
             return RebuildAs::Kept;
         }
         let at = (key.op, key.output, signature);
-        if !comparable || allowance == 0 || self.same.contains(&at) {
+        if !comparable || allowance == 0 || self.same.contains(&at) || self.unread.contains(&at) {
             return RebuildAs::Unchecked;
         }
         let cost = bytes.saturating_mul(2);
@@ -137,6 +140,12 @@ impl RebuildChecks {
             return RebuildAs::Unchecked;
         }
         if self.kept_bytes + cost > allowance {
+            tracing::debug!(
+                op = key.op,
+                output = key.output,
+                bytes,
+                "rebuild not checked in this iteration: its bytes for checks are taken"
+            );
             return RebuildAs::Unchecked;
         }
         self.kept_bytes += cost;
@@ -179,7 +188,14 @@ impl RebuildChecks {
             });
         }
         // Kept aside, but never rebuilt (backward did not read them).
-        self.pending.clear();
+        for (_, (key, signature)) in self.pending.drain() {
+            tracing::debug!(
+                op = key.op,
+                output = key.output,
+                "kept aside for a check, but backward did not rebuild it"
+            );
+            self.unread.insert((key.op, key.output, signature));
+        }
         self.kept_bytes = 0;
         found
     }
@@ -295,7 +311,7 @@ mod tests {
     }
 
     #[test]
-    fn stand_ins_tensors_too_large_and_no_allowance_are_rebuilt_unchecked() {
+    fn stand_ins_tensors_too_large_or_never_rebuilt_and_no_allowance_go_unchecked() {
         let mut checks = RebuildChecks::default();
         assert_eq!(
             checks.on_drop(1, key(1), 11, 10, 100, false),
@@ -310,15 +326,15 @@ mod tests {
             checks.on_drop(3, key(3), 13, 10, 0, true),
             RebuildAs::Unchecked
         );
-        // What was kept aside but never rebuilt is forgotten at the end.
+        // What was kept aside but never rebuilt is not kept aside again.
         assert_eq!(
             checks.on_drop(4, key(4), 14, 10, 100, true),
             RebuildAs::Checked
         );
         assert_eq!(checks.finish(Vec::new()).compared, 0);
         assert_eq!(
-            checks.on_drop(4, key(4), 14, 10, 100, true),
-            RebuildAs::Checked
+            checks.on_drop(5, key(4), 14, 10, 100, true),
+            RebuildAs::Unchecked
         );
     }
 

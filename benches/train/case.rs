@@ -231,10 +231,17 @@ pub struct RebuildChecks {
     pub compared: u64,
     pub differed: u64,
     pub millis: f64,
+    /// The last iteration added (a report is read more than once).
+    #[serde(skip)]
+    last: Option<u64>,
 }
 
 impl RebuildChecks {
     pub fn add(&mut self, report: &burn_swap::IterationReport) {
+        if self.last == Some(report.iteration) {
+            return;
+        }
+        self.last = Some(report.iteration);
         self.compared += report.rebuilds_checked;
         self.differed += report.rebuilds_differed;
         self.millis += report.rebuild_check_time.as_secs_f64() * 1e3;
