@@ -244,42 +244,36 @@ mod tests {
         Box::new(Fixed { id, same })
     }
 
+    /// Tensor `id`, made by op `op` (of signature `10 + op`), freed for a
+    /// comparable rebuild.
+    fn drop_one(
+        checks: &mut RebuildChecks,
+        id: TensorId,
+        op: u32,
+        bytes: u64,
+        allowance: u64,
+    ) -> RebuildAs {
+        checks.on_drop(id, key(op), 10 + op as u64, bytes, allowance, true)
+    }
+
     #[test]
     fn each_tensor_is_checked_once_within_the_allowance_an_iteration() {
         let mut checks = RebuildChecks::default();
         // 100 bytes for checks: two tensors of 25 (each counted twice).
-        assert_eq!(
-            checks.on_drop(1, key(1), 11, 25, 100, true),
-            RebuildAs::Checked
-        );
-        assert_eq!(
-            checks.on_drop(2, key(2), 12, 25, 100, true),
-            RebuildAs::Checked
-        );
-        assert_eq!(
-            checks.on_drop(3, key(3), 13, 25, 100, true),
-            RebuildAs::Unchecked
-        );
+        assert_eq!(drop_one(&mut checks, 1, 1, 25, 100), RebuildAs::Checked);
+        assert_eq!(drop_one(&mut checks, 2, 2, 25, 100), RebuildAs::Checked);
+        assert_eq!(drop_one(&mut checks, 3, 3, 25, 100), RebuildAs::Unchecked);
         let found = checks.finish(vec![check(1, Ok(true)), check(2, Ok(true))]);
         assert_eq!((found.compared, found.differed.len()), (2, 0));
         // The next iteration: the two checked are not checked again, the third is.
-        assert_eq!(
-            checks.on_drop(4, key(1), 11, 25, 100, true),
-            RebuildAs::Unchecked
-        );
-        assert_eq!(
-            checks.on_drop(5, key(3), 13, 25, 100, true),
-            RebuildAs::Checked
-        );
+        assert_eq!(drop_one(&mut checks, 4, 1, 25, 100), RebuildAs::Unchecked);
+        assert_eq!(drop_one(&mut checks, 5, 3, 25, 100), RebuildAs::Checked);
     }
 
     #[test]
     fn an_op_whose_rebuild_differed_is_not_freed_again() {
         let mut checks = RebuildChecks::default();
-        assert_eq!(
-            checks.on_drop(1, key(1), 11, 10, 100, true),
-            RebuildAs::Checked
-        );
+        assert_eq!(drop_one(&mut checks, 1, 1, 10, 100), RebuildAs::Checked);
         let found = checks.finish(vec![check(1, Ok(false))]);
         assert_eq!(
             found.differed,
@@ -300,7 +294,7 @@ mod tests {
     #[test]
     fn a_failed_read_counts_as_a_difference() {
         let mut checks = RebuildChecks::default();
-        checks.on_drop(1, key(1), 11, 10, 100, true);
+        drop_one(&mut checks, 1, 1, 10, 100);
         let found = checks.finish(vec![check(1, Err(()))]);
         assert!(found.differed[0]
             .read_error
@@ -317,25 +311,13 @@ mod tests {
             checks.on_drop(1, key(1), 11, 10, 100, false),
             RebuildAs::Unchecked
         );
-        assert_eq!(
-            checks.on_drop(2, key(2), 12, 60, 100, true),
-            RebuildAs::Unchecked
-        );
+        assert_eq!(drop_one(&mut checks, 2, 2, 60, 100), RebuildAs::Unchecked);
         assert_eq!(checks.too_large(), 1);
-        assert_eq!(
-            checks.on_drop(3, key(3), 13, 10, 0, true),
-            RebuildAs::Unchecked
-        );
+        assert_eq!(drop_one(&mut checks, 3, 3, 10, 0), RebuildAs::Unchecked);
         // What was kept aside but never rebuilt is not kept aside again.
-        assert_eq!(
-            checks.on_drop(4, key(4), 14, 10, 100, true),
-            RebuildAs::Checked
-        );
+        assert_eq!(drop_one(&mut checks, 4, 4, 10, 100), RebuildAs::Checked);
         assert_eq!(checks.finish(Vec::new()).compared, 0);
-        assert_eq!(
-            checks.on_drop(5, key(4), 14, 10, 100, true),
-            RebuildAs::Unchecked
-        );
+        assert_eq!(drop_one(&mut checks, 5, 4, 10, 100), RebuildAs::Unchecked);
     }
 
     #[test]
