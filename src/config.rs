@@ -22,7 +22,7 @@
 //! | `BURN_SWAP_POOL_CAP` | on CUDA, the most the driver's memory pool may hold; larger needs are plain allocations (see [`SwapConfig::pool_cap_bytes`]) | uncapped |
 //! | `BURN_SWAP_POOL_KEEP` | on CUDA without the reserved range, device memory the driver's pool may keep unused from the first plan on (see [`SwapConfig::pool_keep_bytes`]) | half the budget |
 //! | `BURN_SWAP_BUDGET_COUNTS_UNSEEN` | `0`: the budget bounds only the tensors the plan sees; on, where the driver keeps a high-water mark (CUDA), plans leave the budget's room for what the device added beyond them (see [`SwapConfig::budget_counts_unseen`]) | on |
-//! | `BURN_SWAP_REBUILD_CHECK` | device bytes of rebuilt tensors compared on the device with the tensors they stand for, per iteration, until each was compared once (see [`SwapConfig::rebuild_check_bytes`]); 0: none | `512MiB` |
+//! | `BURN_SWAP_REBUILD_CHECK` | device bytes of rebuilt tensors compared on the device with the tensors they stand for, per iteration, until each was compared once (see [`SwapConfig::rebuild_check_bytes`]); 0: none | `512MiB`, at most an eighth of the budget |
 //! | `BURN_SWAP_RUNTIME_FAILURE_GRACE` | seconds the training thread has, after the device runtime failed on its own thread, to come back and raise the error; past it the process ends with the runtime's message (the training thread is blocked inside the runtime, e.g. in autotune); 0: wait forever | `30` |
 //! | `BURN_SWAP_QUIET` | `1`: no notices on standard error (they are also `tracing` events) | off |
 
@@ -185,7 +185,9 @@ pub struct SwapConfig {
     /// otherwise when it runs alone) is warned of, its op's tensors stay on
     /// the device from then on, and the plan is made anew; the iteration
     /// that read it is not undone. Each rebuilt tensor is checked once; one
-    /// larger than half of this is not checked. 0: no checks.
+    /// larger than half of this is not checked. Under a budget, at most an
+    /// eighth of it (the plan fills the budget; the checks come on top).
+    /// 0: no checks.
     pub rebuild_check_bytes: u64,
     /// After the device runtime failed on one of its own threads (a failed
     /// allocation, say), how long the training thread has to reach its next

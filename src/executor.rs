@@ -1365,7 +1365,7 @@ impl Executor {
                                     key,
                                     signature,
                                     bytes,
-                                    self.config.rebuild_check_bytes,
+                                    self.rebuild_check_bytes(),
                                     comparable,
                                 ) {
                                     RebuildAs::Checked => Leave::ForRebuild { check: true },
@@ -1562,10 +1562,7 @@ impl Executor {
                 .raise(self.rebuilds_differed(&checked.differed));
         }
         if self.rebuild_checks.too_large() > 0 {
-            let (count, allowance) = (
-                self.rebuild_checks.too_large(),
-                self.config.rebuild_check_bytes,
-            );
+            let (count, allowance) = (self.rebuild_checks.too_large(), self.rebuild_check_bytes());
             crate::notice::once("rebuilds too large to check", || {
                 format!(
                     "{count} rebuilt tensors are larger than half of the device bytes for rebuild checks ({}, BURN_SWAP_REBUILD_CHECK): they are rebuilt without being compared with the tensors themselves",
@@ -1889,6 +1886,16 @@ impl Executor {
         let mut profile = (**base).clone();
         merge(&mut profile);
         Some(profile)
+    }
+
+    /// Device bytes an iteration may keep aside for rebuild checks: at most
+    /// an eighth of the budget, which the plan fills (the checks come on
+    /// top of it).
+    fn rebuild_check_bytes(&self) -> u64 {
+        let asked = self.config.rebuild_check_bytes;
+        self.config
+            .budget_bytes
+            .map_or(asked, |budget| asked.min(budget / 8))
     }
 
     /// Compares the last iteration's checked rebuilds with their tensors,
