@@ -1873,18 +1873,24 @@ impl Executor {
         if !changed {
             return None;
         }
-        let merge = |profile: &mut Profile| {
+        self.plan_profile_amended(|profile| {
             for t in &mut profile.tensors {
                 if let Some(&z) = by_key.get(&t.key) {
                     t.zero_fraction = Some(z);
                 }
             }
-        };
+        })
+    }
+
+    /// The profile the plan in force was made from, with `amend` made to
+    /// it, and to the profile a re-plan from the measured step is still to
+    /// use: what a new plan is to be made from.
+    fn plan_profile_amended(&mut self, amend: impl Fn(&mut Profile)) -> Option<Profile> {
+        let mut profile = (**self.plan_profile.as_ref()?).clone();
         if let Some(refine) = &mut self.refine_from {
-            merge(Arc::make_mut(refine));
+            amend(Arc::make_mut(refine));
         }
-        let mut profile = (**base).clone();
-        merge(&mut profile);
+        amend(&mut profile);
         Some(profile)
     }
 
@@ -1940,23 +1946,16 @@ impl Executor {
     }
 
     /// The profile the plan in force was made from, with the ops a rebuild
-    /// of which differed marked as not replayable (the profile a re-plan
-    /// from the measured step is still to use too).
+    /// of which differed marked as not replayable.
     fn profile_without_differing_rebuilds(&mut self) -> Option<Profile> {
-        let checks = &self.rebuild_checks;
-        let mark = |profile: &mut Profile| {
+        let differing = self.rebuild_checks.differing().clone();
+        self.plan_profile_amended(|profile| {
             for (op, signature) in profile.ops.iter_mut().zip(&profile.op_signatures) {
-                if checks.differs(*signature) {
+                if differing.contains(signature) {
                     op.replayable = false;
                 }
             }
-        };
-        if let Some(refine) = &mut self.refine_from {
-            mark(Arc::make_mut(refine));
-        }
-        let mut profile = (**self.plan_profile.as_ref()?).clone();
-        mark(&mut profile);
-        Some(profile)
+        })
     }
 
     /// What the policy plans for: the configuration's parameters, the link

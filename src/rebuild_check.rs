@@ -153,9 +153,15 @@ impl RebuildChecks {
         RebuildAs::Checked
     }
 
-    /// Whether a rebuild of an op of `signature` differed.
+    /// Whether a rebuild of an op of `signature` differed (asked of every
+    /// replayable op: nothing to hash while none did).
     pub(crate) fn differs(&self, signature: u64) -> bool {
-        self.differ.contains(&signature)
+        !self.differ.is_empty() && self.differ.contains(&signature)
+    }
+
+    /// The signatures of the ops a rebuild of which differed.
+    pub(crate) fn differing(&self) -> &HashSet<u64> {
+        &self.differ
     }
 
     /// Rebuilt tensors that are never checked: too large for the allowance.
