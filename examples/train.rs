@@ -10,7 +10,8 @@
 //! `--image cifar|imagenet`, `--batch N`, `--steps N`,
 //! `--policy keep-all|swap-all|compress-all|cswap|oracle|superneurons|capuchin|home|plain` (`plain`:
 //! `Autodiff<B>` itself; `cswap`, `oracle`, `capuchin` and `home` read `BURN_SWAP_COST_MODEL`),
-//! `--budget BYTES` (e.g. 64MiB), `--min-swap BYTES`, `--out DIR`, `--compare`
+//! `--budget BYTES|auto|none` (e.g. 64MiB; `auto`, the default: the device's free
+//! memory as each iteration begins, on CUDA), `--min-swap BYTES`, `--out DIR`, `--compare`
 //! (also time plain `Autodiff<B>` on the same steps);
 //! `--max-batch` (find the largest batch that trains instead: each batch
 //! tried in a child process, from `--search-start N` (64) doubling up to
@@ -56,6 +57,8 @@ struct Args {
     steps: usize,
     policy: String,
     budget: Option<u64>,
+    /// `--budget` was given: `auto` (true), bytes or `none` (false).
+    budget_from_free_memory: Option<bool>,
     min_swap: u64,
     out: PathBuf,
     compare: bool,
@@ -82,6 +85,7 @@ fn parse_args() -> Result<Args, String> {
         steps: 6,
         policy: "swap-all".into(),
         budget: None,
+        budget_from_free_memory: None,
         min_swap: 64 << 10,
         out: PathBuf::from("burn-swap-out"),
         compare: false,
@@ -104,7 +108,14 @@ fn parse_args() -> Result<Args, String> {
             "--batch" => args.batch = value()?.parse().map_err(|_| "--batch takes a number")?,
             "--steps" => args.steps = value()?.parse().map_err(|_| "--steps takes a number")?,
             "--policy" => args.policy = value()?,
-            "--budget" => args.budget = Some(parse_bytes(&value()?).map_err(|e| e.to_string())?),
+            "--budget" => {
+                let v = value()?;
+                (args.budget, args.budget_from_free_memory) = match v.trim() {
+                    "auto" => (None, Some(true)),
+                    "none" => (None, Some(false)),
+                    bytes => (Some(parse_bytes(bytes).map_err(|e| e.to_string())?), Some(false)),
+                };
+            }
             "--min-swap" => args.min_swap = parse_bytes(&value()?).map_err(|e| e.to_string())?,
             "--out" => args.out = PathBuf::from(value()?),
             "--compare" => args.compare = true,
@@ -324,7 +335,7 @@ fn main() {
             if !msg.is_empty() {
                 eprintln!("error: {msg}\n");
             }
-            eprintln!("usage: train [--model NAME] [--image cifar|imagenet] [--batch N] [--steps N] [--policy keep-all|swap-all|compress-all|cswap|oracle|superneurons|capuchin|home|plain] [--budget BYTES] [--min-swap BYTES] [--out DIR] [--compare] [--unfused] [--device-memory BYTES] [--max-batch [--search-start N] [--search-max N] [--search-resolution N] [--probe-timeout SECS] [--no-retry]]");
+            eprintln!("usage: train [--model NAME] [--image cifar|imagenet] [--batch N] [--steps N] [--policy keep-all|swap-all|compress-all|cswap|oracle|superneurons|capuchin|home|plain] [--budget BYTES|auto|none] [--min-swap BYTES] [--out DIR] [--compare] [--unfused] [--device-memory BYTES] [--max-batch [--search-start N] [--search-max N] [--search-resolution N] [--probe-timeout SECS] [--no-retry]]");
             std::process::exit(2);
         }
     };
@@ -386,16 +397,23 @@ fn run<D: Backend>(args: &Args) {
     });
     config.min_swap_bytes = args.min_swap;
     config.policy = policy;
-    config.budget_bytes = args.budget;
+    if let Some(auto) = args.budget_from_free_memory {
+        config.budget_bytes = args.budget;
+        config.budget_from_free_memory = auto;
+    }
+    let budget = match (config.budget_bytes, config.budget_from_free_memory) {
+        (Some(bytes), _) => human_bytes(bytes),
+        (None, true) => "auto (the device's free memory as each iteration begins, where the driver says it)".into(),
+        (None, false) => "none".into(),
+    };
     burn_swap::configure(config);
 
     let backend = <D as Backend>::name(&Default::default());
     println!(
-        "burn-swap: {} batch {} on {backend}, policy {}, budget {}",
+        "burn-swap: {} batch {} on {backend}, policy {}, budget {budget}",
         model_label(args),
         args.batch,
         args.policy,
-        args.budget.map_or("none".into(), human_bytes)
     );
     let times = train::<SwapAutodiff<D>>(args, "swap");
     let swap_tput = throughput(&times, args.batch);
@@ -520,7 +538,7 @@ fn run<D: Backend>(args: &Args) {
     let planned_from = burn_swap::plan_profile().unwrap_or_else(|| profile.clone());
     write_json(&json, &planned_from, plan.as_deref()).expect("write profile.json");
     let options = SvgOptions {
-        budget: args.budget,
+        budget: plan.as_ref().and_then(|p| p.budget_bytes).or(args.budget),
         device_memory: args.device_memory,
         predicted: plan
             .as_deref()

@@ -3,7 +3,7 @@
 //! | variable | meaning | default |
 //! |---|---|---|
 //! | `BURN_SWAP_POLICY` | `keep-all`, `swap-all`, `compress-all`, `cswap` (needs a cost model), `oracle`, `superneurons`, `capuchin` or `home` (the last two need a cost model; what they rebuild is rebuilt only with the `recompute` feature) | `keep-all` |
-//! | `BURN_SWAP_BUDGET` | device bytes an iteration may add to what the device held when it began (saved activations, working tensors, downloads in flight), e.g. `6GiB`, `512MB`, `1000000` | none |
+//! | `BURN_SWAP_BUDGET` | device bytes an iteration may add to what the device held when it began (saved activations, working tensors, downloads in flight), e.g. `6GiB`, `512MB`, `1000000`; `auto`: the device's free memory when the iteration begins, less a quarter (at least 512 MiB), where the driver says it (CUDA), see [`SwapConfig::budget_from_free_memory`]; `none`: no budget | `auto` |
 //! | `BURN_SWAP_MIN_SWAP_BYTES` | smallest tensor worth swapping | `1MiB` |
 //! | `BURN_SWAP_PREFETCH_OPS` | bring tensors back this many ops before first use | `0` |
 //! | `BURN_SWAP_PROFILE` | write the profile and plan as JSON to this path at each re-plan | none |
@@ -77,6 +77,16 @@ pub struct SwapConfig {
     /// the executor (it waits for downloads rather than go over) and checked
     /// against the runtime's own count of memory in use.
     pub budget_bytes: Option<u64>,
+    /// Where `budget_bytes` is `None`: take the budget from the device's
+    /// free memory when an iteration begins (what the driver reports free
+    /// and its pool holds unused), less a quarter of it and at least
+    /// 512 MiB: free memory comes in pieces, and the first plans cannot yet
+    /// leave room for what the device adds beyond them. It is taken at each
+    /// iteration's start; one that finds less free than the plan in force
+    /// was made for plans again before its first op (the optimizer's state
+    /// appears after the first step). Only where the driver reports free
+    /// memory (CUDA); elsewhere there is no budget. On by default.
+    pub budget_from_free_memory: bool,
     /// Tensors smaller than this are not worth a transfer.
     pub min_swap_bytes: u64,
     /// How many ops before its first backward use a swapped tensor is
@@ -204,6 +214,7 @@ impl Default for SwapConfig {
             policy: Arc::new(KeepAll),
             cost_model: None,
             budget_bytes: None,
+            budget_from_free_memory: true,
             min_swap_bytes: 1 << 20,
             prefetch_lookahead_ops: None,
             profile_path: None,
@@ -276,7 +287,11 @@ impl SwapConfig {
             config.cost_model = Some(Arc::new(costs));
         }
         if let Some(v) = var("BURN_SWAP_BUDGET") {
-            config.budget_bytes = Some(parse_bytes(&v)?);
+            (config.budget_bytes, config.budget_from_free_memory) = match v.trim() {
+                "auto" => (None, true),
+                "none" => (None, false),
+                bytes => (Some(parse_bytes(bytes)?), false),
+            };
         }
         if let Some(v) = var("BURN_SWAP_MIN_SWAP_BYTES") {
             config.min_swap_bytes = parse_bytes(&v)?;
@@ -409,6 +424,12 @@ impl SwapConfigBuilder {
     /// See [`SwapConfig::budget_bytes`].
     pub fn budget_bytes(mut self, bytes: u64) -> Self {
         self.config.budget_bytes = Some(bytes);
+        self
+    }
+    /// Takes the budget from the device's free memory when no budget in
+    /// bytes is given (see [`SwapConfig::budget_from_free_memory`]).
+    pub fn budget_from_free_memory(mut self, on: bool) -> Self {
+        self.config.budget_from_free_memory = on;
         self
     }
     /// Smallest tensor worth a transfer.

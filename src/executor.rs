@@ -56,6 +56,15 @@ const RECLAIM_MARGIN_TENSORS: u64 = 3;
 /// (see `DeviceMemory::reserve_one_range`).
 const RESERVE_PER_BUDGET: u64 = 4;
 
+/// A budget taken from the device's free memory leaves this share of it
+/// free (one part in this many), and at least [`MIN_FREE_MEMORY_MARGIN`]:
+/// free memory comes in pieces (the driver's pool keeps freed buffers), and
+/// the first plans cannot yet leave room for what the device adds beyond
+/// them. A twentieth was too little: GPT-small b4 under a 12 GiB cap ran out
+/// of memory with 2.1 GiB of the pool free in pieces.
+const FREE_MEMORY_MARGIN_DIVISOR: u64 = 4;
+const MIN_FREE_MEMORY_MARGIN: u64 = 512 << 20;
+
 /// A fresh process-unique tensor id.
 pub(crate) fn next_tensor_id() -> TensorId {
     NEXT_TENSOR_ID.fetch_add(1, Ordering::Relaxed)
@@ -376,6 +385,15 @@ pub(crate) struct Executor {
     /// The plan in force was made without the zeros of some saved tensors:
     /// its next iteration counts them.
     zeros_missing: bool,
+    /// The budget in force: the configuration's, or the device's free
+    /// memory when an iteration began (`SwapConfig::budget_from_free_memory`).
+    budget: Option<u64>,
+    /// No plan fits the budget taken from the free memory at this
+    /// iteration's start: raised as it ends.
+    budget_error: Option<SwapError>,
+    /// The host link timed on the device, where no cost model was given:
+    /// measured once, when the first plan is made.
+    measured_costs: Option<Option<Arc<CostModel>>>,
     /// The cost model with the link as fast as copies really were in an
     /// iteration that followed the plan (set by that re-plan).
     calibrated_costs: Option<Arc<CostModel>>,
@@ -413,6 +431,7 @@ impl Executor {
     fn new(config: SwapConfig) -> Self {
         crate::runtime_failure::watch(config.runtime_failure_grace);
         let recorder = Recorder::new(config.max_recorded_ops, 0);
+        let budget = config.budget_bytes;
         Self {
             config,
             tracker: Arc::new(Tracker::default()),
@@ -458,6 +477,9 @@ impl Executor {
             plan_trial: PlanTrial::Idle,
             plan_profile: None,
             zeros_missing: false,
+            budget,
+            budget_error: None,
+            measured_costs: None,
             calibrated_costs: None,
             unseen: UnseenBytes::default(),
             rebuild_checks: RebuildChecks::default(),
@@ -476,6 +498,8 @@ impl Executor {
     pub(crate) fn configure(&mut self, config: SwapConfig) {
         crate::runtime_failure::watch(config.runtime_failure_grace);
         self.recorder = Recorder::new(config.max_recorded_ops, self.start_live);
+        self.budget = config.budget_bytes;
+        self.budget_error = None;
         self.config = config;
         self.active = None;
         self.on_plan = false;
@@ -561,6 +585,9 @@ impl Executor {
         }
         self.probe = Some(probe);
         self.apply_allocator();
+        // The first op has run: its output counts as in use, which leaves
+        // the budget a little smaller than at the iteration's start.
+        self.budget_from_free_memory();
     }
 
     /// Puts the device's allocator in the mode the configuration asks for
@@ -604,10 +631,7 @@ impl Executor {
     /// in words, for an out-of-memory error.
     pub(crate) fn memory_when_failed(&self, failed: Option<u64>) -> Option<String> {
         let (free, total) = self.probe.as_ref()?.driver_free_total()?;
-        let budget = self
-            .config
-            .budget_bytes
-            .map_or("no budget".to_string(), |b| {
+        let budget = self.budget.map_or("no budget".to_string(), |b| {
                 format!("budget {}", human_bytes(b))
             });
         // What held the memory, for the person who must decide what to lower.
@@ -840,7 +864,7 @@ impl Executor {
     /// profiling under the budget), so downloads count against it.
     fn holds_budget(&self) -> bool {
         self.trains
-            && self.config.budget_bytes.is_some()
+            && self.budget.is_some()
             && self.status.is_ok()
             && self.config.policy.moves_tensors()
     }
@@ -971,7 +995,7 @@ impl Executor {
     /// large batches several times an activation's size) are not known yet;
     /// no budget sees them, so the rest of the device is left to them.
     fn device_budget(&self) -> Option<u64> {
-        let budget = self.config.budget_bytes?;
+        let budget = self.budget?;
         Some(match self.on_plan {
             true => budget.saturating_sub(self.unseen.in_force),
             false => 0,
@@ -1010,6 +1034,9 @@ impl Executor {
             if let Some(probe) = &self.probe {
                 probe.trim();
             }
+        }
+        if index == 0 {
+            self.budget_from_free_memory();
         }
         self.absorb_events(index.saturating_sub(1));
         self.reclaim();
@@ -1150,7 +1177,7 @@ impl Executor {
         self.driver_floor = self.driver_floor.min(now);
         // Past the budget, the pool gives back what it holds unused before
         // anything waits.
-        if now - self.driver_floor > self.config.budget_bytes.unwrap_or(u64::MAX) {
+        if now - self.driver_floor > self.budget.unwrap_or(u64::MAX) {
             probe.trim();
             now = used().unwrap_or(now);
             self.driver_floor = self.driver_floor.min(now);
@@ -1529,7 +1556,7 @@ impl Executor {
                 .allocator_start
                 .and(self.probe.as_ref().and_then(|p| p.allocator_peak()));
         }
-        if let (Some(device), Some(budget)) = (&device, self.config.budget_bytes) {
+        if let (Some(device), Some(budget)) = (&device, self.budget) {
             // The budget is held against the device's own count too: the
             // growth of its buffers over the iteration.
             let grew = device.measured_growth();
@@ -1595,7 +1622,7 @@ impl Executor {
             (true, Some(measured)) => self.refine_from.take().map(|p| (p, measured)),
             _ => None,
         };
-        let unseen = match (&device, &self.active, self.config.budget_bytes) {
+        let unseen = match (&device, &self.active, self.budget) {
             (Some(device), Some(active), Some(budget))
                 if followed_plan && self.config.budget_counts_unseen =>
             {
@@ -1616,7 +1643,7 @@ impl Executor {
             // it, and the link as fast as its copies really were.
             let mut profile = (*base).clone();
             profile.share_compute_time(measured.compute_ns, true);
-            let link = match (&self.config.cost_model, &self.active) {
+            let link = match (self.base_costs(), &self.active) {
                 (Some(costs), Some(active)) => {
                     let (costs, factor) = costs.calibrated_to(
                         &profile,
@@ -1686,9 +1713,13 @@ impl Executor {
             // the fallback goes on quietly until either changes.
             let failed_before = self.failed_for.contains(&profile.op_signatures);
             if profile.complete && !failed_before {
+                self.measure_link_once();
                 let unseen = self.unseen_in_profiled(&profile);
                 result = self.replan_leaving(&profile, unseen, &mut report, "");
             }
+        }
+        if let Some(err) = self.budget_error.take() {
+            result = Err(err);
         }
         // The first iterations (profiling, planning, the first to follow
         // the plan) say what they did; the steady state stays quiet.
@@ -1899,9 +1930,7 @@ impl Executor {
     /// top of it).
     fn rebuild_check_bytes(&self) -> u64 {
         let asked = self.config.rebuild_check_bytes;
-        self.config
-            .budget_bytes
-            .map_or(asked, |budget| asked.min(budget / 8))
+        self.budget.map_or(asked, |budget| asked.min(budget / 8))
     }
 
     /// Compares the last iteration's checked rebuilds with their tensors,
@@ -1962,9 +1991,8 @@ impl Executor {
     /// as fast as copies were, and room for what the device adds unseen.
     fn plan_params(&self) -> PlanParams {
         let mut params = self.config.plan_params();
-        if let Some(costs) = &self.calibrated_costs {
-            params.costs = Some(costs.clone());
-        }
+        params.budget_bytes = self.budget;
+        params.costs = self.calibrated_costs.clone().or_else(|| self.base_costs());
         params.unseen_bytes = self.unseen.in_force;
         params.host_budget_bytes = self.probe.as_ref().and_then(|p| {
             p.pinned_capacity(
@@ -1973,6 +2001,103 @@ impl Executor {
             )
         });
         params
+    }
+
+    /// The cost model given, else the link timed on this device.
+    fn base_costs(&self) -> Option<Arc<CostModel>> {
+        self.config
+            .cost_model
+            .clone()
+            .or_else(|| self.measured_costs.clone().flatten())
+    }
+
+    /// Times the host link on the device once, before the first plan of a
+    /// policy that moves tensors, where no cost model was given: the plans
+    /// that price copies by time need it, and the others' predictions use
+    /// it.
+    fn measure_link_once(&mut self) {
+        if self.config.cost_model.is_some()
+            || self.measured_costs.is_some()
+            || !self.config.policy.moves_tensors()
+        {
+            return;
+        }
+        let link = self.probe.as_ref().and_then(|p| p.measure_link());
+        if let Some(link) = &link {
+            crate::notice::say(|| {
+                format!(
+                    "no cost model given (BURN_SWAP_COST_MODEL): the host link measured on the device, {:.1} GB/s to the host, {:.1} GB/s back, {:.1} GB/s each way at once; compression is not planned without the codecs' model",
+                    link.to_host_bytes_per_s / 1e9,
+                    link.to_device_bytes_per_s / 1e9,
+                    link.duplex_to_host_bytes_per_s / 1e9
+                )
+            });
+        }
+        self.measured_costs = Some(link.map(|link| {
+            Arc::new(CostModel {
+                link,
+                codecs: None,
+            })
+        }));
+    }
+
+    /// The budget from the device's free memory as this iteration begins
+    /// ([`SwapConfig::budget_from_free_memory`]). Without a plan it follows
+    /// the free memory; with one, only less free than it was made for
+    /// changes it, and the plan is made again for what there is.
+    fn budget_from_free_memory(&mut self) {
+        if self.config.budget_bytes.is_some()
+            || !self.config.budget_from_free_memory
+            || !self.config.policy.moves_tensors()
+        {
+            return;
+        }
+        let Some(probe) = self.probe.as_ref() else {
+            return;
+        };
+        let Some((free, _)) = probe.driver_free_total() else {
+            return;
+        };
+        let free = free + probe.allocator_unused().unwrap_or(0);
+        let budget = free.saturating_sub((free / FREE_MEMORY_MARGIN_DIVISOR).max(MIN_FREE_MEMORY_MARGIN));
+        let before = self.budget;
+        let changed = match before {
+            None => true,
+            // Without a plan the budget follows the free memory; a plan
+            // in force is made again only for less than it was made for.
+            Some(b) if self.active.is_none() => budget != b,
+            Some(b) => budget < b - b / 32,
+        };
+        if !changed {
+            return;
+        }
+        self.budget = Some(budget);
+        if before.is_none() {
+            crate::notice::say(|| {
+                format!(
+                    "budget {}: the device's free memory as the iteration began ({}) less a margin for the pieces it comes in (BURN_SWAP_BUDGET sets one)",
+                    human_bytes(budget),
+                    human_bytes(free)
+                )
+            });
+        }
+        let Some(profile) = self.active.as_ref().and(self.plan_profile.clone()) else {
+            return;
+        };
+        tracing::info!(budget, ?before, "less free device memory than the plan was made for");
+        crate::notice::say(|| {
+            format!(
+                "budget {}: less free device memory as iteration {} began than the plan in force was made for: planning again",
+                human_bytes(budget),
+                self.iteration,
+            )
+        });
+        if let Err(err) = self.replan(&profile) {
+            // Raised as this iteration ends; until then it keeps only what
+            // each op uses, as an iteration being profiled does.
+            self.budget_error = Some(err);
+        }
+        self.on_plan = self.active.is_some();
     }
 
     /// What a profiled iteration's device added beyond the tensors it kept
@@ -1984,7 +2109,7 @@ impl Executor {
         if !self.config.budget_counts_unseen || profile.iteration == 0 {
             return None;
         }
-        let budget = self.config.budget_bytes?;
+        let budget = self.budget?;
         let grew = profile.device.as_ref()?.allocator_growth()?;
         let kept = profile
             .peak_live_bytes
@@ -2007,7 +2132,7 @@ impl Executor {
     ) -> bool {
         let _span = tracing::info_span!("plan", iteration = profile.iteration).entered();
         let started = Instant::now();
-        let budget = self.config.budget_bytes.unwrap_or(0);
+        let budget = self.budget.unwrap_or(0);
         let plan_leaving = |executor: &Self, unseen_bytes| {
             let params = PlanParams {
                 unseen_bytes,
@@ -2116,7 +2241,7 @@ impl Executor {
         // step (`SwapConfig::pool_keep_bytes`).
         if let (true, Some(budget), Some(probe)) = (
             self.config.exact_allocations(),
-            self.config.budget_bytes,
+            self.budget,
             &self.probe,
         ) {
             if self.config.reserve_pool {
@@ -2429,6 +2554,8 @@ mod tests {
         reclaim_below: Arc<std::sync::Mutex<Option<Arc<AtomicU64>>>>,
         /// The cap the driver's pool was given, if any.
         pool_cap: Arc<std::sync::Mutex<Option<u64>>>,
+        /// The device's memory (0: 1000 bytes).
+        total: Arc<AtomicU64>,
     }
 
     impl DeviceMemory for Driver {
@@ -2442,7 +2569,11 @@ mod tests {
             self.releases.fetch_add(1, Ordering::Relaxed);
         }
         fn driver_free_total(&self) -> Option<(u64, u64)> {
-            Some((1000 - self.used.load(Ordering::Relaxed), 1000))
+            let total = match self.total.load(Ordering::Relaxed) {
+                0 => 1000,
+                total => total,
+            };
+            Some((total - self.used.load(Ordering::Relaxed), total))
         }
         fn allocator_unused(&self) -> Option<u64> {
             Some(self.pool_unused.load(Ordering::Relaxed))
@@ -3039,6 +3170,60 @@ mod tests {
             assert_eq!(executor.plan().unwrap().unseen_bytes, unseen);
             executor.on_plan = false;
         }
+    }
+
+    const GIB: u64 = 1 << 30;
+
+    /// A device of 16 GiB with `used` in use and `unused` in its pool.
+    fn device_with(used: u64, unused: u64) -> Driver {
+        let driver = Driver::default();
+        driver.total.store(16 * GIB, Ordering::Relaxed);
+        driver.used.store(used, Ordering::Relaxed);
+        driver.pool_unused.store(unused, Ordering::Relaxed);
+        driver
+    }
+
+    #[test]
+    fn without_a_budget_it_is_the_free_memory_less_a_margin_where_the_driver_says_it() {
+        // 5 GiB free and 1 GiB unused in the pool: 6 GiB less a quarter.
+        let driver = device_with(11 * GIB, GIB);
+        let executor = training_on(&driver, exact_swap_all().build());
+        assert_eq!(executor.budget, Some(6 * GIB - 6 * GIB / 4));
+        // Never less than 512 MiB of margin.
+        let small = training_on(&device_with(15 * GIB, 0), exact_swap_all().build());
+        assert_eq!(small.budget, Some(GIB - (512 << 20)));
+        // A budget given, or none asked for, is left as it is.
+        let given = training_on(&driver, exact_swap_all().budget_bytes(GIB).build());
+        assert_eq!(given.budget, Some(GIB));
+        let off = exact_swap_all().budget_from_free_memory(false).build();
+        assert_eq!(training_on(&driver, off).budget, None);
+        // Nor is there one where the driver says nothing.
+        let unknown = training_with(Box::new(HighWater::at(0)), exact_swap_all().build());
+        assert_eq!(unknown.budget, None);
+    }
+
+    #[test]
+    fn less_free_memory_than_the_plan_was_made_for_plans_again_before_the_first_op() {
+        let driver = device_with(8 * GIB, 0);
+        let mut executor = training_on(&driver, exact_swap_all().build());
+        let first = 8 * GIB - 8 * GIB / 4;
+        assert_eq!(executor.budget, Some(first));
+        let profile = Recorder::new(16, 0).finish(0, 0, None);
+        executor.replan(&profile).unwrap();
+        executor.on_plan = true;
+        assert_eq!(executor.plan().unwrap().budget_bytes, Some(first));
+        // More free memory leaves the plan in force as it is.
+        driver.used.store(7 * GIB, Ordering::Relaxed);
+        executor.begin_op(false);
+        assert_eq!(executor.plan().unwrap().budget_bytes, Some(first));
+        // The optimizer's state took 2 GiB: planned again for what is left.
+        executor.next_op = 0;
+        driver.used.store(10 * GIB, Ordering::Relaxed);
+        executor.begin_op(false);
+        let second = 6 * GIB - 6 * GIB / 4;
+        assert_eq!(executor.budget, Some(second));
+        assert_eq!(executor.plan().unwrap().budget_bytes, Some(second));
+        assert!(executor.on_plan);
     }
 
     /// The warnings but the empty plan's "moves nothing".

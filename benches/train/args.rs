@@ -11,7 +11,7 @@ use crate::case::{policy_takes_budget, Case, GptSize, PolicyRun};
 pub const USAGE: &str =
     "usage: train [--models NAME[@cifar|@imagenet],...] [--image cifar|imagenet]
        [--batches N,...] [--policies plain,balanced,keep-all,swap-all,...]
-       [--steps N] [--warmup N] [--max-warmup N] [--budget BYTES] [--min-swap BYTES]
+       [--steps N] [--warmup N] [--max-warmup N] [--budget BYTES|auto] [--min-swap BYTES]
        [--case-timeout SECS] [--search-budget BYTES [--search-start N] [--search-max N]]
        [--gpt small|tiny] [--gpt-layers N] [--gpt-seq N] [--json PATH]
        [--unfused (CUDA builds)]
@@ -111,7 +111,13 @@ pub fn parse_options(args: &[String]) -> Result<Options, String> {
             "--steps" => o.steps = count(value()?)?,
             "--warmup" => o.warmup = count(value()?)?,
             "--max-warmup" => o.max_warmup = count(value()?)?,
-            "--budget" => o.budget = Some(bytes(value()?)?),
+            // `auto` (as no `--budget`): the device's free memory.
+            "--budget" => {
+                o.budget = match value()? {
+                    v if v.trim() == "auto" => None,
+                    v => Some(bytes(v)?),
+                }
+            }
             "--min-swap" => o.min_swap = bytes(value()?)?,
             "--case-timeout" => o.case_timeout = count(value()?)? as u64,
             "--search-budget" => o.search_budget = Some(bytes(value()?)?),

@@ -426,6 +426,11 @@ pub trait DeviceMemory: Send {
         let _ = (pool_bytes, host_reserve_bytes);
         None
     }
+    /// The host link as swaps will use it, timed on the device, where the
+    /// backend has one to time (CUDA).
+    fn measure_link(&self) -> Option<crate::policy::LinkModel> {
+        None
+    }
 }
 
 struct NoProbe;
@@ -490,6 +495,11 @@ pub(crate) fn memory_probe<B: Backend>(device: &B::Device) -> Box<dyn DeviceMemo
                     pool_bytes,
                     host_reserve_bytes,
                 ))
+            }
+            fn measure_link(&self) -> Option<crate::policy::LinkModel> {
+                cuda::measure_link(&self.device)
+                    .map_err(|err| tracing::warn!(%err, "the host link could not be measured"))
+                    .ok()
             }
         }
         return Box::new(CudaProbe {

@@ -14,6 +14,7 @@
 //!
 //! The engine (pool and copy threads) is made once per device, on first use.
 
+mod link;
 mod memory;
 mod pinned;
 mod worker;
@@ -31,6 +32,7 @@ use cubecl::cuda::{CudaDevice, CudaRuntime};
 use cubecl::Runtime;
 use cudarc::driver::{result, DriverError};
 
+pub(crate) use link::measure_link;
 pub use memory::DeviceHold;
 pub(crate) use memory::{
     cap_pool, exact_allocations, keep_in_pool, pool_high_water, pool_unused, release_free,
