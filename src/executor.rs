@@ -388,8 +388,6 @@ pub(crate) struct Executor {
     /// The budget in force: the configuration's, or the device's free
     /// memory when an iteration began (`SwapConfig::budget_from_free_memory`).
     budget: Option<u64>,
-    /// The free memory a budget taken from it leaves outside it.
-    free_margin: Option<u64>,
     /// No plan fits the budget taken from the free memory at this
     /// iteration's start: raised as it ends.
     budget_error: Option<SwapError>,
@@ -480,7 +478,6 @@ impl Executor {
             plan_profile: None,
             zeros_missing: false,
             budget,
-            free_margin: None,
             budget_error: None,
             measured_costs: None,
             calibrated_costs: None,
@@ -502,7 +499,6 @@ impl Executor {
         crate::runtime_failure::watch(config.runtime_failure_grace);
         self.recorder = Recorder::new(config.max_recorded_ops, self.start_live);
         self.budget = config.budget_bytes;
-        self.free_margin = None;
         self.budget_error = None;
         self.config = config;
         self.active = None;
@@ -2076,7 +2072,6 @@ impl Executor {
             return;
         }
         self.budget = Some(budget);
-        self.free_margin = Some(free - budget);
         if before.is_none() {
             crate::notice::say(|| {
                 format!(
@@ -2252,14 +2247,7 @@ impl Executor {
             if self.config.reserve_pool {
                 probe.reserve_one_range(budget.saturating_mul(RESERVE_PER_BUDGET));
             } else {
-                // A budget taken from the free memory leaves only its margin
-                // outside it: freed memory the pool keeps must fit there, or
-                // it lies in pieces where the budget's buffers should go.
-                let keep = match self.free_margin {
-                    Some(margin) => (budget / 2).min(margin / 2),
-                    None => budget / 2,
-                };
-                probe.keep_in_pool(self.config.pool_keep_bytes.unwrap_or(keep));
+                probe.keep_in_pool(self.config.pool_keep_bytes.unwrap_or(budget / 2));
             }
         }
         // What the plan was made from (`burn_swap::plan_profile`);
@@ -2568,8 +2556,6 @@ mod tests {
         pool_cap: Arc<std::sync::Mutex<Option<u64>>>,
         /// The device's memory (0: 1000 bytes).
         total: Arc<AtomicU64>,
-        /// What the driver's pool was told to keep unused.
-        keep: Arc<AtomicU64>,
     }
 
     impl DeviceMemory for Driver {
@@ -2599,9 +2585,6 @@ mod tests {
         }
         fn cap_allocator(&self, bytes: u64) {
             *self.pool_cap.lock().unwrap() = Some(bytes);
-        }
-        fn keep_in_pool(&self, bytes: u64) {
-            self.keep.store(bytes, Ordering::Relaxed);
         }
     }
 
@@ -3217,20 +3200,6 @@ mod tests {
         // Nor is there one where the driver says nothing.
         let unknown = training_with(Box::new(HighWater::at(0)), exact_swap_all().build());
         assert_eq!(unknown.budget, None);
-    }
-
-    #[test]
-    fn the_pool_keeps_free_memory_only_within_a_free_memory_budgets_margin() {
-        let empty = Recorder::new(16, 0).finish(0, 0, None);
-        // 8 GiB free: a budget of 6 GiB, and the pool keeps half the 2 GiB left.
-        let driver = device_with(8 * GIB, 0);
-        let mut executor = training_on(&driver, exact_swap_all().build());
-        executor.replan(&empty).unwrap();
-        assert_eq!(driver.keep.load(Ordering::Relaxed), GIB);
-        // A budget given: half of it, as before.
-        let given = exact_swap_all().budget_bytes(6 * GIB).build();
-        training_on(&driver, given).replan(&empty).unwrap();
-        assert_eq!(driver.keep.load(Ordering::Relaxed), 3 * GIB);
     }
 
     #[test]
