@@ -113,7 +113,10 @@ fn parse_args() -> Result<Args, String> {
                 (args.budget, args.budget_from_free_memory) = match v.trim() {
                     "auto" => (None, Some(true)),
                     "none" => (None, Some(false)),
-                    bytes => (Some(parse_bytes(bytes).map_err(|e| e.to_string())?), Some(false)),
+                    bytes => (
+                        Some(parse_bytes(bytes).map_err(|e| e.to_string())?),
+                        Some(false),
+                    ),
                 };
             }
             "--min-swap" => args.min_swap = parse_bytes(&value()?).map_err(|e| e.to_string())?,
@@ -403,7 +406,10 @@ fn run<D: Backend>(args: &Args) {
     }
     let budget = match (config.budget_bytes, config.budget_from_free_memory) {
         (Some(bytes), _) => human_bytes(bytes),
-        (None, true) => "auto (the device's free memory as each iteration begins, where the driver says it)".into(),
+        (None, true) => {
+            "auto (the device's free memory as each iteration begins, where the driver says it)"
+                .into()
+        }
         (None, false) => "none".into(),
     };
     burn_swap::configure(config);

@@ -738,4 +738,19 @@ mod tests {
         .unwrap();
         assert_eq!(auto.prefetch_lookahead_ops, None);
     }
+
+    #[test]
+    fn the_budget_is_bytes_the_free_memory_or_none() {
+        let budget = |value: &str| {
+            let config = SwapConfig::from_vars(|name| {
+                (name == "BURN_SWAP_BUDGET").then(|| value.to_string())
+            })
+            .unwrap();
+            (config.budget_bytes, config.budget_from_free_memory)
+        };
+        assert_eq!(budget(""), (None, true));
+        assert_eq!(budget("auto"), (None, true));
+        assert_eq!(budget("none"), (None, false));
+        assert_eq!(budget("2GiB"), (Some(2 << 30), false));
+    }
 }

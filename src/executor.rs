@@ -632,8 +632,8 @@ impl Executor {
     pub(crate) fn memory_when_failed(&self, failed: Option<u64>) -> Option<String> {
         let (free, total) = self.probe.as_ref()?.driver_free_total()?;
         let budget = self.budget.map_or("no budget".to_string(), |b| {
-                format!("budget {}", human_bytes(b))
-            });
+            format!("budget {}", human_bytes(b))
+        });
         // What held the memory, for the person who must decide what to lower.
         let runtime = self
             .probe
@@ -2033,12 +2033,7 @@ impl Executor {
                 )
             });
         }
-        self.measured_costs = Some(link.map(|link| {
-            Arc::new(CostModel {
-                link,
-                codecs: None,
-            })
-        }));
+        self.measured_costs = Some(link.map(|link| Arc::new(CostModel { link, codecs: None })));
     }
 
     /// The budget from the device's free memory as this iteration begins
@@ -2059,7 +2054,8 @@ impl Executor {
             return;
         };
         let free = free + probe.allocator_unused().unwrap_or(0);
-        let budget = free.saturating_sub((free / FREE_MEMORY_MARGIN_DIVISOR).max(MIN_FREE_MEMORY_MARGIN));
+        let budget =
+            free.saturating_sub((free / FREE_MEMORY_MARGIN_DIVISOR).max(MIN_FREE_MEMORY_MARGIN));
         let before = self.budget;
         let changed = match before {
             None => true,
@@ -2084,7 +2080,11 @@ impl Executor {
         let Some(profile) = self.active.as_ref().and(self.plan_profile.clone()) else {
             return;
         };
-        tracing::info!(budget, ?before, "less free device memory than the plan was made for");
+        tracing::info!(
+            budget,
+            ?before,
+            "less free device memory than the plan was made for"
+        );
         crate::notice::say(|| {
             format!(
                 "budget {}: less free device memory as iteration {} began than the plan in force was made for: planning again",
@@ -2239,11 +2239,9 @@ impl Executor {
         // budget, the model and the ops' own buffers.
         // Otherwise the pool keeps some freed memory for the next
         // step (`SwapConfig::pool_keep_bytes`).
-        if let (true, Some(budget), Some(probe)) = (
-            self.config.exact_allocations(),
-            self.budget,
-            &self.probe,
-        ) {
+        if let (true, Some(budget), Some(probe)) =
+            (self.config.exact_allocations(), self.budget, &self.probe)
+        {
             if self.config.reserve_pool {
                 probe.reserve_one_range(budget.saturating_mul(RESERVE_PER_BUDGET));
             } else {
