@@ -34,7 +34,7 @@ use std::time::Instant;
 
 use burn::backend::Autodiff;
 use burn::tensor::backend::{AutodiffBackend, Backend};
-use burn_swap::config::{parse_bytes, policy_by_name};
+use burn_swap::config::{parse_budget, parse_bytes, policy_by_name};
 use burn_swap::profiler::{human_bytes, timeline_svg_with, write_json, SvgOptions};
 use burn_swap::{SwapAutodiff, SwapConfig};
 use burn_swap_models::{ImageShape, ModelKind, ModelSpec, Trainer};
@@ -109,15 +109,8 @@ fn parse_args() -> Result<Args, String> {
             "--steps" => args.steps = value()?.parse().map_err(|_| "--steps takes a number")?,
             "--policy" => args.policy = value()?,
             "--budget" => {
-                let v = value()?;
-                (args.budget, args.budget_from_free_memory) = match v.trim() {
-                    "auto" => (None, Some(true)),
-                    "none" => (None, Some(false)),
-                    bytes => (
-                        Some(parse_bytes(bytes).map_err(|e| e.to_string())?),
-                        Some(false),
-                    ),
-                };
+                let (bytes, auto) = parse_budget(&value()?).map_err(|e| e.to_string())?;
+                (args.budget, args.budget_from_free_memory) = (bytes, Some(auto));
             }
             "--min-swap" => args.min_swap = parse_bytes(&value()?).map_err(|e| e.to_string())?,
             "--out" => args.out = PathBuf::from(value()?),

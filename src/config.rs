@@ -287,11 +287,7 @@ impl SwapConfig {
             config.cost_model = Some(Arc::new(costs));
         }
         if let Some(v) = var("BURN_SWAP_BUDGET") {
-            (config.budget_bytes, config.budget_from_free_memory) = match v.trim() {
-                "auto" => (None, true),
-                "none" => (None, false),
-                bytes => (Some(parse_bytes(bytes)?), false),
-            };
+            (config.budget_bytes, config.budget_from_free_memory) = parse_budget(&v)?;
         }
         if let Some(v) = var("BURN_SWAP_MIN_SWAP_BYTES") {
             config.min_swap_bytes = parse_bytes(&v)?;
@@ -587,6 +583,18 @@ fn say_search_progress(p: policy::HomeProgress) {
         tracing::info!(round = p.round, rounds = p.rounds, "{best}");
         crate::notice::say(|| format!("planning (home): round {}/{}, {best}", p.round, p.rounds));
     }
+}
+
+/// Parses a budget as `BURN_SWAP_BUDGET` takes it: bytes (see
+/// [`parse_bytes`]), `auto` (from the device's free memory) or `none`.
+/// Returns [`SwapConfig::budget_bytes`] and
+/// [`SwapConfig::budget_from_free_memory`].
+pub fn parse_budget(text: &str) -> Result<(Option<u64>, bool), SwapError> {
+    Ok(match text.trim() {
+        "auto" => (None, true),
+        "none" => (None, false),
+        bytes => (Some(parse_bytes(bytes)?), false),
+    })
 }
 
 /// Parses `123`, `64KiB`, `512MB`, `1.5GiB`, `2G` (binary units for `Ki`/`Mi`/`Gi`

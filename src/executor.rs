@@ -1166,10 +1166,9 @@ impl Executor {
         };
         // What the driver's pool holds unused is room for the next buffers.
         let used = || {
-            let unused = probe.allocator_unused().unwrap_or(0);
             probe
-                .driver_free_total()
-                .map(|(free, total)| (total - free).saturating_sub(unused))
+                .free_for_buffers()
+                .map(|(free, total)| total.saturating_sub(free))
         };
         let Some(mut now) = used() else {
             return 0;
@@ -2050,10 +2049,9 @@ impl Executor {
         let Some(probe) = self.probe.as_ref() else {
             return;
         };
-        let Some((free, _)) = probe.driver_free_total() else {
+        let Some((free, _)) = probe.free_for_buffers() else {
             return;
         };
-        let free = free + probe.allocator_unused().unwrap_or(0);
         let budget =
             free.saturating_sub((free / FREE_MEMORY_MARGIN_DIVISOR).max(MIN_FREE_MEMORY_MARGIN));
         let before = self.budget;

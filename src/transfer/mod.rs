@@ -418,6 +418,13 @@ pub trait DeviceMemory: Send {
     fn driver_free_total(&self) -> Option<(u64, u64)> {
         None
     }
+    /// Device memory free for new buffers (the driver's free memory and
+    /// what its allocator holds unused) and the total, where the driver
+    /// says them.
+    fn free_for_buffers(&self) -> Option<(u64, u64)> {
+        let (free, total) = self.driver_free_total()?;
+        Some((free + self.allocator_unused().unwrap_or(0), total))
+    }
     /// Host bytes the transfer engine's pinned pool can hold for swapped
     /// tensors, where a pool bounds them: one of at most `pool_bytes` that
     /// leaves the host `host_reserve_bytes` of RAM (see
