@@ -471,7 +471,12 @@ fn main() {
     let name = device_name();
     println!("burn-swap transfer bench on {name}");
     // Room for the 2 GB case (count 1) plus the smaller ones.
-    burn_swap::configure(SwapConfig::builder().pinned_pool_bytes(6 << 30).build());
+    burn_swap::configure(
+        SwapConfig::builder()
+            .policy(burn_swap::KeepAll)
+            .pinned_pool_bytes(6 << 30)
+            .build(),
+    );
     let t0 = Instant::now();
     // The engine on CubeCL's CUDA backend. Under fusion it copies the same
     // buffers, once fusion has run the ops that read them (only inside

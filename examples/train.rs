@@ -8,8 +8,9 @@
 //!
 //! Options: `--model NAME` (plain20; any of burn_swap_models::ModelKind),
 //! `--image cifar|imagenet`, `--batch N`, `--steps N`,
-//! `--policy keep-all|swap-all|compress-all|cswap|oracle|superneurons|capuchin|home|plain` (`plain`:
-//! `Autodiff<B>` itself; `cswap`, `oracle`, `capuchin` and `home` read `BURN_SWAP_COST_MODEL`),
+//! `--policy auto|keep-all|swap-all|compress-all|cswap|oracle|superneurons|capuchin|home|plain` (`plain`:
+//! `Autodiff<B>` itself; `cswap` and `oracle` read `BURN_SWAP_COST_MODEL`, `capuchin` and `home`
+//! too, or time the host link on CUDA; `auto` is burn-swap's default, `home` on CUDA),
 //! `--budget BYTES|auto|none` (e.g. 64MiB; `auto`, the default: the device's free
 //! memory as each iteration begins, on CUDA), `--min-swap BYTES`, `--out DIR`, `--compare`
 //! (also time plain `Autodiff<B>` on the same steps);
@@ -331,7 +332,7 @@ fn main() {
             if !msg.is_empty() {
                 eprintln!("error: {msg}\n");
             }
-            eprintln!("usage: train [--model NAME] [--image cifar|imagenet] [--batch N] [--steps N] [--policy keep-all|swap-all|compress-all|cswap|oracle|superneurons|capuchin|home|plain] [--budget BYTES|auto|none] [--min-swap BYTES] [--out DIR] [--compare] [--unfused] [--device-memory BYTES] [--max-batch [--search-start N] [--search-max N] [--search-resolution N] [--probe-timeout SECS] [--no-retry]]");
+            eprintln!("usage: train [--model NAME] [--image cifar|imagenet] [--batch N] [--steps N] [--policy auto|keep-all|swap-all|compress-all|cswap|oracle|superneurons|capuchin|home|plain] [--budget BYTES|auto|none] [--min-swap BYTES] [--out DIR] [--compare] [--unfused] [--device-memory BYTES] [--max-batch [--search-start N] [--search-max N] [--search-resolution N] [--probe-timeout SECS] [--no-retry]]");
             std::process::exit(2);
         }
     };

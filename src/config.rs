@@ -2,7 +2,8 @@
 //!
 //! | variable | meaning | default |
 //! |---|---|---|
-//! | `BURN_SWAP_POLICY` | `keep-all`, `swap-all`, `compress-all`, `cswap` (needs a cost model), `oracle`, `superneurons`, `capuchin` or `home` (the last two need a cost model; what they rebuild is rebuilt only with the `recompute` feature) | `keep-all` |
+//! | `BURN_SWAP_POLICY` | `auto`, `keep-all`, `swap-all`, `compress-all`, `cswap` (needs a cost model), `oracle`, `superneurons`, `capuchin` or `home` (the last two need the link's cost: a cost model, or CUDA, where it is timed); `auto`: `home` where there is a budget and the link's cost is known (CUDA), `swap-all` where only a budget is, `keep-all` where there is no budget (see [`Auto`](crate::policy::Auto)) | `auto` |
+//! | `BURN_SWAP_REBUILD` | `off`: plans rebuild no tensor in backward (they keep, swap or compress); `on` needs the `recompute` feature | on with the `recompute` feature |
 //! | `BURN_SWAP_BUDGET` | device bytes an iteration may add to what the device held when it began (saved activations, working tensors, downloads in flight), e.g. `6GiB`, `512MB`, `1000000`; `auto`: the device's free memory when the iteration begins, less a quarter (at least 512 MiB), where the driver says it (CUDA), see [`SwapConfig::budget_from_free_memory`]; `none`: no budget | `auto` |
 //! | `BURN_SWAP_MIN_SWAP_BYTES` | smallest tensor worth swapping | `1MiB` |
 //! | `BURN_SWAP_PREFETCH_OPS` | bring tensors back this many ops before first use | `0` |
@@ -31,7 +32,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::error::SwapError;
-use crate::policy::{self, CostModel, KeepAll, PlanParams, Policy};
+use crate::policy::{self, Auto, CostModel, PlanParams, Policy};
 
 /// What to do when no plan fits the budget.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -65,8 +66,14 @@ pub enum DeviceAllocator {
 /// How burn-swap manages saved activations on the current thread.
 #[derive(Debug, Clone)]
 pub struct SwapConfig {
-    /// Makes the plan.
+    /// Makes the plan. The default, [`Auto`], is replaced at the first op by
+    /// the policy it chooses for the device: `home` on CUDA.
     pub policy: Arc<dyn Policy>,
+    /// Whether plans may rebuild tensors in backward (run their ops again,
+    /// or let a ReLU's output stand in for its input). Only a build with
+    /// the `recompute` feature rebuilds; on there by default. Off, plans
+    /// keep, swap or compress each tensor.
+    pub rebuild: bool,
     /// What copies and codecs cost on the device, where measured: the
     /// policies that choose codecs (`cswap`, `oracle`) need it, the others
     /// use it to predict the iteration's time.
@@ -211,7 +218,10 @@ pub struct SwapConfig {
 impl Default for SwapConfig {
     fn default() -> Self {
         Self {
-            policy: Arc::new(KeepAll),
+            policy: Arc::new(Auto {
+                progress: Some(Arc::new(say_search_progress)),
+            }),
+            rebuild: cfg!(feature = "recompute"),
             cost_model: None,
             budget_bytes: None,
             budget_from_free_memory: true,
@@ -259,6 +269,7 @@ impl SwapConfig {
             costs: self.cost_model.clone(),
             unseen_bytes: 0,
             host_budget_bytes: None,
+            rebuild: self.rebuild && cfg!(feature = "recompute"),
         }
     }
 
@@ -280,6 +291,22 @@ impl SwapConfig {
         let var = |name: &str| lookup(name).filter(|v| !v.trim().is_empty());
         if let Some(v) = var("BURN_SWAP_POLICY") {
             config.policy = policy_by_name(&v)?;
+        }
+        if let Some(v) = var("BURN_SWAP_REBUILD") {
+            config.rebuild = match v.trim() {
+                "on" | "1" | "true" | "yes" if cfg!(feature = "recompute") => true,
+                "on" | "1" | "true" | "yes" => {
+                    return Err(SwapError::Config(format!(
+                        "BURN_SWAP_REBUILD={v}: burn-swap was built without its `recompute` feature"
+                    )))
+                }
+                "off" | "0" | "false" | "no" => false,
+                _ => {
+                    return Err(SwapError::Config(format!(
+                        "BURN_SWAP_REBUILD={v}: `on` or `off`"
+                    )))
+                }
+            };
         }
         if let Some(v) = var("BURN_SWAP_COST_MODEL") {
             let costs = CostModel::load(v.trim())
@@ -410,6 +437,11 @@ impl SwapConfigBuilder {
     /// The policy that makes the plan.
     pub fn policy(mut self, policy: impl Policy + 'static) -> Self {
         self.config.policy = Arc::new(policy);
+        self
+    }
+    /// See [`SwapConfig::rebuild`].
+    pub fn rebuild(mut self, on: bool) -> Self {
+        self.config.rebuild = on;
         self
     }
     /// See [`SwapConfig::cost_model`].
@@ -555,7 +587,7 @@ fn default_pinned_pool_bytes() -> u64 {
 pub fn policy_by_name(name: &str) -> Result<Arc<dyn Policy>, SwapError> {
     policy::by_name_with_progress(name, Some(Arc::new(say_search_progress))).ok_or_else(|| {
         SwapError::Config(format!(
-            "unknown policy `{}` (expected keep-all, swap-all, compress-all, cswap, oracle, superneurons, capuchin or home)",
+            "unknown policy `{}` (expected auto, keep-all, swap-all, compress-all, cswap, oracle, superneurons, capuchin or home)",
             name.trim()
         ))
     })
@@ -735,11 +767,20 @@ mod tests {
             "{err}"
         );
         let none = SwapConfig::from_vars(|_| None).unwrap();
-        assert_eq!(none.policy.name(), "keep-all");
+        assert_eq!(none.policy.name(), "auto");
+        assert_eq!(none.rebuild, cfg!(feature = "recompute"));
         assert_eq!(none.budget_bytes, None);
         assert_eq!(none.prefetch_lookahead_ops, None);
-        // Keep-all moves nothing, so the runtime's pools stay as they are.
+        // Until the executor chooses a policy that moves tensors, the
+        // runtime's pools stay as they are.
         assert!(!none.exact_allocations());
+        let rebuild = |value: &str| {
+            SwapConfig::from_vars(|name| (name == "BURN_SWAP_REBUILD").then(|| value.to_string()))
+                .map(|config| config.plan_params().rebuild)
+        };
+        assert!(!rebuild("off").unwrap());
+        assert_eq!(rebuild("on").is_ok(), cfg!(feature = "recompute"));
+        assert!(rebuild("sometimes").is_err());
         let auto = SwapConfig::from_vars(|name| {
             (name == "BURN_SWAP_PREFETCH_OPS").then(|| "auto".to_string())
         })

@@ -584,10 +584,49 @@ impl Executor {
             probe.cap_allocator(cap);
         }
         self.probe = Some(probe);
+        self.choose_policy();
         self.apply_allocator();
         // The first op has run: its output counts as in use, which leaves
         // the budget a little smaller than at the iteration's start.
         self.budget_from_free_memory();
+    }
+
+    /// Puts the policy the configured one chooses for this device in its
+    /// place (the default, `auto`): whether a budget is known (given, or
+    /// the device's free memory) and the host link's cost (given, or timed
+    /// here, which is done only where there is a budget).
+    fn choose_policy(&mut self) {
+        let has_budget = self.config.budget_bytes.is_some()
+            || (self.config.budget_from_free_memory
+                && self
+                    .probe
+                    .as_ref()
+                    .is_some_and(|p| p.free_for_buffers().is_some()));
+        let has_link_cost = has_budget && {
+            self.measure_link();
+            self.base_costs().is_some()
+        };
+        let Some(chosen) = self
+            .config
+            .policy
+            .chosen_for_device(has_budget, has_link_cost)
+        else {
+            return;
+        };
+        let why = match (has_budget, has_link_cost) {
+            (true, true) => "a budget, and the host link's cost",
+            (true, false) => "a budget, but not the host link's cost (BURN_SWAP_COST_MODEL)",
+            (false, _) => {
+                "no budget: the device does not say its free memory (BURN_SWAP_BUDGET sets one)"
+            }
+        };
+        crate::notice::say(|| {
+            format!(
+                "policy {} (BURN_SWAP_POLICY=auto) for this device: {why}",
+                chosen.name()
+            )
+        });
+        self.config.policy = chosen;
     }
 
     /// Puts the device's allocator in the mode the configuration asks for
@@ -2015,10 +2054,15 @@ impl Executor {
     /// that price copies by time need it, and the others' predictions use
     /// it.
     fn measure_link_once(&mut self) {
-        if self.config.cost_model.is_some()
-            || self.measured_costs.is_some()
-            || !self.config.policy.moves_tensors()
-        {
+        if self.config.policy.moves_tensors() {
+            self.measure_link();
+        }
+    }
+
+    /// Times the host link on the device, unless a cost model was given or
+    /// it was timed already.
+    fn measure_link(&mut self) {
+        if self.config.cost_model.is_some() || self.measured_costs.is_some() {
             return;
         }
         let link = self.probe.as_ref().and_then(|p| p.measure_link());
@@ -3196,6 +3240,51 @@ mod tests {
         // Nor is there one where the driver says nothing.
         let unknown = training_with(Box::new(HighWater::at(0)), exact_swap_all().build());
         assert_eq!(unknown.budget, None);
+    }
+
+    #[test]
+    fn the_default_policy_is_chosen_for_the_device_when_it_is_known() {
+        let driver = device_with(11 * GIB, 0);
+        let policy = |executor: &Executor| executor.config.policy.name().to_string();
+        let costs = CostModel {
+            link: crate::policy::LinkModel::symmetric(50e9, 40e9, 5_000.0),
+            codecs: None,
+        };
+        // Free memory and the link's cost: home, under the budget from it.
+        let priced = SwapConfig::builder().cost_model(costs).build();
+        let home = training_on(&driver, priced.clone());
+        assert_eq!(policy(&home), "home");
+        assert_eq!(home.budget, Some(5 * GIB - 5 * GIB / 4));
+        assert!(home.config.exact_allocations());
+        // A budget but no way to price the link (this driver cannot time it).
+        assert_eq!(
+            policy(&training_on(&driver, SwapConfig::default())),
+            "swap-all"
+        );
+        // No budget: the driver says nothing, or none is asked for.
+        let silent = training_with(Box::new(HighWater::at(0)), priced.clone());
+        assert_eq!(policy(&silent), "keep-all");
+        assert_eq!(silent.budget, None);
+        assert!(!silent.config.exact_allocations());
+        let none = SwapConfig {
+            budget_from_free_memory: false,
+            ..priced.clone()
+        };
+        assert_eq!(policy(&training_on(&driver, none)), "keep-all");
+        // A budget in bytes stands for the free memory.
+        let given = training_with(
+            Box::new(HighWater::at(0)),
+            SwapConfig {
+                budget_bytes: Some(GIB),
+                ..priced
+            },
+        );
+        assert_eq!((policy(&given), given.budget), ("home".into(), Some(GIB)));
+        // A policy named is kept.
+        assert_eq!(
+            policy(&training_on(&driver, exact_swap_all().build())),
+            "swap-all"
+        );
     }
 
     #[test]

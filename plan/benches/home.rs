@@ -60,6 +60,7 @@ fn main() {
         costs: Some(Arc::new(costs)),
         unseen_bytes: 0,
         host_budget_bytes: None,
+        rebuild: true,
     };
     println!(
         "{} ops, {} saved tensors{}; {} threads",

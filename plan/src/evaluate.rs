@@ -46,11 +46,17 @@ pub struct Evaluator<'a> {
 impl<'a> Evaluator<'a> {
     /// An evaluator for iterations like `profile` on a device `costs` describes.
     pub fn new(profile: &'a Profile, costs: &'a CostModel) -> Self {
+        Self::with_graph(profile, costs, RecomputeGraph::of(profile))
+    }
+
+    /// [`Evaluator::new`], with plans rebuilding only what `graph` allows
+    /// (none, where the executor rebuilds nothing).
+    pub fn with_graph(profile: &'a Profile, costs: &'a CostModel, graph: RecomputeGraph) -> Self {
         Self {
             profile,
             costs,
             footprint: Footprint::of(profile),
-            graph: RecomputeGraph::of(profile),
+            graph,
         }
     }
 

@@ -420,6 +420,7 @@ fn params(costs: Option<std::sync::Arc<CostModel>>) -> PlanParams {
         costs,
         unseen_bytes: 0,
         host_budget_bytes: None,
+        rebuild: true,
     }
 }
 

@@ -1,11 +1,13 @@
 //! Policies: from a profile to a plan, one decision per saved tensor.
 
+mod auto;
 mod compress;
 mod home;
 mod keep_all;
 mod recompute;
 mod swap_all;
 
+pub use auto::Auto;
 pub use compress::{CompressAll, CompressionOracle, Cswap};
 pub use home::{Home, HomeProgress, ProgressFn};
 pub use keep_all::KeepAll;
@@ -21,9 +23,10 @@ use crate::human_bytes;
 use crate::memory::{host_peak, simulate, Footprint};
 use crate::plan::{Action, Decision, Plan};
 use crate::profile::{Profile, TensorProfile};
+use crate::recompute::RecomputeGraph;
 
 /// What a policy plans for, besides the profile.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct PlanParams {
     /// The device budget, if any: bytes the iteration may add to what the
     /// device held when it began (saved activations, working tensors and
@@ -48,6 +51,25 @@ pub struct PlanParams {
     /// that swap keep, rebuild or refuse rather than plan copies the pool
     /// would refuse, which would leave their tensors on the device.
     pub host_budget_bytes: Option<u64>,
+    /// Whether plans may rebuild tensors in backward (their ops run
+    /// again, or a ReLU's output stands in): not where the executor cannot
+    /// (burn-swap built without its `recompute` feature), where a rebuilt
+    /// tensor would stay on the device.
+    pub rebuild: bool,
+}
+
+impl Default for PlanParams {
+    fn default() -> Self {
+        Self {
+            budget_bytes: None,
+            min_swap_bytes: 0,
+            prefetch_lookahead_ops: None,
+            costs: None,
+            unseen_bytes: 0,
+            host_budget_bytes: None,
+            rebuild: true,
+        }
+    }
 }
 
 impl PlanParams {
@@ -96,18 +118,28 @@ pub trait Policy: Send + Sync + fmt::Debug {
     fn rivals(&self) -> Vec<Arc<dyn Policy>> {
         Vec::new()
     }
+    /// For a policy that stands for another until the device is known
+    /// ([`Auto`]): the one for a device where a budget is known
+    /// (`has_budget`) and the host link's cost is (`has_link_cost`).
+    /// `None` (every other policy): it plans itself.
+    fn chosen_for_device(&self, has_budget: bool, has_link_cost: bool) -> Option<Arc<dyn Policy>> {
+        let _ = (has_budget, has_link_cost);
+        None
+    }
 }
 
-/// A built-in policy by its name (`keep-all`, `swap-all`, `compress-all`,
-/// `cswap`, `oracle`, `superneurons`, `capuchin`, `home` or their aliases).
+/// A built-in policy by its name (`auto`, `keep-all`, `swap-all`,
+/// `compress-all`, `cswap`, `oracle`, `superneurons`, `capuchin`, `home` or
+/// their aliases).
 pub fn by_name(name: &str) -> Option<Arc<dyn Policy>> {
     by_name_with_progress(name, None)
 }
 
 /// [`by_name`], with `progress` told after each round of a search that
-/// takes them (`home`).
+/// takes them (`home`, and `auto` where it chooses `home`).
 pub fn by_name_with_progress(name: &str, progress: Option<ProgressFn>) -> Option<Arc<dyn Policy>> {
     match name.trim() {
+        Auto::NAME => Some(Arc::new(Auto { progress })),
         "keep-all" | "keep" => Some(Arc::new(KeepAll)),
         "swap-all" | "swap" | "vdnn" => Some(Arc::new(SwapAll)),
         "compress-all" | "cdma" => Some(Arc::new(CompressAll::default())),
@@ -153,6 +185,15 @@ pub fn without_codecs(
     let mut plain = swap_all::with_codecs(policy, profile, params, plan.clone(), |_| None)?;
     plain.predicted = predicted(profile, &plain, params);
     Ok(plain)
+}
+
+/// The tensors plans may rebuild: none where `params` allow no rebuilds.
+fn rebuild_graph(profile: &Profile, params: &PlanParams) -> RecomputeGraph {
+    if params.rebuild {
+        RecomputeGraph::of(profile)
+    } else {
+        RecomputeGraph::default()
+    }
 }
 
 /// The first backward use of saved tensor `t` if a policy may move it off

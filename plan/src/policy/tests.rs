@@ -9,6 +9,7 @@ fn params(budget_bytes: Option<u64>) -> PlanParams {
         costs: None,
         unseen_bytes: 0,
         host_budget_bytes: None,
+        rebuild: true,
     }
 }
 
@@ -174,6 +175,27 @@ fn built_in_policies_are_found_by_name_and_alias() {
     assert!(by_name("swap-most").is_none());
 }
 
+#[test]
+fn auto_chooses_home_with_a_budget_and_the_links_cost_and_keeps_all_without_a_budget() {
+    let auto = Auto::default();
+    assert_eq!(by_name("auto").unwrap().name(), "auto");
+    assert!(!auto.moves_tensors());
+    let chosen = |budget, link| auto.chosen_for_device(budget, link).unwrap();
+    assert_eq!(chosen(true, true).name(), "home");
+    assert_eq!(chosen(true, false).name(), "swap-all");
+    assert_eq!(chosen(false, true).name(), "keep-all");
+    assert_eq!(chosen(false, false).name(), "keep-all");
+    assert!(Home::default().chosen_for_device(true, true).is_none());
+    // Asked for a plan itself, it keeps every tensor.
+    let err = auto
+        .plan(&chain(&[100, 200]), &params(Some(10)))
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("keeping every saved tensor"),
+        "{err}"
+    );
+}
+
 mod rebuilding {
     use std::sync::Arc;
 
@@ -328,6 +350,30 @@ mod rebuilding {
             capuchin.decisions.iter().any(|d| d.stand_in.is_some()),
             "{capuchin}"
         );
+    }
+
+    #[test]
+    fn without_rebuilds_every_policy_fits_the_budget_by_swapping_alone() {
+        let profile = cnn_with_relu_backward(4);
+        let keep = KeepAll.plan(&profile, &priced(None)).unwrap();
+        let params = PlanParams {
+            rebuild: false,
+            ..priced(Some(keep.expected_peak_bytes * 3 / 4))
+        };
+        let policies: [&dyn Policy; 3] = [&SuperNeurons, &Capuchin, &small_swarm(3)];
+        for policy in policies {
+            let plan = policy.plan(&profile, &params).unwrap();
+            assert_eq!(plan.recomputed_count(), 0, "{plan}");
+            assert!(
+                plan.decisions.iter().all(|d| d.stand_in.is_none()),
+                "{plan}"
+            );
+            assert!(plan.swapped_count() > 0, "{plan}");
+            assert!(
+                plan.expected_peak_bytes <= params.budget_bytes.unwrap(),
+                "{plan}"
+            );
+        }
     }
 
     /// burn-nn 0.21's BatchNorm in training, reduced: `x - mean` made twice
