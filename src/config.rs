@@ -4,7 +4,8 @@
 //! |---|---|---|
 //! | `BURN_SWAP_POLICY` | `auto`, `keep-all`, `swap-all`, `compress-all`, `cswap` (needs a cost model), `oracle`, `superneurons`, `capuchin` or `home` (the last two need the link's cost: a cost model, or CUDA, where it is timed); `auto`: `home` where there is a budget and the link's cost is known (CUDA), `swap-all` where only a budget is, `keep-all` where there is no budget (see [`Auto`](crate::policy::Auto)) | `auto` |
 //! | `BURN_SWAP_REBUILD` | `off`: plans rebuild no tensor in backward (they keep, swap or compress); `on` needs the `recompute` feature | on with the `recompute` feature |
-//! | `BURN_SWAP_BUDGET` | device bytes an iteration may add to what the device held when it began (saved activations, working tensors, downloads in flight), e.g. `6GiB`, `512MB`, `1000000`; `auto`: the device's free memory when the iteration begins, less a quarter (at least 512 MiB), where the driver says it (CUDA), see [`SwapConfig::budget_from_free_memory`]; `none`: no budget | `auto` |
+//! | `BURN_SWAP_BUDGET` | device bytes an iteration may add to what the device held when it began (saved activations, working tensors, downloads in flight), e.g. `6GiB`, `512MB`, `1000000`; `auto`: the device's free memory when the iteration begins, less a share of it (`BURN_SWAP_BUDGET_MARGIN`, a quarter; at least 512 MiB), where the driver says it (CUDA), see [`SwapConfig::budget_from_free_memory`]; `none`: no budget | `auto` |
+//! | `BURN_SWAP_BUDGET_MARGIN` | the share of the free memory a budget taken from it leaves free, `25%` or `0.25` (see [`SwapConfig::free_memory_margin`]) | `25%` |
 //! | `BURN_SWAP_MIN_SWAP_BYTES` | smallest tensor worth swapping | `1MiB` |
 //! | `BURN_SWAP_PREFETCH_OPS` | bring tensors back this many ops before first use | `0` |
 //! | `BURN_SWAP_PROFILE` | write the profile and plan as JSON to this path at each re-plan | none |
@@ -94,6 +95,14 @@ pub struct SwapConfig {
     /// appears after the first step). Only where the driver reports free
     /// memory (CUDA); elsewhere there is no budget. On by default.
     pub budget_from_free_memory: bool,
+    /// The share of the free memory a budget taken from it leaves free
+    /// (0.25; at least 512 MiB): free memory comes in pieces (the driver's
+    /// pool keeps freed buffers between live ones), and the first plans
+    /// cannot yet leave room for what the device adds beyond them. A
+    /// twentieth was too little for GPT-small b4 under a 12 GiB cap (out
+    /// of memory with 2.1 GiB of the pool free in pieces); a quarter is too
+    /// little for ResNet-50 there (4.8 GiB free in pieces).
+    pub free_memory_margin: f64,
     /// Tensors smaller than this are not worth a transfer.
     pub min_swap_bytes: u64,
     /// How many ops before its first backward use a swapped tensor is
@@ -225,6 +234,7 @@ impl Default for SwapConfig {
             cost_model: None,
             budget_bytes: None,
             budget_from_free_memory: true,
+            free_memory_margin: 0.25,
             min_swap_bytes: 1 << 20,
             prefetch_lookahead_ops: None,
             profile_path: None,
@@ -315,6 +325,9 @@ impl SwapConfig {
         }
         if let Some(v) = var("BURN_SWAP_BUDGET") {
             (config.budget_bytes, config.budget_from_free_memory) = parse_budget(&v)?;
+        }
+        if let Some(v) = var("BURN_SWAP_BUDGET_MARGIN") {
+            config.free_memory_margin = parse_share(&v)?;
         }
         if let Some(v) = var("BURN_SWAP_MIN_SWAP_BYTES") {
             config.min_swap_bytes = parse_bytes(&v)?;
@@ -458,6 +471,11 @@ impl SwapConfigBuilder {
     /// bytes is given (see [`SwapConfig::budget_from_free_memory`]).
     pub fn budget_from_free_memory(mut self, on: bool) -> Self {
         self.config.budget_from_free_memory = on;
+        self
+    }
+    /// See [`SwapConfig::free_memory_margin`].
+    pub fn free_memory_margin(mut self, share: f64) -> Self {
+        self.config.free_memory_margin = share;
         self
     }
     /// Smallest tensor worth a transfer.
@@ -627,6 +645,22 @@ pub fn parse_budget(text: &str) -> Result<(Option<u64>, bool), SwapError> {
         "none" => (None, false),
         bytes => (Some(parse_bytes(bytes)?), false),
     })
+}
+
+/// Parses a share of a whole, `40%` or `0.4`, from 0 up to but not
+/// including 1.
+pub fn parse_share(text: &str) -> Result<f64, SwapError> {
+    let t = text.trim();
+    let share = match t.strip_suffix('%') {
+        Some(percent) => percent.trim().parse::<f64>().map(|p| p / 100.0),
+        None => t.parse::<f64>(),
+    };
+    match share {
+        Ok(share) if (0.0..1.0).contains(&share) => Ok(share),
+        _ => Err(SwapError::Config(format!(
+            "`{text}` is not a share from 0 to under 1 (`40%` or `0.4`)"
+        ))),
+    }
 }
 
 /// Parses `123`, `64KiB`, `512MB`, `1.5GiB`, `2G` (binary units for `Ki`/`Mi`/`Gi`
@@ -801,5 +835,10 @@ mod tests {
         assert_eq!(budget("auto"), (None, true));
         assert_eq!(budget("none"), (None, false));
         assert_eq!(budget("2GiB"), (Some(2 << 30), false));
+        assert_eq!(parse_share("40%").unwrap(), 0.4);
+        assert_eq!(parse_share(" 0.5 ").unwrap(), 0.5);
+        assert!(parse_share("100%").is_err());
+        assert!(parse_share("-0.1").is_err());
+        assert!(parse_share("a third").is_err());
     }
 }

@@ -56,13 +56,8 @@ const RECLAIM_MARGIN_TENSORS: u64 = 3;
 /// (see `DeviceMemory::reserve_one_range`).
 const RESERVE_PER_BUDGET: u64 = 4;
 
-/// A budget taken from the device's free memory leaves this share of it
-/// free (one part in this many), and at least [`MIN_FREE_MEMORY_MARGIN`]:
-/// free memory comes in pieces (the driver's pool keeps freed buffers), and
-/// the first plans cannot yet leave room for what the device adds beyond
-/// them. A twentieth was too little: GPT-small b4 under a 12 GiB cap ran out
-/// of memory with 2.1 GiB of the pool free in pieces.
-const FREE_MEMORY_MARGIN_DIVISOR: u64 = 4;
+/// A budget taken from the device's free memory leaves at least this much of
+/// it free, whatever share `SwapConfig::free_memory_margin` says.
 const MIN_FREE_MEMORY_MARGIN: u64 = 512 << 20;
 
 /// A fresh process-unique tensor id.
@@ -2096,8 +2091,8 @@ impl Executor {
         let Some((free, _)) = probe.free_for_buffers() else {
             return;
         };
-        let budget =
-            free.saturating_sub((free / FREE_MEMORY_MARGIN_DIVISOR).max(MIN_FREE_MEMORY_MARGIN));
+        let margin = (free as f64 * self.config.free_memory_margin) as u64;
+        let budget = free.saturating_sub(margin.max(MIN_FREE_MEMORY_MARGIN));
         let before = self.budget;
         let changed = match before {
             None => true,
