@@ -383,9 +383,6 @@ pub(crate) struct Executor {
     /// The budget in force: the configuration's, or the device's free
     /// memory when an iteration began (`SwapConfig::budget_from_free_memory`).
     budget: Option<u64>,
-    /// No plan fits the budget taken from the free memory at this
-    /// iteration's start: raised as it ends.
-    budget_error: Option<SwapError>,
     /// The host link timed on the device, where no cost model was given:
     /// measured once, when the first plan is made.
     measured_costs: Option<Option<Arc<CostModel>>>,
@@ -473,7 +470,6 @@ impl Executor {
             plan_profile: None,
             zeros_missing: false,
             budget,
-            budget_error: None,
             measured_costs: None,
             calibrated_costs: None,
             unseen: UnseenBytes::default(),
@@ -494,7 +490,6 @@ impl Executor {
         crate::runtime_failure::watch(config.runtime_failure_grace);
         self.recorder = Recorder::new(config.max_recorded_ops, self.start_live);
         self.budget = config.budget_bytes;
-        self.budget_error = None;
         self.config = config;
         self.active = None;
         self.on_plan = false;
@@ -1751,9 +1746,6 @@ impl Executor {
                 result = self.replan_leaving(&profile, unseen, &mut report, "");
             }
         }
-        if let Some(err) = self.budget_error.take() {
-            result = Err(err);
-        }
         // The first iterations (profiling, planning, the first to follow
         // the plan) say what they did; the steady state stays quiet.
         if followed_plan && self.reported_following {
@@ -2130,9 +2122,13 @@ impl Executor {
             )
         });
         if let Err(err) = self.replan(&profile) {
-            // Raised as this iteration ends; until then it keeps only what
-            // each op uses, as an iteration being profiled does.
-            self.budget_error = Some(err);
+            // Raised now, on the training thread: without a plan nothing
+            // holds this iteration to the budget, and raised as it ends
+            // (as a profiled iteration's error is) it came after its ops
+            // ran the device out of memory (GPT-small b4 under a 12 GiB
+            // cap, with half the free memory left as the margin).
+            self.on_plan = false;
+            panic!("{err}");
         }
         self.on_plan = self.active.is_some();
     }
@@ -3304,6 +3300,26 @@ mod tests {
         assert_eq!(executor.budget, Some(second));
         assert_eq!(executor.plan().unwrap().budget_bytes, Some(second));
         assert!(executor.on_plan);
+    }
+
+    #[test]
+    fn no_plan_for_less_free_memory_is_raised_before_the_iterations_first_op_runs() {
+        let driver = device_with(8 * GIB, 0);
+        let mut executor = training_on(&driver, exact_swap_all().build());
+        let profile = Recorder::new(16, 0).finish(0, 0, None);
+        // Plans leave 2 GiB of the budget for what the device adds unseen.
+        executor.unseen.in_force = 2 * GIB;
+        executor.replan(&profile).unwrap();
+        executor.on_plan = true;
+        // 15 GiB in use: a budget of 512 MiB, which no plan fits.
+        driver.used.store(15 * GIB, Ordering::Relaxed);
+        executor.next_op = 0;
+        let raised = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            executor.begin_op(false);
+        }))
+        .unwrap_err();
+        let message = raised.downcast_ref::<String>().unwrap();
+        assert!(message.contains("no plan keeps"), "{message}");
     }
 
     /// The warnings but the empty plan's "moves nothing".
