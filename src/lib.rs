@@ -5,15 +5,20 @@
 //! `Autodiff<B>` by [`SwapAutodiff<B>`]: the model's saved activations are
 //! then kept on the device or swapped to host memory, tensor by tensor, by a
 //! plan made from a profile of a previous iteration. Gradients are
-//! bit-identical to `Autodiff<B>`.
+//! bit-identical to `Autodiff<B>`. With nothing configured, on CUDA the
+//! `home` planner plans under a budget taken from the device's free memory
+//! (the default policy, [`policy::Auto`]); elsewhere every tensor stays
+//! unless a budget is given.
 //!
 //! The parts, by module:
 //! - [`decorator`]: `Swapping<B>`, the backend whose float primitive is a
 //!   residency [`handle`]; its op forwarding is generated (`forwarding.rs`).
 //! - [`autodiff`]: `SwapAutodiff<B>`, the user-facing backend.
 //! - [`profiler`]: what an iteration did, per op and per tensor.
-//! - [`policy`]: from a profile to a plan (`KeepAll`, `SwapAll`, and the
-//!   compress-then-swap policies `CompressAll`, `Cswap`, `CompressionOracle`).
+//! - [`policy`]: from a profile to a plan (`Auto`, the default, which
+//!   chooses one of the others for the device; `KeepAll`, `SwapAll`, the
+//!   compress-then-swap policies `CompressAll`, `Cswap`, `CompressionOracle`,
+//!   and those that also rebuild: `SuperNeurons`, `Capuchin`, `Home`).
 //! - `executor`: applies the plan on the per-op path.
 //! - `transfer`: moves data between device and host.
 //! - [`config`]: the builder and the `BURN_SWAP_*` variables.
