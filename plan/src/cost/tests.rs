@@ -414,13 +414,8 @@ fn costs(codecs: Option<CodecTimeModel>) -> std::sync::Arc<CostModel> {
 
 fn params(costs: Option<std::sync::Arc<CostModel>>) -> PlanParams {
     PlanParams {
-        budget_bytes: None,
-        min_swap_bytes: 0,
-        prefetch_lookahead_ops: None,
         costs,
-        unseen_bytes: 0,
-        host_budget_bytes: None,
-        rebuild: true,
+        ..PlanParams::default()
     }
 }
 

@@ -4,12 +4,7 @@ use crate::testing::chain;
 fn params(budget_bytes: Option<u64>) -> PlanParams {
     PlanParams {
         budget_bytes,
-        min_swap_bytes: 0,
-        prefetch_lookahead_ops: None,
-        costs: None,
-        unseen_bytes: 0,
-        host_budget_bytes: None,
-        rebuild: true,
+        ..PlanParams::default()
     }
 }
 
