@@ -508,6 +508,10 @@ impl Executor {
         self.rebuild_checks = RebuildChecks::default();
         self.checks_due.clear();
         self.found_checks = None;
+        // The device is known already: the policy is chosen for it now.
+        if self.probe.is_some() {
+            self.choose_policy();
+        }
         self.apply_allocator();
     }
 
@@ -612,7 +616,7 @@ impl Executor {
         };
         crate::notice::say(|| {
             format!(
-                "policy {} (BURN_SWAP_POLICY=auto) for this device: {why}",
+                "policy auto (the default) chose {} for this device: {why}",
                 chosen.name()
             )
         });
