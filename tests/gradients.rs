@@ -134,3 +134,25 @@ fn adam_training_under_swap_all_gives_identical_parameters() {
         assert_swapped_last_iteration();
     }
 }
+
+/// The default policy, `auto`, on the CPU: with no budget it keeps every
+/// tensor; with one it swaps (no link to price, so `swap-all`), and the
+/// gradients are the undecorated backend's either way.
+#[test]
+fn the_default_policy_keeps_without_a_budget_and_swaps_with_one_on_the_cpu() {
+    let kind = ModelKind::SmallCnn;
+    assert_same_gradients(kind, SwapConfig::default(), 4);
+    let plan = burn_swap::current_plan().expect("a plan");
+    assert_eq!(plan.policy, "keep-all");
+    let profile = burn_swap::last_profile().unwrap();
+    let budget = (plan.expected_peak_bytes - profile.peak_resident_saved_bytes / 2)
+        .max(burn_swap::Footprint::of(&profile).peak_other());
+    let with_budget = SwapConfig {
+        budget_bytes: Some(budget),
+        min_swap_bytes: 0,
+        ..SwapConfig::default()
+    };
+    assert_same_gradients(kind, with_budget, 4);
+    assert_eq!(burn_swap::current_plan().unwrap().policy, "swap-all");
+    assert_swapped_last_iteration();
+}
