@@ -304,12 +304,7 @@ impl SwapConfig {
         }
         if let Some(v) = var("BURN_SWAP_REBUILD") {
             config.rebuild = match v.trim() {
-                "on" | "1" | "true" | "yes" if cfg!(feature = "recompute") => true,
-                "on" | "1" | "true" | "yes" => {
-                    return Err(SwapError::Config(format!(
-                        "BURN_SWAP_REBUILD={v}: burn-swap was built without its `recompute` feature"
-                    )))
-                }
+                "on" | "1" | "true" | "yes" => true,
                 "off" | "0" | "false" | "no" => false,
                 _ => {
                     return Err(SwapError::Config(format!(
@@ -317,6 +312,11 @@ impl SwapConfig {
                     )))
                 }
             };
+            if config.rebuild && !cfg!(feature = "recompute") {
+                return Err(SwapError::Config(format!(
+                    "BURN_SWAP_REBUILD={v}: burn-swap was built without its `recompute` feature"
+                )));
+            }
         }
         if let Some(v) = var("BURN_SWAP_COST_MODEL") {
             let costs = CostModel::load(v.trim())
