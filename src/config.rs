@@ -4,8 +4,8 @@
 //! |---|---|---|
 //! | `BURN_SWAP_POLICY` | `auto`, `keep-all`, `swap-all`, `compress-all`, `cswap` (needs a cost model), `oracle`, `superneurons`, `capuchin` or `home` (the last two need the link's cost: a cost model, or CUDA, where it is timed); `auto`: `home` where there is a budget and the link's cost is known (CUDA), `swap-all` where only a budget is, `keep-all` where there is no budget (see [`Auto`](crate::policy::Auto)) | `auto` |
 //! | `BURN_SWAP_REBUILD` | `off`: plans rebuild no tensor in backward (they keep, swap or compress); `on` needs the `recompute` feature | on with the `recompute` feature |
-//! | `BURN_SWAP_BUDGET` | device bytes an iteration may add to what the device held when it began (saved activations, working tensors, downloads in flight), e.g. `6GiB`, `512MB`, `1000000`; `auto`: the device's free memory when the iteration begins, less a share of it (`BURN_SWAP_BUDGET_MARGIN`, a quarter; at least 512 MiB), where the driver says it (CUDA), see [`SwapConfig::budget_from_free_memory`]; `none`: no budget | `auto` |
-//! | `BURN_SWAP_BUDGET_MARGIN` | the share of the free memory a budget taken from it leaves free, `25%` or `0.25` (see [`SwapConfig::free_memory_margin`]) | `25%` |
+//! | `BURN_SWAP_BUDGET` | device bytes an iteration may add to what the device held when it began (saved activations, working tensors, downloads in flight), e.g. `6GiB`, `512MB`, `1000000`; `auto`: the device's free memory when the iteration begins, less a share of it (`BURN_SWAP_BUDGET_MARGIN`, a half, or a quarter where a half leaves no plan or a slower one; at least 512 MiB), where the driver says it (CUDA), see [`SwapConfig::budget_from_free_memory`]; `none`: no budget | `auto` |
+//! | `BURN_SWAP_BUDGET_MARGIN` | the share of the free memory a budget taken from it leaves free: `40%` or `0.4` fixed, or the least and the first share, `25%..50%`: the first unless it leaves no plan or a slower one (see [`SwapConfig::free_memory_margin`]) | `25%..50%` |
 //! | `BURN_SWAP_MIN_SWAP_BYTES` | smallest tensor worth swapping | `1MiB` |
 //! | `BURN_SWAP_PREFETCH_OPS` | bring tensors back this many ops before first use | `0` |
 //! | `BURN_SWAP_PROFILE` | write the profile and plan as JSON to this path at each re-plan | none |
@@ -87,22 +87,29 @@ pub struct SwapConfig {
     pub budget_bytes: Option<u64>,
     /// Where `budget_bytes` is `None`: take the budget from the device's
     /// free memory when an iteration begins (what the driver reports free
-    /// and its pool holds unused), less a quarter of it and at least
-    /// 512 MiB: free memory comes in pieces, and the first plans cannot yet
-    /// leave room for what the device adds beyond them. It is taken at each
+    /// and its pool holds unused), less a share of it and at least 512 MiB
+    /// ([`SwapConfig::free_memory_margin`]). It is taken at each
     /// iteration's start; one that finds less free than the plan in force
     /// was made for plans again before its first op (the optimizer's state
     /// appears after the first step). Only where the driver reports free
     /// memory (CUDA); elsewhere there is no budget. On by default.
     pub budget_from_free_memory: bool,
-    /// The share of the free memory a budget taken from it leaves free
-    /// (0.25; at least 512 MiB): free memory comes in pieces (the driver's
-    /// pool keeps freed buffers between live ones), and the first plans
-    /// cannot yet leave room for what the device adds beyond them. A
-    /// twentieth was too little for GPT-small b4 under a 12 GiB cap (out
-    /// of memory with 2.1 GiB of the pool free in pieces); a quarter is too
-    /// little for ResNet-50 there (4.8 GiB free in pieces).
+    /// The share of the free memory a budget taken from it leaves free at
+    /// first (a half; at least 512 MiB): free memory comes in pieces (the
+    /// driver's pool keeps freed buffers between live ones), and the first
+    /// plans cannot yet leave room for what the device adds beyond them.
+    /// Where that leaves no plan, or one the evaluator predicts more than a
+    /// twentieth slower than the plan under
+    /// [`SwapConfig::least_free_memory_margin`], the budget leaves that
+    /// share instead, from then on. Under a 12 GiB cap on an H200, a
+    /// quarter left VGG16 b3072 out of memory in step 32 (the pool in
+    /// pieces) where a half trained it at the same speed; a half leaves
+    /// GPT-small b4 no plan once the optimizer's state is made.
     pub free_memory_margin: f64,
+    /// The least share of the free memory a budget taken from it leaves
+    /// free (a quarter; see [`SwapConfig::free_memory_margin`]). Equal to
+    /// it, the share is fixed.
+    pub least_free_memory_margin: f64,
     /// Tensors smaller than this are not worth a transfer.
     pub min_swap_bytes: u64,
     /// How many ops before its first backward use a swapped tensor is
@@ -234,7 +241,8 @@ impl Default for SwapConfig {
             cost_model: None,
             budget_bytes: None,
             budget_from_free_memory: true,
-            free_memory_margin: 0.25,
+            free_memory_margin: 0.5,
+            least_free_memory_margin: 0.25,
             min_swap_bytes: 1 << 20,
             prefetch_lookahead_ops: None,
             profile_path: None,
@@ -327,7 +335,7 @@ impl SwapConfig {
             (config.budget_bytes, config.budget_from_free_memory) = parse_budget(&v)?;
         }
         if let Some(v) = var("BURN_SWAP_BUDGET_MARGIN") {
-            config.free_memory_margin = parse_share(&v)?;
+            (config.least_free_memory_margin, config.free_memory_margin) = parse_margin(&v)?;
         }
         if let Some(v) = var("BURN_SWAP_MIN_SWAP_BYTES") {
             config.min_swap_bytes = parse_bytes(&v)?;
@@ -473,9 +481,19 @@ impl SwapConfigBuilder {
         self.config.budget_from_free_memory = on;
         self
     }
-    /// See [`SwapConfig::free_memory_margin`].
+    /// Leaves `share` of the free memory free, fixed (see
+    /// [`SwapConfig::free_memory_margin`]).
     pub fn free_memory_margin(mut self, share: f64) -> Self {
         self.config.free_memory_margin = share;
+        self.config.least_free_memory_margin = share;
+        self
+    }
+    /// Leaves `first` of the free memory free at first, and `least` where
+    /// that leaves no plan or a slower one (see
+    /// [`SwapConfig::free_memory_margin`]).
+    pub fn free_memory_margins(mut self, least: f64, first: f64) -> Self {
+        self.config.free_memory_margin = first;
+        self.config.least_free_memory_margin = least;
         self
     }
     /// Smallest tensor worth a transfer.
@@ -663,6 +681,24 @@ pub fn parse_share(text: &str) -> Result<f64, SwapError> {
     }
 }
 
+/// Parses a margin for a budget taken from the free memory: one share
+/// (`40%`), fixed, or the least and the first share (`25%..50%`). Returns
+/// `(least, first)`.
+pub fn parse_margin(text: &str) -> Result<(f64, f64), SwapError> {
+    match text.split_once("..") {
+        None => parse_share(text).map(|share| (share, share)),
+        Some((least, first)) => {
+            let (least, first) = (parse_share(least)?, parse_share(first)?);
+            if least > first {
+                return Err(SwapError::Config(format!(
+                    "`{text}`: the least share comes first (`25%..50%`)"
+                )));
+            }
+            Ok((least, first))
+        }
+    }
+}
+
 /// Parses `123`, `64KiB`, `512MB`, `1.5GiB`, `2G` (binary units for `Ki`/`Mi`/`Gi`
 /// and for bare `K`/`M`/`G`, decimal for `KB`/`MB`/`GB`).
 pub fn parse_bytes(text: &str) -> Result<u64, SwapError> {
@@ -840,5 +876,10 @@ mod tests {
         assert!(parse_share("100%").is_err());
         assert!(parse_share("-0.1").is_err());
         assert!(parse_share("a third").is_err());
+        assert_eq!(parse_margin("40%").unwrap(), (0.4, 0.4));
+        assert_eq!(parse_margin("25%..50%").unwrap(), (0.25, 0.5));
+        assert_eq!(parse_margin("0.1 .. 0.3").unwrap(), (0.1, 0.3));
+        assert!(parse_margin("50%..25%").is_err());
+        assert!(parse_margin("25%..").is_err());
     }
 }

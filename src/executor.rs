@@ -383,6 +383,9 @@ pub(crate) struct Executor {
     /// The budget in force: the configuration's, or the device's free
     /// memory when an iteration began (`SwapConfig::budget_from_free_memory`).
     budget: Option<u64>,
+    /// The share of the free memory a budget taken from it leaves, and the
+    /// free memory it was last taken from.
+    margin: FreeMemoryMargin,
     /// The host link timed on the device, where no cost model was given:
     /// measured once, when the first plan is made.
     measured_costs: Option<Option<Arc<CostModel>>>,
@@ -424,6 +427,7 @@ impl Executor {
         crate::runtime_failure::watch(config.runtime_failure_grace);
         let recorder = Recorder::new(config.max_recorded_ops, 0);
         let budget = config.budget_bytes;
+        let margin = FreeMemoryMargin::new(&config);
         Self {
             config,
             tracker: Arc::new(Tracker::default()),
@@ -470,6 +474,7 @@ impl Executor {
             plan_profile: None,
             zeros_missing: false,
             budget,
+            margin,
             measured_costs: None,
             calibrated_costs: None,
             unseen: UnseenBytes::default(),
@@ -490,6 +495,7 @@ impl Executor {
         crate::runtime_failure::watch(config.runtime_failure_grace);
         self.recorder = Recorder::new(config.max_recorded_ops, self.start_live);
         self.budget = config.budget_bytes;
+        self.margin = FreeMemoryMargin::new(&config);
         self.config = config;
         self.active = None;
         self.on_plan = false;
@@ -2087,8 +2093,8 @@ impl Executor {
         let Some((free, _)) = probe.free_for_buffers() else {
             return;
         };
-        let margin = (free as f64 * self.config.free_memory_margin) as u64;
-        let budget = free.saturating_sub(margin.max(MIN_FREE_MEMORY_MARGIN));
+        self.margin.free = Some(free);
+        let budget = budget_leaving(free, self.margin.share);
         let before = self.budget;
         let changed = match before {
             None => true,
@@ -2104,9 +2110,18 @@ impl Executor {
         if before.is_none() {
             crate::notice::say(|| {
                 format!(
-                    "budget {}: the device's free memory as the iteration began ({}) less a margin for the pieces it comes in (BURN_SWAP_BUDGET sets one)",
+                    "budget {}: the device's free memory as the iteration began ({}) less {} of it as a margin for the pieces it comes in{} (BURN_SWAP_BUDGET sets one, BURN_SWAP_BUDGET_MARGIN the share)",
                     human_bytes(budget),
-                    human_bytes(free)
+                    human_bytes(free),
+                    percent(self.margin.share),
+                    if self.margin.may_narrow() {
+                        format!(
+                            ", {} where that leaves no plan or a slower one",
+                            percent(self.margin.least)
+                        )
+                    } else {
+                        String::new()
+                    }
                 )
             });
         }
@@ -2293,7 +2308,9 @@ impl Executor {
     fn replan(&mut self, profile: &Profile) -> Result<(), SwapError> {
         let _span = tracing::info_span!("plan", iteration = profile.iteration).entered();
         let params = self.plan_params();
-        match self.plan_with(profile, &params) {
+        let planned = self.plan_with(profile, &params);
+        let planned = self.plan_with_narrower_margin(profile, &params, planned);
+        match planned {
             Ok(plan) => {
                 self.install_plan(profile, plan);
                 Ok(())
@@ -2324,6 +2341,145 @@ impl Executor {
                 }
             }
         }
+    }
+}
+
+/// The budget `free` device memory leaves with `share` of it kept free (at
+/// least [`MIN_FREE_MEMORY_MARGIN`]).
+fn budget_leaving(free: u64, share: f64) -> u64 {
+    let margin = (free as f64 * share) as u64;
+    free.saturating_sub(margin.max(MIN_FREE_MEMORY_MARGIN))
+}
+
+fn percent(share: f64) -> String {
+    format!("{:.0}%", share * 100.0)
+}
+
+/// How much slower, by the evaluator, the plan under the first margin may
+/// be than the plan under the least before the least is taken instead: a
+/// wider margin is worth a little speed (it is what keeps a run from
+/// ending in pieces of free memory), not much.
+const WIDER_MARGIN_COST: f64 = 1.05;
+
+/// Whether the plan under the first margin, predicted to take `wide_ns` a
+/// step, loses to the least margin's, predicted to take `narrow_ns`.
+fn wider_margin_loses(wide_ns: Option<f64>, narrow_ns: Option<f64>) -> bool {
+    matches!((wide_ns, narrow_ns), (Some(wide), Some(narrow)) if wide > narrow * WIDER_MARGIN_COST)
+}
+
+/// The share of the free memory a budget taken from it leaves free
+/// ([`SwapConfig::free_memory_margin`]): the first share until a plan under
+/// it fails or loses to the least's, the least from then on.
+#[derive(Debug, Clone)]
+struct FreeMemoryMargin {
+    share: f64,
+    least: f64,
+    /// The first plan under the first share was compared with the least's.
+    compared: bool,
+    /// The free memory the budget was last taken from.
+    free: Option<u64>,
+}
+
+impl FreeMemoryMargin {
+    fn new(config: &SwapConfig) -> Self {
+        let share = config.free_memory_margin;
+        Self {
+            share,
+            least: config.least_free_memory_margin.min(share),
+            compared: false,
+            free: None,
+        }
+    }
+
+    fn may_narrow(&self) -> bool {
+        self.least < self.share
+    }
+
+    /// The budget under the least share, where the budget in force was
+    /// taken from the free memory under a wider one.
+    fn narrower_budget(&self) -> Option<u64> {
+        self.may_narrow()
+            .then_some(self.free)
+            .flatten()
+            .map(|free| budget_leaving(free, self.least))
+    }
+}
+
+impl Executor {
+    /// `planned` under the budget in force, or, where that budget was taken
+    /// from the free memory under a wider margin than the least, the plan
+    /// under the least margin when `planned` failed for the budget or (the
+    /// first time) the evaluator predicts it more than
+    /// [`WIDER_MARGIN_COST`] slower. The least margin is then the one in
+    /// force.
+    fn plan_with_narrower_margin(
+        &mut self,
+        profile: &Profile,
+        params: &PlanParams,
+        planned: Result<Plan, PlanError>,
+    ) -> Result<Plan, PlanError> {
+        let Some(narrower) = self.narrower_budget_for_plans() else {
+            return planned;
+        };
+        let compare = !self.margin.compared;
+        self.margin.compared = true;
+        let failed = matches!(planned, Err(PlanError::BudgetTooSmall { .. }));
+        if !failed && !(compare && planned.is_ok()) {
+            return planned;
+        }
+        let narrower_params = PlanParams {
+            budget_bytes: Some(narrower),
+            ..params.clone()
+        };
+        let narrow = self.plan_with(profile, &narrower_params);
+        let step = |plan: &Plan| plan.predicted.as_ref().map(|p| p.iteration_ns);
+        let why = match (&planned, &narrow) {
+            (Err(err), _) => format!(
+                "no plan fits the budget leaving {} ({err})",
+                percent(self.margin.share)
+            ),
+            (Ok(_), Err(_)) => return planned,
+            (Ok(wide), Ok(narrow)) => {
+                let (wide, narrow) = (step(wide), step(narrow));
+                if !wider_margin_loses(wide, narrow) {
+                    return planned;
+                }
+                let (wide, narrow) = (wide.unwrap_or(0.0), narrow.unwrap_or(1.0));
+                format!(
+                    "the plan leaving {} of the free memory is predicted {:.0}% slower ({:.1} against {:.1} ms a step)",
+                    percent(self.margin.share),
+                    (wide / narrow - 1.0) * 100.0,
+                    wide / 1e6,
+                    narrow / 1e6
+                )
+            }
+        };
+        let before = self.margin.share;
+        self.margin.share = self.margin.least;
+        self.budget = Some(narrower);
+        tracing::info!(
+            budget = narrower,
+            before,
+            share = self.margin.share,
+            "narrower margin"
+        );
+        crate::notice::say(|| {
+            format!(
+                "budget {}: {why}; the budget leaves {} of the free memory from now on",
+                human_bytes(narrower),
+                percent(self.margin.share)
+            )
+        });
+        narrow
+    }
+
+    /// [`FreeMemoryMargin::narrower_budget`], where the budget in force is
+    /// taken from the free memory.
+    fn narrower_budget_for_plans(&self) -> Option<u64> {
+        if self.config.budget_bytes.is_some() || !self.config.budget_from_free_memory {
+            return None;
+        }
+        self.margin.narrower_budget()
     }
 }
 
@@ -3220,10 +3376,16 @@ mod tests {
 
     #[test]
     fn without_a_budget_it_is_the_free_memory_less_a_margin_where_the_driver_says_it() {
-        // 5 GiB free and 1 GiB unused in the pool: 6 GiB less a quarter.
+        // 5 GiB free and 1 GiB unused in the pool: 6 GiB less a half.
         let driver = device_with(11 * GIB, GIB);
         let executor = training_on(&driver, exact_swap_all().build());
-        assert_eq!(executor.budget, Some(6 * GIB - 6 * GIB / 4));
+        assert_eq!(executor.budget, Some(3 * GIB));
+        // Or less the share given.
+        let quarter = exact_swap_all().free_memory_margin(0.25).build();
+        assert_eq!(
+            training_on(&driver, quarter).budget,
+            Some(6 * GIB - 6 * GIB / 4)
+        );
         // Never less than 512 MiB of margin.
         let small = training_on(&device_with(15 * GIB, 0), exact_swap_all().build());
         assert_eq!(small.budget, Some(GIB - (512 << 20)));
@@ -3249,7 +3411,7 @@ mod tests {
         let priced = SwapConfig::builder().cost_model(costs).build();
         let home = training_on(&driver, priced.clone());
         assert_eq!(policy(&home), "home");
-        assert_eq!(home.budget, Some(5 * GIB - 5 * GIB / 4));
+        assert_eq!(home.budget, Some(5 * GIB - 5 * GIB / 2));
         assert!(home.config.exact_allocations());
         // A budget but no way to price the link (this driver cannot time it).
         assert_eq!(
@@ -3286,7 +3448,7 @@ mod tests {
     fn less_free_memory_than_the_plan_was_made_for_plans_again_before_the_first_op() {
         let driver = device_with(8 * GIB, 0);
         let mut executor = training_on(&driver, exact_swap_all().build());
-        let first = 8 * GIB - 8 * GIB / 4;
+        let first = 4 * GIB;
         assert_eq!(executor.budget, Some(first));
         let profile = Recorder::new(16, 0).finish(0, 0, None);
         executor.replan(&profile).unwrap();
@@ -3300,7 +3462,7 @@ mod tests {
         executor.next_op = 0;
         driver.used.store(10 * GIB, Ordering::Relaxed);
         executor.begin_op(false);
-        let second = 6 * GIB - 6 * GIB / 4;
+        let second = 3 * GIB;
         assert_eq!(executor.budget, Some(second));
         assert_eq!(executor.plan().unwrap().budget_bytes, Some(second));
         assert!(executor.on_plan);
@@ -3324,6 +3486,47 @@ mod tests {
         .unwrap_err();
         let message = raised.downcast_ref::<String>().unwrap();
         assert!(message.contains("no plan keeps"), "{message}");
+    }
+
+    #[test]
+    fn where_no_plan_fits_the_first_margin_the_budget_leaves_the_least() {
+        // 8 GiB free: 4 GiB leaving a half, 6 GiB leaving a quarter.
+        let driver = device_with(8 * GIB, 0);
+        let mut executor = training_on(&driver, exact_swap_all().build());
+        assert_eq!(executor.budget, Some(4 * GIB));
+        let profile = Recorder::new(16, 0).finish(0, 0, None);
+        // Plans leave 5 GiB for what the device adds unseen: only the
+        // quarter's budget holds it.
+        executor.unseen.in_force = 5 * GIB;
+        executor.replan(&profile).unwrap();
+        assert_eq!(executor.budget, Some(6 * GIB));
+        assert_eq!(executor.plan().unwrap().budget_bytes, Some(6 * GIB));
+        assert_eq!(executor.margin.share, 0.25);
+        executor.on_plan = true;
+        // The next iteration keeps the quarter: nothing to plan again.
+        executor.next_op = 0;
+        executor.begin_op(false);
+        assert_eq!(executor.budget, Some(6 * GIB));
+        // A share given is fixed: no plan fits it.
+        let fixed = exact_swap_all().free_memory_margin(0.5).build();
+        let mut executor = training_on(&driver, fixed);
+        executor.unseen.in_force = 5 * GIB;
+        assert!(executor.replan(&profile).is_err());
+        assert_eq!(executor.budget, Some(4 * GIB));
+        // Nor is a budget in bytes changed.
+        let given = exact_swap_all().budget_bytes(4 * GIB).build();
+        let mut executor = training_on(&driver, given);
+        executor.unseen.in_force = 5 * GIB;
+        assert!(executor.replan(&profile).is_err());
+    }
+
+    #[test]
+    fn the_first_margin_gives_way_only_to_a_plan_more_than_a_twentieth_faster() {
+        assert!(!wider_margin_loses(Some(104.0), Some(100.0)));
+        assert!(wider_margin_loses(Some(106.0), Some(100.0)));
+        // Unpriced plans keep the first margin.
+        assert!(!wider_margin_loses(None, Some(100.0)));
+        assert!(!wider_margin_loses(Some(106.0), None));
     }
 
     /// The warnings but the empty plan's "moves nothing".
