@@ -2184,7 +2184,6 @@ impl Executor {
     ) -> bool {
         let _span = tracing::info_span!("plan", iteration = profile.iteration).entered();
         let started = Instant::now();
-        let budget = self.budget.unwrap_or(0);
         let plan_leaving = |executor: &Self, unseen_bytes| {
             let params = PlanParams {
                 unseen_bytes,
@@ -2194,6 +2193,17 @@ impl Executor {
         };
         let mut leave = unseen;
         let mut planned = plan_leaving(self, leave);
+        if matches!(planned, Err(PlanError::BudgetTooSmall { .. })) {
+            // A budget under the least margin that leaves all of it, before
+            // a plan blind to part of it (GPT-small b4 under a 12 GiB cap,
+            // planned that way at first, ran out of memory in step 21).
+            let params = PlanParams {
+                unseen_bytes: leave,
+                ..self.plan_params()
+            };
+            planned = self.plan_with_narrower_margin(profile, &params, planned);
+        }
+        let budget = self.budget.unwrap_or(0);
         if let Err(err @ PlanError::BudgetTooSmall { need, .. }) = &planned {
             // Beside the best plan's own bytes, what is left, if it is
             // worth a plan.
@@ -3518,6 +3528,19 @@ mod tests {
         let mut executor = training_on(&driver, given);
         executor.unseen.in_force = 5 * GIB;
         assert!(executor.replan(&profile).is_err());
+    }
+
+    #[test]
+    fn where_no_plan_under_the_first_margin_leaves_what_the_device_adds_the_least_margin_does() {
+        let driver = device_with(8 * GIB, 0);
+        let mut executor = training_on(&driver, exact_swap_all().build());
+        let profile = Recorder::new(16, 0).finish(0, 0, None);
+        let mut report = IterationReport::default();
+        // 5 GiB measured beyond the plan: more than the half's 4 GiB budget.
+        assert!(executor.replan_for_unseen(&profile, 5 * GIB, &mut report, "measured"));
+        assert_eq!(executor.budget, Some(6 * GIB));
+        assert_eq!(executor.plan().unwrap().unseen_bytes, 5 * GIB);
+        assert!(budget_warnings(&executor).is_empty());
     }
 
     #[test]

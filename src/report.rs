@@ -220,7 +220,7 @@ impl Warnings {
 
 /// What one iteration did: profiled (and, at its end, planned) or followed
 /// the plan, and how long it took.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct IterationReport {
     /// The iteration (0 is the first backward).
     pub iteration: u64,
