@@ -2434,7 +2434,7 @@ impl Executor {
         let compare = !self.margin.compared;
         self.margin.compared = true;
         let failed = matches!(planned, Err(PlanError::BudgetTooSmall { .. }));
-        if !failed && !(compare && planned.is_ok()) {
+        if !(failed || compare && planned.is_ok()) {
             return planned;
         }
         let narrower_params = PlanParams {
