@@ -102,7 +102,7 @@ pub struct SwapConfig {
     /// twentieth slower than the plan under
     /// [`SwapConfig::least_free_memory_margin`], the budget leaves that
     /// share instead, from then on. Under a 12 GiB cap on an H200, a
-    /// quarter left VGG16 b3072 out of memory in step 32 (the pool in
+    /// quarter left VGG16 b3072 out of memory in iteration 32 (the pool in
     /// pieces) where a half trained it at the same speed; a half leaves
     /// GPT-small b4 no plan once the optimizer's state is made.
     pub free_memory_margin: f64,

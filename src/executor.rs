@@ -2184,6 +2184,7 @@ impl Executor {
     ) -> bool {
         let _span = tracing::info_span!("plan", iteration = profile.iteration).entered();
         let started = Instant::now();
+        let budget = self.budget.unwrap_or(0);
         let plan_leaving = |executor: &Self, unseen_bytes| {
             let params = PlanParams {
                 unseen_bytes,
@@ -2193,7 +2194,6 @@ impl Executor {
         };
         let mut leave = unseen;
         let mut planned = plan_leaving(self, leave);
-        let budget = self.budget.unwrap_or(0);
         if let Err(err @ PlanError::BudgetTooSmall { need, .. }) = &planned {
             // Beside the best plan's own bytes, what is left, if it is
             // worth a plan.
@@ -2370,13 +2370,14 @@ fn wider_margin_loses(wide_ns: Option<f64>, narrow_ns: Option<f64>) -> bool {
 /// The share of the free memory a budget taken from it leaves free
 /// ([`SwapConfig::free_memory_margin`]): the first share until a plan under
 /// it fails or loses to the least's, the least from then on.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 struct FreeMemoryMargin {
     share: f64,
     least: f64,
     /// The first plan under the first share was compared with the least's.
     compared: bool,
-    /// The free memory the budget was last taken from.
+    /// The free memory the budget was last taken from: set only where the
+    /// budget is taken from it.
     free: Option<u64>,
 }
 
@@ -2418,7 +2419,7 @@ impl Executor {
         params: &PlanParams,
         planned: Result<Plan, PlanError>,
     ) -> Result<Plan, PlanError> {
-        let Some(narrower) = self.narrower_budget_for_plans() else {
+        let Some(narrower) = self.margin.narrower_budget() else {
             return planned;
         };
         let compare = !self.margin.compared;
@@ -2439,30 +2440,21 @@ impl Executor {
                 percent(self.margin.share)
             ),
             (Ok(_), Err(_)) => return planned,
-            (Ok(wide), Ok(narrow)) => {
-                let (wide, narrow) = (step(wide), step(narrow));
-                if !wider_margin_loses(wide, narrow) {
-                    return planned;
-                }
-                let (wide, narrow) = (wide.unwrap_or(0.0), narrow.unwrap_or(1.0));
-                format!(
+            (Ok(wide), Ok(narrow)) => match step(wide).zip(step(narrow)) {
+                Some((wide, narrow)) if wider_margin_loses(Some(wide), Some(narrow)) => format!(
                     "the plan leaving {} of the free memory is predicted {:.0}% slower ({:.1} against {:.1} ms a step)",
                     percent(self.margin.share),
                     (wide / narrow - 1.0) * 100.0,
                     wide / 1e6,
                     narrow / 1e6
-                )
-            }
+                ),
+                _ => return planned,
+            },
         };
         let before = self.margin.share;
         self.margin.share = self.margin.least;
         self.budget = Some(narrower);
-        // What the device adds beyond the plan may be left free again under
-        // the larger budget (GPT-small b4 under a 12 GiB cap, its plans
-        // leaving none of it once the first margin's left too little, ran
-        // out of memory in step 21).
-        self.unseen.gave_up = false;
-        self.unseen.corrections = 0;
+        self.unseen.budget_grew();
         tracing::info!(
             budget = narrower,
             before,
@@ -2477,15 +2469,6 @@ impl Executor {
             )
         });
         narrow
-    }
-
-    /// [`FreeMemoryMargin::narrower_budget`], where the budget in force is
-    /// taken from the free memory.
-    fn narrower_budget_for_plans(&self) -> Option<u64> {
-        if self.config.budget_bytes.is_some() || !self.config.budget_from_free_memory {
-            return None;
-        }
-        self.margin.narrower_budget()
     }
 }
 
@@ -2515,6 +2498,15 @@ struct UnseenBytes {
 impl UnseenBytes {
     fn may_correct(&self) -> bool {
         !self.gave_up && self.corrections < UNSEEN_CORRECTIONS
+    }
+
+    /// The budget grew (a narrower margin): plans may try again to leave
+    /// all of it free. GPT-small b4 under a 12 GiB cap, whose plans had
+    /// given up on part of it under the first margin's smaller budget, ran
+    /// out of memory in iteration 21 after the margin narrowed.
+    fn budget_grew(&mut self) {
+        self.gave_up = false;
+        self.corrections = 0;
     }
 
     /// Whether a plan leaving `unseen` free is worth making: corrections
