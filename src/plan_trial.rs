@@ -264,8 +264,18 @@ fn verdict(
         .zip(means)
         .map(|((c, paces), &mean)| {
             let each: Vec<String> = paces.iter().map(|p| ms(p.as_secs_f64())).collect();
+            // What the evaluator said before the plan ran: for a rival's
+            // plan, with the evaluator fitted to the policy's own.
+            let predicted = c.plan.predicted.as_ref().map_or(String::new(), |p| {
+                let predicted = p.iteration_ns / 1e9;
+                format!(
+                    "; predicted {} ms, {:+.1}%",
+                    ms(predicted),
+                    (predicted / mean - 1.0) * 100.0
+                )
+            });
             format!(
-                "{} {} ms ({})",
+                "{} {} ms ({}{predicted})",
                 c.way.describe(policy),
                 ms(mean),
                 each.join(", ")

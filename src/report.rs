@@ -258,6 +258,10 @@ pub struct IterationReport {
     /// it), in turn and back, and this is each one's paces, their mean and
     /// the one kept.
     pub plans_timed: Option<String>,
+    /// After plans were timed, the evaluator was fitted to the pace of the
+    /// one that stayed: the step measured, the one predicted now and
+    /// before.
+    pub calibrated: Option<String>,
     /// Plans are being timed on the device against each other: the one in
     /// force may change for a few more steps.
     pub trying_plans: bool,
@@ -310,6 +314,9 @@ impl fmt::Display for IterationReport {
         }
         if let Some(verdict) = &self.plans_timed {
             write!(f, "; {verdict}")?;
+        }
+        if let Some(calibrated) = &self.calibrated {
+            write!(f, "; {calibrated}")?;
         }
         Ok(())
     }

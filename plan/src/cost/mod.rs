@@ -10,11 +10,13 @@
 //! copies queued before it: [`replay`] runs the iteration's ops with one
 //! copy queue per direction instead of pricing each tensor alone.
 
+mod calibrate;
 mod codec;
 mod decisions;
 mod replay;
 pub mod work;
 
+pub use calibrate::{calibrate, Calibration, MeasuredStep};
 pub use codec::{
     every_other, BandFit, Codec, CodecCost, CodecFit, CodecSample, CodecTimeModel, FitError,
     Linear, ModelError, MAX_CODEC_ELEMENTS,

@@ -218,7 +218,8 @@ pub enum OpTimes {
     /// the ops by their synchronised times where they were timed, else by
     /// their work ([`crate::cost::work`]).
     Shared {
-        /// The iteration's compute time.
+        /// The ops' compute time: the iteration's, less what the plan it
+        /// followed spent rebuilding tensors and on codec kernels.
         compute_ns: u64,
         /// Measured on iterations that followed a plan (the time between
         /// their starts, less the compute thread's waits), rather than the
