@@ -8,6 +8,8 @@
 //! compressor's worst-case output beside the tensor), which can bring a
 //! tensor back later than swap-all would under the same budget.
 
+use std::sync::Arc;
+
 use rustc_hash::FxHashMap;
 
 use super::swap_all::{codecs_scheduled, finish_with_codecs, swap_all_plan, with_codecs};
@@ -74,6 +76,14 @@ impl Policy for Cswap {
     /// does.
     fn checks_codecs_on_device(&self) -> bool {
         true
+    }
+
+    /// Every swapped tensor compressed: the plan it chose on the replay is
+    /// timed on the device against static compression's too, where that
+    /// fits the same budget, so that what the replay misses cannot leave
+    /// it slower than `compress-all`.
+    fn rivals(&self) -> Vec<Arc<dyn Policy>> {
+        vec![Arc::new(CompressAll::default())]
     }
 
     fn plan(&self, profile: &Profile, params: &PlanParams) -> Result<Plan, PlanError> {

@@ -1,6 +1,6 @@
 use rustc_hash::FxHashMap;
 
-use super::{decision, finish_plan, keep_within_host, movable, PlanParams, Policy};
+use super::{decision, finish_plan, keep_within_host, movable, predicted, PlanParams, Policy};
 use crate::cost::Codec;
 use crate::error::PlanError;
 use crate::human_bytes;
@@ -22,7 +22,11 @@ impl Policy for SwapAll {
     }
 
     fn plan(&self, profile: &Profile, params: &PlanParams) -> Result<Plan, PlanError> {
-        swap_all_plan(self, profile, params)
+        let mut plan = swap_all_plan(self, profile, params)?;
+        // Where the profile has op times: without a step, `home` never timed
+        // swap-all's plan as a rival on the device.
+        plan.predicted = predicted(profile, &plan, params);
+        Ok(plan)
     }
 }
 
