@@ -1701,7 +1701,10 @@ impl Executor {
             self.plan_profile.clone(),
         ) {
             self.calibrate_after_trial = false;
-            report.calibrated = Some(self.predict_plan_in_force(&base, measured));
+            let calibrated = self.predict_plan_in_force(&base, measured);
+            // Said at once, as the verdict: the report's line is at `debug`.
+            tracing::info!("burn-swap: {calibrated}");
+            report.calibrated = Some(calibrated);
         }
         if followed_plan && !counted.is_empty() && result.is_ok() {
             if let Some(profile) = self.profile_with_new_zeros(&counted, scheduled) {

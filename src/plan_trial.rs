@@ -388,6 +388,29 @@ mod tests {
     }
 
     #[test]
+    fn the_verdict_gives_each_plans_predicted_step_beside_its_pace() {
+        let own = plan(None, vec![1]);
+        let mut capuchin = (*plan(None, vec![1])).clone();
+        capuchin.predicted = Some(burn_swap_plan::cost::SwapReplay {
+            iteration_ns: 324e6,
+            ..Default::default()
+        });
+        let others = vec![Candidate {
+            way: Way::Rival(Arc::new(Capuchin)),
+            plan: Arc::new(capuchin),
+        }];
+        let (_, step) = run(&own, others, &[290, 276, 290]);
+        match step {
+            TrialStep::Decided { verdict, .. } => assert!(
+                verdict.contains("capuchin's plan 276.0 ms (276.0; predicted 324.0 ms, +17.4%)")
+                    && verdict.contains("home's plan 290.0 ms (290.0, 290.0)"),
+                "{verdict}"
+            ),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
     fn the_policys_own_plan_wins_ties_and_stays_in_force() {
         let own = plan(None, vec![1]);
         let (mut trial, step) = run(

@@ -91,36 +91,20 @@ impl<'a> Evaluator<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cost::LinkModel;
-    use crate::plan::Action;
     use crate::recompute::resolve_needs;
-    use crate::testing::{chain, timed};
-
-    fn link() -> CostModel {
-        CostModel {
-            link: LinkModel::symmetric(1e9, 1e9, 0.0),
-            codecs: None,
-        }
-    }
+    use crate::testing::{chain, gigabyte_link, rebuild, timed};
 
     #[test]
     fn a_rebuilt_tensor_costs_its_op_again_and_frees_its_memory_in_between() {
         // Four 1 MB tensors, each op 1 ms.
         let profile = timed(chain(&[1 << 20; 4]), 1_000_000);
-        let costs = link();
+        let costs = gigabyte_link();
         let evaluator = Evaluator::new(&profile, &costs);
         let keep = Decision::keep_all(&profile);
         let base = evaluator.evaluate(&keep);
         assert_eq!(base.time.recompute_ns, 0.0);
         let mut decisions = keep.clone();
-        let t = &profile.tensors[1];
-        decisions[1] = Decision {
-            action: Action::Recompute,
-            offload_after: t.last_forward_use,
-            prefetch_at: t.first_backward_use.unwrap(),
-            needed_at: t.first_backward_use.unwrap(),
-            ..decisions[1]
-        };
+        rebuild(&profile, &mut decisions, 1);
         resolve_needs(evaluator.graph(), &mut decisions);
         let rebuilt = evaluator.evaluate(&decisions);
         assert_eq!(rebuilt.time.recompute_ns, 1e6);
@@ -132,18 +116,11 @@ mod tests {
     #[test]
     fn a_chain_of_rebuilt_tensors_is_rebuilt_from_the_first_kept_one() {
         let profile = timed(chain(&[1 << 20; 4]), 1_000_000);
-        let costs = link();
+        let costs = gigabyte_link();
         let evaluator = Evaluator::new(&profile, &costs);
         let mut decisions = Decision::keep_all(&profile);
         for i in [1, 2] {
-            let t = &profile.tensors[i];
-            decisions[i] = Decision {
-                action: Action::Recompute,
-                offload_after: t.last_forward_use,
-                prefetch_at: t.first_backward_use.unwrap(),
-                needed_at: t.first_backward_use.unwrap(),
-                ..decisions[i]
-            };
+            rebuild(&profile, &mut decisions, i);
         }
         resolve_needs(evaluator.graph(), &mut decisions);
         // Tensor 2 is made from tensor 1: rebuilding 2 needs 1 first, at 2's use.

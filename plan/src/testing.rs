@@ -1,5 +1,7 @@
 //! Hand-built profiles for the unit tests.
 
+use crate::cost::{CostModel, LinkModel};
+use crate::plan::{Action, Decision};
 use crate::profile::{OpRecord, OutputInfo, Phase, Profile, Recorder};
 
 /// Op `index` reads `inputs` and makes one f32 tensor per `(id, bytes)`.
@@ -83,4 +85,25 @@ pub(crate) fn cnn(blocks: usize) -> Profile {
         t.producer = NAMES[t.key.op as usize % 3].0.to_string();
     }
     profile
+}
+
+/// A host link of 1 GB/s each way, alone and in duplex, and no codecs.
+pub(crate) fn gigabyte_link() -> CostModel {
+    CostModel {
+        link: LinkModel::symmetric(1e9, 1e9, 0.0),
+        codecs: None,
+    }
+}
+
+/// `decisions[i]` rebuilt: freed after its tensor's last forward use, back
+/// for its first backward use (resolve the needs of a chain after).
+pub(crate) fn rebuild(profile: &Profile, decisions: &mut [Decision], i: usize) {
+    let t = &profile.tensors[i];
+    decisions[i] = Decision {
+        action: Action::Recompute,
+        offload_after: t.last_forward_use,
+        prefetch_at: t.first_backward_use.unwrap(),
+        needed_at: t.first_backward_use.unwrap(),
+        ..decisions[i]
+    };
 }

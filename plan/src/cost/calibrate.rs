@@ -95,43 +95,19 @@ fn rebuild_ns(profile: &Profile, decisions: &[Decision]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cost::LinkModel;
-    use crate::recompute::resolve_needs;
-    use crate::testing::{chain, timed};
-
-    fn link() -> CostModel {
-        CostModel {
-            link: LinkModel::symmetric(1e9, 1e9, 0.0),
-            codecs: None,
-        }
-    }
-
-    /// `profile`'s keep-all decisions with tensors `rebuilt` rebuilt.
-    fn rebuilding(profile: &Profile, rebuilt: &[usize]) -> Vec<Decision> {
-        let mut decisions = Decision::keep_all(profile);
-        for &i in rebuilt {
-            let t = &profile.tensors[i];
-            decisions[i] = Decision {
-                action: Action::Recompute,
-                offload_after: t.last_forward_use,
-                prefetch_at: t.first_backward_use.unwrap(),
-                needed_at: t.first_backward_use.unwrap(),
-                ..decisions[i]
-            };
-        }
-        resolve_needs(
-            &crate::recompute::RecomputeGraph::of(profile),
-            &mut decisions,
-        );
-        decisions
-    }
+    use crate::recompute::{resolve_needs, RecomputeGraph};
+    use crate::testing::{chain, gigabyte_link, rebuild, timed};
 
     #[test]
     fn a_step_that_rebuilt_tensors_predicts_itself_and_a_plan_that_rebuilds_less() {
         // Ten ops of 1 ms each: a step that rebuilt two of them took 12 ms.
         let profile = timed(chain(&[1 << 20; 4]), 1_000_000);
-        let costs = link();
-        let rebuilt = rebuilding(&profile, &[1, 2]);
+        let costs = gigabyte_link();
+        let mut rebuilt = Decision::keep_all(&profile);
+        for i in [1, 2] {
+            rebuild(&profile, &mut rebuilt, i);
+        }
+        resolve_needs(&RecomputeGraph::of(&profile), &mut rebuilt);
         let step = MeasuredStep {
             compute_ns: (profile.ops.len() as u64 + 2) * 1_000_000,
             wait_ns: 0,
