@@ -2092,7 +2092,7 @@ impl Executor {
     /// the device timed it fastest, and predicts that plan's step with it
     /// (the plan's actions unchanged): before, a rival's plan that won kept
     /// the prediction made with the evaluator fitted to the policy's own,
-    /// 8-76% off its measured step on ResNet-50, VGG16 and GPT-small. Says
+    /// 8-76% off its measured step on ResNet-50 and 17-19% on VGG16. Says
     /// what it did in words, for the iteration's report.
     fn predict_plan_in_force(&mut self, base: &Profile, measured: MeasuredStep) -> String {
         let before = self
