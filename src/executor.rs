@@ -1686,25 +1686,26 @@ impl Executor {
             // The plan was made from op times the profiled iteration could
             // only estimate: plan again with the pace of one that followed
             // it, and the link as fast as its copies really were.
-            let (profile, link) = self.calibrate_on_plan_in_force(&base, measured);
+            let (profile, _, link) = self.calibrate_on_plan_in_force(&base, measured);
             let why = format!(
                 " (op times from the measured step, {:.1} ms{link})",
                 measured.compute_ns as f64 / 1e6
             );
             result = self.replan_leaving(&profile, unseen, &mut report, &why);
         }
-        if let (true, Some(measured), Some(base)) = (
-            // Not where a plan was made this iteration: the pace is the
-            // plan's before it.
-            self.calibrate_after_trial && followed_plan && result.is_ok() && report.plan.is_none(),
-            self.step_clock.measured,
-            self.plan_profile.clone(),
-        ) {
-            self.calibrate_after_trial = false;
-            let calibrated = self.predict_plan_in_force(&base, measured);
-            // Said at once, as the verdict: the report's line is at `debug`.
-            tracing::info!("burn-swap: {calibrated}");
-            report.calibrated = Some(calibrated);
+        // Not where a plan was made this iteration: the pace is the plan's
+        // before it.
+        if self.calibrate_after_trial && followed_plan && result.is_ok() && report.plan.is_none() {
+            if let (Some(measured), Some(base)) =
+                (self.step_clock.measured, self.plan_profile.clone())
+            {
+                self.calibrate_after_trial = false;
+                report.calibrated = self.predict_plan_in_force(&base, measured);
+                if let Some(calibrated) = &report.calibrated {
+                    // Said at once, as the verdict: the report's line is at `debug`.
+                    tracing::info!("burn-swap: {calibrated}");
+                }
+            }
         }
         if followed_plan && !counted.is_empty() && result.is_ok() {
             if let Some(profile) = self.profile_with_new_zeros(&counted, scheduled) {
@@ -2056,17 +2057,17 @@ impl Executor {
 
     /// The evaluator fitted to `measured`, a pace of the plan in force, on
     /// iterations like `base` ([`calibrate`]): the profile with the ops'
-    /// times from it, kept with the link it fitted for the plans to come,
-    /// and the link's share in words for the report.
+    /// times from it, and the link it fitted, kept for the plans to come
+    /// (none without a cost model), with its share in words for the report.
     fn calibrate_on_plan_in_force(
         &mut self,
         base: &Profile,
         measured: MeasuredStep,
-    ) -> (Profile, String) {
+    ) -> (Profile, Option<Arc<CostModel>>, String) {
         let Some(active) = self.active.as_ref() else {
             let mut profile = base.clone();
             profile.share_compute_time(measured.compute_ns, true);
-            return (profile, String::new());
+            return (profile, None, String::new());
         };
         let base_costs = self.base_costs();
         let fitted = calibrate(
@@ -2075,17 +2076,15 @@ impl Executor {
             base_costs.as_deref(),
             measured,
         );
-        let link = match fitted.costs {
-            Some(costs) => {
-                self.calibrated_costs = Some(Arc::new(costs));
-                format!(
-                    "; copies at {:.0}% of the link's measured bandwidth",
-                    fitted.link_factor * 100.0
-                )
-            }
-            None => String::new(),
+        let Some(costs) = fitted.costs.map(Arc::new) else {
+            return (fitted.profile, None, String::new());
         };
-        (fitted.profile, link)
+        self.calibrated_costs = Some(costs.clone());
+        let link = format!(
+            "; copies at {:.0}% of the link's measured bandwidth",
+            fitted.link_factor * 100.0
+        );
+        (fitted.profile, Some(costs), link)
     }
 
     /// Fits the evaluator to `measured`, a pace of the plan in force after
@@ -2093,20 +2092,13 @@ impl Executor {
     /// (the plan's actions unchanged): before, a rival's plan that won kept
     /// the prediction made with the evaluator fitted to the policy's own,
     /// 8-76% off its measured step on ResNet-50 and 17-19% on VGG16. Says
-    /// what it did in words, for the iteration's report.
-    fn predict_plan_in_force(&mut self, base: &Profile, measured: MeasuredStep) -> String {
-        let before = self
-            .active
-            .as_ref()
-            .and_then(|a| a.plan.predicted.as_ref())
-            .map(|p| p.iteration_ns);
-        let (profile, link) = self.calibrate_on_plan_in_force(base, measured);
-        let Some(active) = self.active.as_mut() else {
-            return String::new();
-        };
-        let Some(costs) = self.calibrated_costs.clone() else {
-            return String::new();
-        };
+    /// what it did in words, for the iteration's report; nothing without a
+    /// cost model, where nothing is predicted.
+    fn predict_plan_in_force(&mut self, base: &Profile, measured: MeasuredStep) -> Option<String> {
+        let (profile, costs, link) = self.calibrate_on_plan_in_force(base, measured);
+        let costs = costs?;
+        let active = self.active.as_mut()?;
+        let before = active.plan.predicted.as_ref().map(|p| p.iteration_ns);
         let predicted = replay(
             &profile,
             &active.plan.decisions,
@@ -2118,7 +2110,7 @@ impl Executor {
         active.plan = Arc::new(plan);
         self.plan_profile = Some(Arc::new(profile));
         let step_ms = (measured.compute_ns + measured.wait_ns) as f64 / 1e6;
-        format!(
+        Some(format!(
             "evaluator fitted to the plan in force: {:.1} ms a step measured, {:.1} ms predicted now{}{link}",
             step_ms,
             predicted.iteration_ns / 1e6,
@@ -2127,7 +2119,7 @@ impl Executor {
                 b / 1e6,
                 (b / 1e6 / step_ms - 1.0) * 100.0
             )),
-        )
+        ))
     }
 
     /// Times the host link on the device once, before the first plan of a
@@ -3623,13 +3615,15 @@ mod tests {
         executor.install_plan(&profile, plan);
         // A plan timed on the device at 12 ms a step, where the evaluator
         // fitted to another plan's ops said 3.
-        let said = executor.predict_plan_in_force(
-            &profile,
-            MeasuredStep {
-                compute_ns: 12_000_000,
-                wait_ns: 0,
-            },
-        );
+        let said = executor
+            .predict_plan_in_force(
+                &profile,
+                MeasuredStep {
+                    compute_ns: 12_000_000,
+                    wait_ns: 0,
+                },
+            )
+            .unwrap();
         let predicted = executor.plan().unwrap().predicted.unwrap().iteration_ns;
         assert!((predicted - 12e6).abs() < 10.0, "{predicted}");
         assert!(
