@@ -869,6 +869,12 @@ impl Executor {
                     self.set_resident(id, false);
                     self.recorder.dropped(id, at);
                 }
+                SlotEvent::Restored { id } => {
+                    self.set_resident(id, true);
+                    if let Some(live) = self.live.get_mut(&id) {
+                        live.last_use = at;
+                    }
+                }
                 SlotEvent::Rebuilt { id } => {
                     self.set_resident(id, true);
                     self.recorder.rebuilt(id, at);

@@ -44,6 +44,11 @@ pub(crate) enum SlotEvent {
     Rebuilt {
         id: TensorId,
     },
+    /// Freed for the plan, but its engine had not let it go yet when it was
+    /// needed: it is there again without a rebuild.
+    Restored {
+        id: TensorId,
+    },
     /// The compute thread waited `nanos` for a tensor to come back: its
     /// prefetch had not landed, or (`on_demand`) none was issued.
     Stalled {
@@ -113,8 +118,9 @@ pub(crate) enum Storage<P> {
     Loading(Incoming<P>),
     /// Moved into an op by its last handle; nothing is held.
     Consumed,
-    /// Freed for the plan; the slot's recipe makes it again.
-    Dropped,
+    /// Freed for the plan; the slot's recipe makes it again. Under fusion
+    /// the engine keeps the tensor itself meanwhile.
+    Dropped(Option<Box<dyn transfer::Released>>),
 }
 
 /// Runs an op again on its float inputs (in the order it took them).
@@ -130,6 +136,8 @@ pub(crate) type Replay<B> = Box<
 pub(crate) struct Recipe<B: Backend> {
     pub(crate) inputs: Vec<Arc<Slot<B>>>,
     pub(crate) replay: Replay<B>,
+    /// The input's buffer stands in for the tensor (no op runs).
+    pub(crate) stands_in: bool,
 }
 
 impl<B: Backend> Recipe<B> {
@@ -139,6 +147,7 @@ impl<B: Backend> Recipe<B> {
         Self {
             inputs: vec![slot],
             replay: Box::new(|mut inputs| inputs.pop().expect("the stand-in")),
+            stands_in: true,
         }
     }
 }
@@ -265,7 +274,7 @@ impl<B: Backend> SwapTensor<B> {
                     Storage::Resident(p) => p,
                     Storage::OnHost(host) => slot.load_from(host),
                     Storage::Loading(incoming) => slot.collect(incoming),
-                    Storage::Dropped => slot.rebuild(),
+                    Storage::Dropped(released) => slot.rebuild(released),
                     Storage::Consumed => unreachable!("a live slot always holds its data"),
                 }
             }
@@ -315,7 +324,7 @@ impl<B: Backend> Slot<B> {
             Storage::OnHost(host) if host.in_flight() => Residency::Offloading,
             Storage::OnHost(_) => Residency::OnHost,
             Storage::Loading(_) => Residency::Prefetching,
-            Storage::Dropped => Residency::Dropped,
+            Storage::Dropped(_) => Residency::Dropped,
         }
     }
 
@@ -327,38 +336,79 @@ impl<B: Backend> Slot<B> {
     /// Frees the tensor's device memory if it has a recipe to make it again
     /// (else it stays, and so does the plan's count of it). With `check`,
     /// the tensor is kept aside instead, to be compared with its rebuild.
-    pub(crate) fn drop_for_rebuild(&self, check: bool) {
-        let has_recipe = self
-            .recipe
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .is_some();
+    pub(crate) fn drop_for_rebuild(&self, check: bool, options: &TransferOptions) {
         let mut storage = self.lock();
-        if has_recipe && matches!(&*storage, Storage::Resident(_)) {
-            let Storage::Resident(primitive) = std::mem::replace(&mut *storage, Storage::Dropped)
-            else {
-                unreachable!("matched above")
-            };
-            if check {
-                *self.original.lock().unwrap_or_else(|p| p.into_inner()) = Some(primitive);
-            }
-            self.report(SlotEvent::Dropped { id: self.id });
+        if !matches!(&*storage, Storage::Resident(_)) {
+            return;
         }
+        let mut recipe = self.recipe.lock().unwrap_or_else(|p| p.into_inner());
+        let Some(recipe) = recipe.as_mut() else {
+            return;
+        };
+        // Under fusion the stand-in's buffer is aliased once this tensor's
+        // is taken, and the stand-in is let go then: held to the rebuild,
+        // fusion would see it live past its last use without burn-swap.
+        let source = (recipe.stands_in && transfer::is_fused::<B>())
+            .then(|| recipe.inputs.first().cloned())
+            .flatten();
+        let source_storage = source.as_ref().map(|s| s.lock());
+        let stand_in = match source_storage.as_deref() {
+            Some(Storage::Resident(primitive)) => Some(transfer::StandIn {
+                primitive,
+                keep: Box::new(std::mem::take(&mut recipe.inputs)),
+            }),
+            // Not on the device now: no buffer to alias, this one stays.
+            Some(_) => return,
+            None => None,
+        };
+        let Storage::Resident(primitive) = std::mem::replace(&mut *storage, Storage::Dropped(None))
+        else {
+            unreachable!("matched above")
+        };
+        match transfer::release_for_rebuild::<B>(primitive, options, check, stand_in) {
+            transfer::Release::Engine(released) => *storage = Storage::Dropped(Some(released)),
+            transfer::Release::Drop(primitive) => {
+                if check {
+                    *self.original.lock().unwrap_or_else(|p| p.into_inner()) = Some(primitive);
+                }
+            }
+            transfer::Release::Refused(primitive) => {
+                *storage = Storage::Resident(primitive);
+                return;
+            }
+        }
+        self.report(SlotEvent::Dropped { id: self.id });
     }
 
     /// Makes a dropped tensor again: its inputs first (brought back or
-    /// rebuilt themselves), then the op that made it. A tensor kept aside
-    /// for a check is queued with its rebuild for the comparison.
-    fn rebuild(&self) -> B::FloatTensorPrimitive {
-        let recipe = self
+    /// rebuilt themselves), then the op that made it (where `released`, its
+    /// engine runs it). A tensor kept aside for a check is queued with its
+    /// rebuild for the comparison.
+    fn rebuild(&self, released: Option<Box<dyn transfer::Released>>) -> B::FloatTensorPrimitive {
+        let Recipe { inputs, replay, .. } = self
             .recipe
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .take()
             .expect("a dropped tensor keeps its recipe until it is rebuilt");
         let _span = tracing::trace_span!("rebuild", id = self.id, bytes = self.bytes).entered();
-        let inputs = recipe.inputs.iter().map(|s| s.resident_clone()).collect();
-        let primitive = (recipe.replay)(inputs);
+        let inputs = || inputs.iter().map(|s| s.resident_clone()).collect();
+        if let Some(released) = released {
+            let (primitive, rebuilt, check) =
+                transfer::rebuild_released::<B>(released, self.id, inputs, replay);
+            self.report(match rebuilt {
+                true => SlotEvent::Rebuilt { id: self.id },
+                false => SlotEvent::Restored { id: self.id },
+            });
+            if let Some(check) = check {
+                self.tracker
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .check_later(check);
+            }
+            return primitive;
+        }
+        let primitive = replay(inputs());
         self.report(SlotEvent::Rebuilt { id: self.id });
         let original = self
             .original
@@ -389,7 +439,7 @@ impl<B: Backend> Slot<B> {
             let primitive = match std::mem::replace(&mut *storage, Storage::Consumed) {
                 Storage::OnHost(host) => self.load_from(host),
                 Storage::Loading(incoming) => self.collect(incoming),
-                Storage::Dropped => self.rebuild(),
+                Storage::Dropped(released) => self.rebuild(released),
                 Storage::Resident(_) | Storage::Consumed => {
                     unreachable!("a live slot always holds its data")
                 }

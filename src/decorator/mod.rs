@@ -142,7 +142,11 @@ impl<B: Backend> OpScope<B> {
     /// How to run the op again, for its output's rebuild in backward.
     pub(crate) fn recipe(&mut self, replay: Replay<B>) {
         if let (Some(inputs), Some(output)) = (self.recipe_inputs.take(), self.outputs.first()) {
-            output.set_recipe(Recipe { inputs, replay });
+            output.set_recipe(Recipe {
+                inputs,
+                replay,
+                stands_in: false,
+            });
         }
     }
 
@@ -286,7 +290,7 @@ impl<B: Backend> OpScope<B> {
             let Some(slot) = slot else { continue };
             let codec = match leave {
                 Leave::ForRebuild { check } => {
-                    slot.drop_for_rebuild(check);
+                    slot.drop_for_rebuild(check, &end.transfer);
                     continue;
                 }
                 Leave::ToHost(codec) => codec,

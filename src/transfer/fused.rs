@@ -147,6 +147,17 @@ pub struct FusionSwapStats {
     /// Training-thread time spent moving pending offloads on after ops
     /// (polls, the copies' launches, waits to keep pace), in nanoseconds.
     pub progress_ns: u64,
+    /// Buffers taken out of fusion and freed: their tensors are rebuilt.
+    pub freed: u64,
+    /// Tensors rebuilt on burn-swap's rebuild stream and put back under
+    /// their own ids.
+    pub rebuilt: u64,
+    /// Tensors freed for a rebuild whose buffer was still in fusion when
+    /// backward needed them: nothing to rebuild.
+    pub rebuilds_not_needed: u64,
+    /// Rebuilds run on the training thread's stream instead (an input was
+    /// not in fusion's container): fusion's blocks then differ.
+    pub rebuilt_in_stream: u64,
 }
 
 static MOVED: AtomicU64 = AtomicU64::new(0);
@@ -156,6 +167,10 @@ static TAKE_LAG: AtomicU64 = AtomicU64::new(0);
 static TAKE_LAG_MAX: AtomicU64 = AtomicU64::new(0);
 static POLLS: AtomicU64 = AtomicU64::new(0);
 static PROGRESS_NS: AtomicU64 = AtomicU64::new(0);
+static FREED: AtomicU64 = AtomicU64::new(0);
+static REBUILT: AtomicU64 = AtomicU64::new(0);
+static REBUILDS_NOT_NEEDED: AtomicU64 = AtomicU64::new(0);
+static REBUILT_IN_STREAM: AtomicU64 = AtomicU64::new(0);
 /// Ops finished on any thread: the clock take lags are counted in.
 static OPS: AtomicU64 = AtomicU64::new(0);
 
@@ -169,6 +184,10 @@ pub fn stats() -> FusionSwapStats {
         take_lag_ops_max: TAKE_LAG_MAX.load(Ordering::Relaxed),
         polls: POLLS.load(Ordering::Relaxed),
         progress_ns: PROGRESS_NS.load(Ordering::Relaxed),
+        freed: FREED.load(Ordering::Relaxed),
+        rebuilt: REBUILT.load(Ordering::Relaxed),
+        rebuilds_not_needed: REBUILDS_NOT_NEEDED.load(Ordering::Relaxed),
+        rebuilt_in_stream: REBUILT_IN_STREAM.load(Ordering::Relaxed),
     }
 }
 
@@ -183,6 +202,21 @@ enum Take<R: CubeRuntime> {
     /// Left in fusion (asked back before it could be taken, or the copy
     /// failed and the buffer went back).
     Kept,
+    /// Freed: the tensor is to be rebuilt.
+    Freed,
+    /// Kept aside on the device, to be compared with its rebuild.
+    Aside(CubeTensor<R>),
+}
+
+/// What becomes of a buffer once it is taken out of fusion.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum AfterTake {
+    /// Copied to the host.
+    Copy,
+    /// Freed: the tensor is rebuilt in backward.
+    Free,
+    /// Kept aside, to be compared with its rebuild.
+    KeepAside,
 }
 
 /// One offload's state, shared with the ops on burn-swap's stream.
@@ -196,6 +230,8 @@ struct TakeCell<R: CubeRuntime> {
     pinned: PinnedLimits,
     /// Compressed with it on the device before the copy.
     codec: Option<Codec>,
+    /// Copied, freed or kept aside once taken.
+    after_take: AfterTake,
     /// Counts the zeros of the copy (dropped with the cell if never taken).
     zeros: Mutex<Option<ZeroCounter>>,
     /// Witnesses from this sequence number on were made after the request.
@@ -205,6 +241,29 @@ struct TakeCell<R: CubeRuntime> {
     polling: AtomicBool,
     /// [`OPS`] when it was asked for.
     asked_at: u64,
+    /// A freed tensor another tensor stands in for: that one's buffer is
+    /// aliased when this one is taken.
+    stand_in: Option<StandInAlias>,
+}
+
+/// The tensor that stands in for a freed one, and the alias its buffer
+/// gets in fusion's container when the freed one's buffer is taken.
+struct StandInAlias {
+    source: TensorId,
+    alias: TensorId,
+    /// The buffer was aliased.
+    made: AtomicBool,
+    /// Keeps the source alive until its buffer is aliased (or the freed
+    /// tensor stays); dropped on the training thread, since dropping a
+    /// fusion tensor registers its drop on the dropping thread's stream.
+    keep: Mutex<Option<Box<dyn Any + Send>>>,
+}
+
+impl StandInAlias {
+    /// Lets the source go, once it is no longer needed for the alias.
+    fn settle(&self) {
+        drop(self.keep.lock().unwrap_or_else(|p| p.into_inner()).take());
+    }
 }
 
 impl<R: CubeRuntime> fmt::Debug for TakeCell<R> {
@@ -216,6 +275,14 @@ impl<R: CubeRuntime> fmt::Debug for TakeCell<R> {
 impl<R: CubeRuntime> TakeCell<R> {
     fn lock(&self) -> MutexGuard<'_, Take<R>> {
         self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// On the training thread, once the take is decided: the tensor that
+    /// stands in is no longer held for its alias.
+    fn settle(&self) {
+        if let Some(stand_in) = &self.stand_in {
+            stand_in.settle();
+        }
     }
 
     /// On fusion's server: takes the buffer once a witness ran.
@@ -241,6 +308,16 @@ impl<R: CubeRuntime> TakeCell<R> {
             *state = Take::Kept;
             return;
         }
+        if let Some(stand_in) = &self.stand_in {
+            // The tensor that stands in has no buffer now (it was moved
+            // off): this one stays.
+            let Some(handle) = handles.get_handle_ref(&stand_in.source).cloned() else {
+                *state = Take::Kept;
+                return;
+            };
+            handles.register_handle(stand_in.alias, handle);
+            stand_in.made.store(true, Ordering::Release);
+        }
         let ir = TensorIr {
             id: self.id,
             shape: self.shape.clone(),
@@ -263,6 +340,22 @@ impl<R: CubeRuntime> TakeCell<R> {
         let Take::Taken(tensor) = std::mem::replace(&mut *state, Take::Kept) else {
             unreachable!()
         };
+        match self.after_take {
+            AfterTake::Copy => {}
+            AfterTake::Free => {
+                FREED.fetch_add(1, Ordering::Relaxed);
+                *state = Take::Freed;
+                drop(state);
+                self.settle();
+                return;
+            }
+            AfterTake::KeepAside => {
+                *state = Take::Aside(tensor);
+                drop(state);
+                self.settle();
+                return;
+            }
+        }
         let bytes = tensor.handle.size_in_used();
         let zeros = self.zeros.lock().unwrap_or_else(|p| p.into_inner()).take();
         *state = match cube::offload(tensor, &self.pinned, self.codec, zeros) {
@@ -304,7 +397,10 @@ impl<R: CubeRuntime> Pending for PendingTake<R> {
         let waiting = match &*self.cell.lock() {
             Take::Waiting => true,
             Take::Taken(_) => false,
-            Take::Moved(_) | Take::Kept => return false,
+            Take::Moved(_) | Take::Kept | Take::Freed | Take::Aside(_) => {
+                self.cell.settle();
+                return false;
+            }
         };
         if !waiting {
             self.cell.start_copy(&self.client);
@@ -343,7 +439,7 @@ impl<R: CubeRuntime> Pending for PendingTake<R> {
             Take::Waiting | Take::Taken(_) => {
                 self.cell.shape.num_elements() as u64 * self.cell.dtype.size() as u64
             }
-            Take::Moved(_) | Take::Kept => 0,
+            Take::Moved(_) | Take::Kept | Take::Freed | Take::Aside(_) => 0,
         }
     }
 }
@@ -508,6 +604,25 @@ pub(crate) fn offload<R: CubeRuntime>(
     codec: Option<Codec>,
     zeros: Option<ZeroCounter>,
 ) -> Result<FusedCopy<R>, (TransferError, FusedTensor<R>)> {
+    let (tensor, cell, pending) = ask(tensor, pinned, codec, zeros, AfterTake::Copy, None)?;
+    Ok(FusedCopy {
+        tensor,
+        cell,
+        _pending: pending,
+    })
+}
+
+/// Asks for `tensor`'s buffer to be taken out of fusion once the ops
+/// before have run, then dealt with as `after_take` says.
+#[allow(clippy::result_large_err, clippy::type_complexity)]
+fn ask<R: CubeRuntime>(
+    tensor: FusedTensor<R>,
+    pinned: PinnedLimits,
+    codec: Option<Codec>,
+    zeros: Option<ZeroCounter>,
+    after_take: AfterTake,
+    stand_in: Option<StandInAlias>,
+) -> Result<(FusedTensor<R>, Arc<TakeCell<R>>, Arc<dyn Pending>), (TransferError, FusedTensor<R>)> {
     let mut registry = registry();
     if registry.holders.get(&tensor.id).copied().unwrap_or(0) > 1 {
         return Err((
@@ -524,11 +639,13 @@ pub(crate) fn offload<R: CubeRuntime>(
         stream: StreamId::current(),
         pinned,
         codec,
+        after_take,
         zeros: Mutex::new(zeros),
         after: registry.next_seq,
         state: Mutex::new(Take::Waiting),
         polling: AtomicBool::new(false),
         asked_at: OPS.load(Ordering::Relaxed),
+        stand_in,
     });
     let pending: Arc<dyn Pending> = Arc::new(PendingTake {
         cell: cell.clone(),
@@ -536,11 +653,7 @@ pub(crate) fn offload<R: CubeRuntime>(
     });
     registry.pending.push(Arc::downgrade(&pending));
     ANY_PENDING.store(true, Ordering::Release);
-    Ok(FusedCopy {
-        tensor,
-        cell,
-        _pending: pending,
-    })
+    Ok((tensor, cell, pending))
 }
 
 impl<R: CubeRuntime> FusedCopy<R> {
@@ -561,6 +674,11 @@ impl<R: CubeRuntime> FusedCopy<R> {
                 None
             }
             Take::Kept => None,
+            Take::Freed | Take::Aside(_) => {
+                unreachable!(
+                    "only a tensor freed for its rebuild has its buffer freed or kept aside"
+                )
+            }
             Take::Taken(tensor) => Some(CubeLoad::Ready(tensor)),
             Take::Moved(copy) => Some(copy.prefetch()),
         };
@@ -574,7 +692,7 @@ impl<R: CubeRuntime> FusedCopy<R> {
         match &*self.cell.lock() {
             Take::Waiting | Take::Taken(_) => true,
             Take::Moved(copy) => copy.in_flight(),
-            Take::Kept => false,
+            Take::Kept | Take::Freed | Take::Aside(_) => false,
         }
     }
 
@@ -630,5 +748,346 @@ impl<R: CubeRuntime> DeviceLoad for FusedLoad<R> {
     }
     fn collect(self: Box<Self>) -> Box<dyn Any + Send> {
         Box::new(FusedLoad::collect(*self))
+    }
+}
+
+/// A fusion tensor freed for its rebuild: the tensor itself stays, with its
+/// id, so fusion sees it live as without burn-swap; its buffer is taken out
+/// once the ops before have run, and freed (or kept aside for a check).
+pub(crate) struct FusedRelease<R: CubeRuntime> {
+    tensor: FusedTensor<R>,
+    cell: Arc<TakeCell<R>>,
+    _pending: Arc<dyn Pending>,
+    _alias: AliasGuard<R>,
+}
+
+/// Removes a stand-in's alias from fusion's container if its tensor is
+/// never rebuilt (it died without backward).
+struct AliasGuard<R: CubeRuntime> {
+    cell: Arc<TakeCell<R>>,
+    client: burn_fusion::client::GlobalFusionClient<FusionCubeRuntime<R>>,
+}
+
+impl<R: CubeRuntime> Drop for AliasGuard<R> {
+    fn drop(&mut self) {
+        if let Some(stand_in) = &self.cell.stand_in {
+            if stand_in.made.swap(false, Ordering::AcqRel) {
+                submit(
+                    &self.client,
+                    Rename {
+                        from: stand_in.alias,
+                        to: None,
+                        keep: None,
+                    },
+                );
+            }
+        }
+    }
+}
+
+/// Asks for `tensor`'s buffer to be freed once fusion ran the ops before
+/// (kept aside instead with `keep_aside`); `Err` gives it back. With
+/// `stand_in`, the fusion tensor (by id) whose buffer stands in for it,
+/// and what keeps that tensor alive until the buffer is aliased.
+#[allow(clippy::result_large_err)] // the tensor itself comes back on failure
+pub(crate) fn release<R: CubeRuntime>(
+    tensor: FusedTensor<R>,
+    pinned: PinnedLimits,
+    keep_aside: bool,
+    stand_in: Option<(TensorId, Box<dyn Any + Send>)>,
+) -> Result<FusedRelease<R>, (TransferError, FusedTensor<R>)> {
+    let after_take = match keep_aside {
+        true => AfterTake::KeepAside,
+        false => AfterTake::Free,
+    };
+    let stand_in = stand_in.map(|(source, keep)| StandInAlias {
+        source,
+        alias: tensor.client.create_empty_handle(),
+        made: AtomicBool::new(false),
+        keep: Mutex::new(Some(keep)),
+    });
+    let (tensor, cell, pending) = ask(tensor, pinned, None, None, after_take, stand_in)?;
+    let client = tensor.client.clone();
+    Ok(FusedRelease {
+        tensor,
+        _alias: AliasGuard {
+            cell: cell.clone(),
+            client,
+        },
+        cell,
+        _pending: pending,
+    })
+}
+
+/// A freed tensor made again.
+pub(crate) struct FusedRebuild<R: CubeRuntime> {
+    pub tensor: FusedTensor<R>,
+    /// It was rebuilt (not found still in fusion).
+    pub rebuilt: bool,
+    /// The buffer kept aside and the rebuild, to compare.
+    pub check: Option<SameBuffers<R>>,
+}
+
+impl<R: CubeRuntime> FusedRelease<R> {
+    /// The tensor again, under its own id. A buffer fusion never handed
+    /// over is still there. A stand-in's alias is put under its id.
+    /// Otherwise `replay` runs on `inputs()` on a fusion stream of
+    /// burn-swap's own, fed with aliases of the inputs' buffers, so the
+    /// training stream gets no op and its blocks stay as without
+    /// burn-swap; the result is put back under the tensor's id. `id` is
+    /// burn-swap's id of the tensor (the check's).
+    pub(crate) fn rebuild(
+        self,
+        id: crate::handle::TensorId,
+        inputs: impl FnOnce() -> Vec<FusedTensor<R>>,
+        replay: impl FnOnce(Vec<FusedTensor<R>>) -> FusedTensor<R>,
+    ) -> FusedRebuild<R> {
+        let state = std::mem::replace(&mut *self.cell.lock(), Take::Kept);
+        self.cell.settle();
+        let client = self.tensor.client.clone();
+        let not_needed = |tensor| {
+            REBUILDS_NOT_NEEDED.fetch_add(1, Ordering::Relaxed);
+            FusedRebuild {
+                tensor,
+                rebuilt: false,
+                check: None,
+            }
+        };
+        let original = match state {
+            Take::Waiting | Take::Kept => return not_needed(self.tensor),
+            // Taken and not yet freed: it goes back as it is (an alias
+            // made for it goes with the guard).
+            Take::Taken(buffer) if self.cell.after_take == AfterTake::Free => {
+                put_back(&client, self.tensor.id, buffer);
+                return not_needed(self.tensor);
+            }
+            Take::Taken(buffer) | Take::Aside(buffer) => Some(buffer),
+            Take::Freed => None,
+            Take::Moved(_) => unreachable!("a tensor freed for its rebuild is never copied"),
+        };
+        REBUILT.fetch_add(1, Ordering::Relaxed);
+        if let Some(stand_in) = &self.cell.stand_in {
+            // Aliased when taken: the alias becomes the tensor.
+            stand_in.made.store(false, Ordering::Release);
+            let keep = original.as_ref().map(|_| Arc::new(Mutex::new(None)));
+            submit(
+                &client,
+                Rename {
+                    from: stand_in.alias,
+                    to: Some(self.tensor.to_ir_out()),
+                    keep: keep.clone(),
+                },
+            );
+            let check = original.zip(keep).and_then(|(original, keep)| {
+                OWN_STREAM.executes(|| client.sync(|| ()));
+                let rebuilt = keep.lock().unwrap_or_else(|p| p.into_inner()).take()?;
+                Some(SameBuffers {
+                    id,
+                    original,
+                    rebuilt,
+                })
+            });
+            return FusedRebuild {
+                tensor: self.tensor,
+                rebuilt: true,
+                check,
+            };
+        }
+        let inputs = inputs();
+        let stream = rebuild_stream();
+        let Some(aliases) = alias_on(&client, &inputs, stream) else {
+            // An input is not in fusion's container (not expected: its op
+            // ran before this tensor's). The training stream rebuilds it,
+            // in order, as a tensor of its own.
+            tracing::warn!(
+                id = ?self.tensor.id,
+                "an input of a rebuild was not in fusion; rebuilt on the training stream"
+            );
+            REBUILT_IN_STREAM.fetch_add(1, Ordering::Relaxed);
+            return FusedRebuild {
+                tensor: replay(inputs),
+                rebuilt: true,
+                check: None,
+            };
+        };
+        drop(inputs);
+        let rebuilt = stream.executes(|| replay(aliases));
+        // Resolved from the training thread: fusion runs the rebuild
+        // stream's ops under the caller's stream id, so CubeCL runs them on
+        // the training thread's stream and memory pool.
+        let buffer = client.resolve_tensor_float::<Inner<R>>(rebuilt);
+        let check = original.map(|original| SameBuffers {
+            id,
+            original,
+            rebuilt: buffer.clone(),
+        });
+        put_back(&client, self.tensor.id, buffer);
+        FusedRebuild {
+            tensor: self.tensor,
+            rebuilt: true,
+            check,
+        }
+    }
+}
+
+/// Moves the handle under `from` to `to` (or drops it), keeping a clone of
+/// the buffer in `keep` where given.
+struct Rename<R: CubeRuntime> {
+    from: TensorId,
+    to: Option<TensorIr>,
+    keep: Option<Arc<Mutex<Option<CubeTensor<R>>>>>,
+}
+
+impl<R: CubeRuntime> fmt::Debug for Rename<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Rename({})", self.from)
+    }
+}
+
+impl<R: CubeRuntime> Operation<FusionCubeRuntime<R>> for Rename<R> {
+    fn execute(&self, handles: &mut Handles<R>) {
+        let Some(to) = &self.to else {
+            handles.remove_handle(self.from);
+            return;
+        };
+        let from = TensorIr {
+            id: self.from,
+            status: TensorStatus::ReadWrite,
+            ..to.clone()
+        };
+        let tensor = handles.get_float_tensor::<Inner<R>>(&from);
+        if let Some(keep) = &self.keep {
+            *keep.lock().unwrap_or_else(|p| p.into_inner()) = Some(tensor.clone());
+        }
+        handles.register_float_tensor::<Inner<R>>(&to.id, tensor);
+    }
+}
+
+/// The fusion stream rebuilds run on: one per training thread, numbered so
+/// that CubeCL maps it to the training thread's own stream (and memory
+/// pool) should fusion run an op while it is registered.
+fn rebuild_stream() -> StreamId {
+    use cubecl::config::{CubeClRuntimeConfig, RuntimeConfig};
+    let streams = u64::from(CubeClRuntimeConfig::get().streaming.max_streams.max(1));
+    let offset = (1u64 << 40) / streams * streams;
+    StreamId {
+        value: StreamId::current().value + offset,
+    }
+}
+
+/// New fusion tensors on `stream` sharing the buffers of `inputs`, or
+/// `None` where one of them has no buffer in fusion.
+fn alias_on<R: CubeRuntime>(
+    client: &burn_fusion::client::GlobalFusionClient<FusionCubeRuntime<R>>,
+    inputs: &[FusedTensor<R>],
+    stream: StreamId,
+) -> Option<Vec<FusedTensor<R>>> {
+    let outputs: Vec<TensorIr> = inputs
+        .iter()
+        .map(|input| TensorIr {
+            id: client.create_empty_handle(),
+            shape: input.shape(),
+            status: TensorStatus::NotInit,
+            dtype: input.dtype,
+        })
+        .collect();
+    let found = Arc::new(AtomicBool::new(true));
+    let op = Alias {
+        pairs: inputs
+            .iter()
+            .zip(&outputs)
+            .map(|(i, o)| (i.id, o.id))
+            .collect(),
+        found: found.clone(),
+    };
+    let desc = CustomOpIr::new("burn-swap", &[], &outputs);
+    // A fusion tensor registers its drop on the stream of the thread that
+    // drops it: the aliases are dropped, if at all, on their own stream.
+    stream.executes(|| {
+        let aliases = client.register(OperationStreams::default(), OperationIr::Custom(desc), op);
+        // It has no inputs and fuses with nothing: fusion runs it now; the
+        // sync waits for that before `found` is read.
+        client.sync(|| ());
+        found.load(Ordering::Acquire).then_some(aliases)
+    })
+}
+
+/// Puts clones of the inputs' handles under the aliases' ids.
+#[derive(Debug)]
+struct Alias {
+    pairs: Vec<(TensorId, TensorId)>,
+    found: Arc<AtomicBool>,
+}
+
+impl<R: CubeRuntime> Operation<FusionCubeRuntime<R>> for Alias {
+    fn execute(&self, handles: &mut Handles<R>) {
+        let found: Option<Vec<_>> = self
+            .pairs
+            .iter()
+            .map(|(input, _)| handles.get_handle_ref(input).cloned())
+            .collect();
+        let Some(found) = found else {
+            self.found.store(false, Ordering::Release);
+            return;
+        };
+        for (&(_, alias), handle) in self.pairs.iter().zip(found) {
+            handles.register_handle(alias, handle);
+        }
+    }
+}
+
+/// A buffer kept aside and its rebuild, compared outside fusion.
+pub(crate) struct SameBuffers<R: CubeRuntime> {
+    id: crate::handle::TensorId,
+    original: CubeTensor<R>,
+    rebuilt: CubeTensor<R>,
+}
+
+impl<R: CubeRuntime> crate::rebuild_check::RebuildCheck for SameBuffers<R> {
+    fn id(&self) -> crate::handle::TensorId {
+        self.id
+    }
+
+    /// Reads both back through CubeCL: fusion never sees it.
+    fn same_bits(self: Box<Self>) -> Result<bool, burn_backend::ExecutionError> {
+        use burn_backend::ops::FloatTensorOps;
+        let original = burn_backend::read_sync(Inner::<R>::float_into_data(self.original))?;
+        let rebuilt = burn_backend::read_sync(Inner::<R>::float_into_data(self.rebuilt))?;
+        Ok(original.as_bytes() == rebuilt.as_bytes())
+    }
+}
+
+impl<R: CubeRuntime> super::Released for FusedRelease<R> {
+    fn rebuild(
+        self: Box<Self>,
+        id: crate::handle::TensorId,
+        inputs: Box<dyn FnOnce() -> Vec<super::AnyPrimitive> + '_>,
+        replay: super::AnyReplay<'_>,
+    ) -> super::RebuiltBy {
+        let unbox = |tensor: super::AnyPrimitive| -> FusedTensor<R> {
+            *tensor
+                .downcast()
+                .expect("a fusion tensor's rebuild takes and makes fusion tensors")
+        };
+        let done = FusedRelease::rebuild(
+            *self,
+            id,
+            || inputs().into_iter().map(unbox).collect(),
+            |aliases| {
+                unbox(replay(
+                    aliases
+                        .into_iter()
+                        .map(|t| Box::new(t) as super::AnyPrimitive)
+                        .collect(),
+                ))
+            },
+        );
+        super::RebuiltBy {
+            tensor: Box::new(done.tensor),
+            rebuilt: done.rebuilt,
+            check: done
+                .check
+                .map(|check| Box::new(check) as Box<dyn crate::rebuild_check::RebuildCheck>),
+        }
     }
 }

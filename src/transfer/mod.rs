@@ -41,6 +41,7 @@ pub use burn_swap_plan::profile::{DeviceReport, DeviceUsage};
 
 use crate::config::SwapConfig;
 use crate::policy::Codec;
+use crate::rebuild_check::RebuildCheck;
 
 /// What the engines may do, from the configuration of the thread that
 /// moves the tensor.
@@ -580,6 +581,129 @@ pub(crate) fn note_new<P: 'static>(primitive: &P) -> Option<Holder> {
     }
     let _ = any;
     None
+}
+
+/// A primitive whose type is known at run time only.
+pub(crate) type AnyPrimitive = Box<dyn Any + Send>;
+/// An op run again on such primitives.
+pub(crate) type AnyReplay<'a> = Box<dyn FnOnce(Vec<AnyPrimitive>) -> AnyPrimitive + 'a>;
+
+/// A tensor freed for its rebuild by an engine that keeps the tensor itself
+/// (under fusion: the tensor stays, with its id; its buffer goes).
+pub(crate) trait Released: Send {
+    /// The tensor again, as a boxed primitive; see [`rebuild_released`].
+    fn rebuild(
+        self: Box<Self>,
+        id: crate::handle::TensorId,
+        inputs: Box<dyn FnOnce() -> Vec<AnyPrimitive> + '_>,
+        replay: AnyReplay<'_>,
+    ) -> RebuiltBy;
+}
+
+/// What [`Released::rebuild`] gives back.
+pub(crate) struct RebuiltBy {
+    pub tensor: AnyPrimitive,
+    /// Its op ran again (the buffer was not still there).
+    pub rebuilt: bool,
+    /// The buffer kept aside and the rebuild, to compare.
+    pub check: Option<Box<dyn RebuildCheck>>,
+}
+
+/// How a tensor is freed for its rebuild.
+#[cfg_attr(not(any(feature = "cuda", feature = "wgpu")), allow(dead_code))]
+pub(crate) enum Release<P> {
+    /// Its engine holds it meanwhile.
+    Engine(Box<dyn Released>),
+    /// By dropping it: no engine keeps it.
+    Drop(P),
+    /// Not at all: another live tensor shares it.
+    Refused(P),
+}
+
+/// Frees `primitive` for its rebuild (keeps it aside for a check with
+/// `keep_aside`, where an engine holds it). Under fusion the tensor must
+/// stay live for fusion, as it does without burn-swap: dropped, fusion
+/// would run other blocks (kernels that round otherwise).
+#[cfg_attr(not(any(feature = "cuda", feature = "wgpu")), allow(unused_variables))]
+pub(crate) fn release_for_rebuild<B: Backend>(
+    primitive: B::FloatTensorPrimitive,
+    options: &TransferOptions,
+    keep_aside: bool,
+    stand_in: Option<StandIn<'_, B::FloatTensorPrimitive>>,
+) -> Release<B::FloatTensorPrimitive> {
+    #[cfg(feature = "cuda")]
+    let (primitive, stand_in) = match release_fused::<_, cubecl::cuda::CudaRuntime>(
+        primitive, options, keep_aside, stand_in,
+    ) {
+        Ok(release) => return release,
+        Err(back) => back,
+    };
+    #[cfg(feature = "wgpu")]
+    let (primitive, stand_in) = match release_fused::<_, cubecl::wgpu::WgpuRuntime>(
+        primitive, options, keep_aside, stand_in,
+    ) {
+        Ok(release) => return release,
+        Err(back) => back,
+    };
+    drop(stand_in);
+    Release::Drop(primitive)
+}
+
+/// The tensor whose buffer stands in for one freed for its rebuild: its
+/// primitive, and what keeps it alive until the engine let it go.
+#[cfg_attr(not(any(feature = "cuda", feature = "wgpu")), allow(dead_code))]
+pub(crate) struct StandIn<'a, P> {
+    pub primitive: &'a P,
+    pub keep: AnyPrimitive,
+}
+
+/// [`release_for_rebuild`] where `primitive` is runtime `R`'s fusion tensor.
+#[cfg(any(feature = "cuda", feature = "wgpu"))]
+#[allow(clippy::type_complexity)]
+fn release_fused<'a, P: Send + 'static, R: burn_cubecl::CubeRuntime>(
+    primitive: P,
+    options: &TransferOptions,
+    keep_aside: bool,
+    stand_in: Option<StandIn<'a, P>>,
+) -> Result<Release<P>, (P, Option<StandIn<'a, P>>)> {
+    if !(&primitive as &dyn Any).is::<fused::FusedTensor<R>>() {
+        return Err((primitive, stand_in));
+    }
+    let tensor: fused::FusedTensor<R> = cast(primitive).expect("type checked");
+    let stand_in = stand_in.map(|s| {
+        let source = (s.primitive as &dyn Any)
+            .downcast_ref::<fused::FusedTensor<R>>()
+            .expect("a stand-in of a fusion tensor is a fusion tensor");
+        (source.id, s.keep)
+    });
+    Ok(
+        match fused::release(tensor, options.pinned, keep_aside, stand_in) {
+            Ok(release) => Release::Engine(Box::new(release)),
+            Err((_, tensor)) => Release::Refused(cast(tensor).expect("type checked")),
+        },
+    )
+}
+
+/// Makes a tensor freed by its engine again: `replay` on `inputs()` where
+/// it must run (see [`Released`]), `id` naming it for the check.
+pub(crate) fn rebuild_released<B: Backend>(
+    released: Box<dyn Released>,
+    id: crate::handle::TensorId,
+    inputs: impl FnOnce() -> Vec<B::FloatTensorPrimitive>,
+    replay: crate::handle::Replay<B>,
+) -> (B::FloatTensorPrimitive, bool, Option<Box<dyn RebuildCheck>>) {
+    let inputs = Box::new(|| {
+        inputs()
+            .into_iter()
+            .map(|p| Box::new(p) as AnyPrimitive)
+            .collect()
+    });
+    let replay = Box::new(|inputs: Vec<AnyPrimitive>| {
+        let inputs = inputs.into_iter().map(primitive::<B>).collect();
+        Box::new(replay(inputs)) as AnyPrimitive
+    });
+    let done = released.rebuild(id, inputs, replay);
+    (primitive::<B>(done.tensor), done.rebuilt, done.check)
 }
 
 /// Whether `B` is burn's fusion backend.
