@@ -2,11 +2,13 @@
 //!
 //! A rebuilt tensor must have the bits its op made in forward, or the
 //! gradients drift from plain's. Under burn's fusion an op rebuilt in
-//! backward runs outside the fused block it ran in during forward: a matmul
-//! or a reduction can then sum in another order (on an H200, GPT-small's
-//! loss went one bit off plain's), so only element-wise and layout ops are
-//! rebuilt there. Even those are compiled into other kernels than in
-//! forward (nvrtc contracts a multiply and an add into one rounding), so
+//! backward runs outside the fused block it ran in during forward (on a
+//! stream of its own, so the training stream's blocks stay as they are): a
+//! matmul or a reduction can then sum in another order (on an H200,
+//! GPT-small's loss went one bit off plain's), so only element-wise and
+//! layout ops are rebuilt there. Even those are compiled into other kernels
+//! than in forward (nvrtc contracts a multiply and an add into one
+//! rounding), so
 //! each rebuilt tensor is compared once with the tensor itself: it is kept
 //! aside in forward instead of freed, backward reads its rebuild as in any
 //! iteration, and both are read back and compared when the next iteration

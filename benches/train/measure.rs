@@ -246,6 +246,15 @@ pub struct FusionSwaps {
     /// Training-thread time a step spent moving pending offloads on.
     #[serde(default)]
     pub progress_ms_per_step: f64,
+    /// Tensors rebuilt beside the training stream, a step.
+    #[serde(default)]
+    pub rebuilt_per_step: u64,
+    /// Tensors freed for a rebuild still in fusion when needed, a step.
+    #[serde(default)]
+    pub rebuilds_not_needed_per_step: u64,
+    /// Rebuilds that ran on the training stream instead, a step.
+    #[serde(default)]
+    pub rebuilt_in_stream_per_step: u64,
 }
 
 #[cfg(any(feature = "cuda", feature = "wgpu"))]
@@ -269,6 +278,10 @@ pub fn fusion_swaps_since(
         take_lag_ops_max: after.take_lag_ops_max,
         polls_per_step: (after.polls - before.polls) / steps,
         progress_ms_per_step: (after.progress_ns - before.progress_ns) as f64 / 1e6 / steps as f64,
+        rebuilt_per_step: (after.rebuilt - before.rebuilt) / steps,
+        rebuilds_not_needed_per_step: (after.rebuilds_not_needed - before.rebuilds_not_needed)
+            / steps,
+        rebuilt_in_stream_per_step: (after.rebuilt_in_stream - before.rebuilt_in_stream) / steps,
     })
 }
 

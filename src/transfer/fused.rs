@@ -22,6 +22,14 @@
 //!   it reaches fusion's server. Fusion sees the same ops, tensor ids and
 //!   statuses as without burn-swap.
 //!
+//! - Freed for a rebuild, a tensor stays live for fusion as it would without
+//!   burn-swap: its buffer is taken the same way and freed. Its op runs again
+//!   on a fusion stream of burn-swap's own, on aliases of the inputs'
+//!   buffers, and the result is put back under the tensor's id; a stand-in's
+//!   buffer is aliased when the freed tensor's is taken. Dropping the tensor
+//!   or holding its stand-in to the rebuild would change fusion's blocks, and
+//!   the kernels autotune picks for them.
+//!
 //! A tensor id two live handles share (an op that returns its input) is never
 //! moved: the other handle would still reach the same fusion tensor.
 
