@@ -401,6 +401,11 @@ pub(crate) struct Executor {
     unseen: UnseenBytes,
     /// Rebuilt tensors compared with the tensors they stand for.
     rebuild_checks: RebuildChecks,
+    /// Ops (by index) whose rebuild must have given their tensors' bits
+    /// once before backward reads one: under fusion, ops other than
+    /// element-wise and layout ones (their kernels alone can sum in
+    /// another order than in the fused block of forward).
+    verify_first: std::collections::HashSet<u32>,
     /// The last iteration's rebuilds and their tensors, to compare.
     checks_due: Vec<Box<dyn RebuildCheck>>,
     /// What the comparison at this iteration's start found, and its time.
@@ -484,6 +489,7 @@ impl Executor {
             calibrated_costs: None,
             unseen: UnseenBytes::default(),
             rebuild_checks: RebuildChecks::default(),
+            verify_first: Default::default(),
             checks_due: Vec::new(),
             found_checks: None,
             zero_counts: Vec::new(),
@@ -1364,6 +1370,14 @@ impl Executor {
             record.index = 0;
         }
         let index = record.index;
+        if self.fused
+            && record.replayable
+            && !burn_swap_plan::recompute::replays_alike_under_fusion(record.name)
+        {
+            self.verify_first.insert(index);
+        } else {
+            self.verify_first.remove(&index);
+        }
         let mut slots = slots.into_iter();
         for info in &record.output_info {
             let key = TensorKey {
@@ -1437,6 +1451,8 @@ impl Executor {
                                 // A ReLU's output stands in for its input
                                 // with other bits (backward reads only their signs).
                                 let comparable = !active.stand_ins.contains_key(&key);
+                                let verify_first =
+                                    comparable && self.verify_first.contains(&key.op);
                                 match self.rebuild_checks.on_drop(
                                     id,
                                     key,
@@ -1444,6 +1460,7 @@ impl Executor {
                                     bytes,
                                     self.rebuild_check_bytes(),
                                     comparable,
+                                    verify_first,
                                 ) {
                                     RebuildAs::Checked => Leave::ForRebuild { check: true },
                                     RebuildAs::Unchecked => Leave::ForRebuild { check: false },
@@ -1719,12 +1736,17 @@ impl Executor {
                 result = self.replan_reported(&profile, &mut report, &why);
             }
         }
-        if !checked.differed.is_empty() && result.is_ok() {
+        if (!checked.differed.is_empty() || checked.unverifiable > 0) && result.is_ok() {
             if let Some(profile) = self.profile_without_differing_rebuilds() {
-                let why = format!(
-                    " ({} rebuilt tensors differed from their first run: their ops are not rebuilt again)",
-                    checked.differed.len()
-                );
+                let why = match checked.differed.len() {
+                    0 => format!(
+                        " ({} tensors to rebuild cannot be compared with their first run within the bytes for checks: their ops are not rebuilt again)",
+                        checked.unverifiable
+                    ),
+                    n => format!(
+                        " ({n} rebuilt tensors differed from their first run: their ops are not rebuilt again)"
+                    ),
+                };
                 result = self.replan_reported(&profile, &mut report, &why);
             }
         }
@@ -1993,7 +2015,7 @@ impl Executor {
         let due = std::mem::take(&mut self.checks_due);
         let started = Instant::now();
         let checked = self.rebuild_checks.finish(due);
-        if checked.compared > 0 {
+        if checked.compared > 0 || checked.unverifiable > 0 {
             let took = started.elapsed();
             self.step_clock.set_aside(took);
             self.found_checks = Some((checked, took));
@@ -2027,7 +2049,7 @@ impl Executor {
     /// The profile the plan in force was made from, with the ops a rebuild
     /// of which differed marked as not replayable.
     fn profile_without_differing_rebuilds(&mut self) -> Option<Profile> {
-        let differing = self.rebuild_checks.differing().clone();
+        let differing = self.rebuild_checks.differing();
         self.plan_profile_amended(|profile| {
             for (op, signature) in profile.ops.iter_mut().zip(&profile.op_signatures) {
                 if differing.contains(signature) {

@@ -5,16 +5,20 @@
 //! backward runs outside the fused block it ran in during forward (on a
 //! stream of its own, so the training stream's blocks stay as they are): a
 //! matmul or a reduction can then sum in another order (on an H200,
-//! GPT-small's loss went one bit off plain's), so only element-wise and
-//! layout ops are rebuilt there. Even those are compiled into other kernels
-//! than in forward (nvrtc contracts a multiply and an add into one
-//! rounding), so
+//! GPT-small's loss went one bit off plain's when such rebuilds were read at
+//! once). Even element-wise ops are compiled into other kernels than in
+//! forward (nvrtc contracts a multiply and an add into one rounding). So
 //! each rebuilt tensor is compared once with the tensor itself: it is kept
-//! aside in forward instead of freed, backward reads its rebuild as in any
-//! iteration, and both are read back and compared when the next iteration
-//! begins. An op whose rebuild differed is not rebuilt again: its tensors
-//! stay from then on, and the plan is made anew. The iteration that read
-//! such a rebuild is not undone; it is warned of.
+//! aside in forward instead of freed, its rebuild is made in backward, and
+//! both are read back and compared when the next iteration begins. Under
+//! fusion backward reads the tensor kept aside, so no iteration reads a
+//! rebuild before one gave its bits; a rebuild of an op other than
+//! element-wise and layout ones is read only then, and where its tensors
+//! can never be compared (over the bytes for checks) it is not rebuilt. An
+//! op whose rebuild differed is not rebuilt again: its tensors stay from
+//! then on, and the plan is made anew. Without fusion backward reads the
+//! rebuild in the iteration that checks it; one that differed there is
+//! warned of.
 
 use std::collections::{HashMap, HashSet};
 
@@ -94,6 +98,9 @@ pub(crate) struct Checked {
     pub compared: u64,
     /// Those that differed.
     pub differed: Vec<Differed>,
+    /// Tensors to be checked before their rebuild is read that cannot be:
+    /// their ops are not rebuilt again.
+    pub unverifiable: u64,
 }
 
 /// Which rebuilt tensors were checked, and what was found.
@@ -113,13 +120,21 @@ pub(crate) struct RebuildChecks {
     /// Tensors kept aside once that backward never rebuilt: not kept
     /// aside again (each would hold the allowance every iteration).
     unread: HashSet<(u32, u16, u64)>,
+    /// Ops, by signature, to be checked before a rebuild is read, whose
+    /// tensors cannot be (over the allowance): never rebuilt.
+    unverifiable: HashSet<u64>,
+    /// Tensors found so since the last [`Self::finish`].
+    unverifiable_new: u64,
 }
 
 impl RebuildChecks {
     /// What becomes of tensor `id` (`key`, `bytes`, made by an op of
     /// `signature`) that the plan frees for a rebuild, with `allowance`
     /// device bytes for checks an iteration. `comparable`: its rebuild is
-    /// meant to have its bits.
+    /// meant to have its bits. `verify_first`: its rebuild is read only
+    /// once one gave its bits (it is checked first, or kept); where it never
+    /// can be checked, its op is not rebuilt again.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn on_drop(
         &mut self,
         id: TensorId,
@@ -128,17 +143,25 @@ impl RebuildChecks {
         bytes: u64,
         allowance: u64,
         comparable: bool,
+        verify_first: bool,
     ) -> RebuildAs {
-        if self.differ.contains(&signature) {
+        if self.differ.contains(&signature) || self.unverifiable.contains(&signature) {
             return RebuildAs::Kept;
         }
         let at = (key.op, key.output, signature);
-        if !comparable || allowance == 0 || self.same.contains(&at) || self.unread.contains(&at) {
+        if !comparable || self.same.contains(&at) {
             return RebuildAs::Unchecked;
         }
         let cost = bytes.saturating_mul(2);
-        if cost > allowance {
-            self.too_large.insert(at);
+        if allowance == 0 || cost > allowance || self.unread.contains(&at) {
+            if verify_first {
+                self.unverifiable.insert(signature);
+                self.unverifiable_new += 1;
+                return RebuildAs::Kept;
+            }
+            if allowance > 0 && cost > allowance {
+                self.too_large.insert(at);
+            }
             return RebuildAs::Unchecked;
         }
         if self.kept_bytes + cost > allowance {
@@ -148,22 +171,28 @@ impl RebuildChecks {
                 bytes,
                 "rebuild not checked in this iteration: its bytes for checks are taken"
             );
-            return RebuildAs::Unchecked;
+            return match verify_first {
+                // Checked in a later iteration; kept meanwhile.
+                true => RebuildAs::Kept,
+                false => RebuildAs::Unchecked,
+            };
         }
         self.kept_bytes += cost;
         self.pending.insert(id, (key, signature));
         RebuildAs::Checked
     }
 
-    /// Whether a rebuild of an op of `signature` differed (asked of every
-    /// replayable op: nothing to hash while none did).
+    /// Whether an op of `signature` is not rebuilt any more: a rebuild of
+    /// it differed, or it is to be checked first and cannot be (asked of
+    /// every replayable op: nothing to hash while there is none).
     pub(crate) fn differs(&self, signature: u64) -> bool {
-        !self.differ.is_empty() && self.differ.contains(&signature)
+        (!self.differ.is_empty() && self.differ.contains(&signature))
+            || (!self.unverifiable.is_empty() && self.unverifiable.contains(&signature))
     }
 
-    /// The signatures of the ops a rebuild of which differed.
-    pub(crate) fn differing(&self) -> &HashSet<u64> {
-        &self.differ
+    /// The signatures of the ops not rebuilt any more (see [`Self::differs`]).
+    pub(crate) fn differing(&self) -> HashSet<u64> {
+        self.differ.union(&self.unverifiable).copied().collect()
     }
 
     /// Rebuilt tensors that are never checked: too large for the allowance.
@@ -205,6 +234,7 @@ impl RebuildChecks {
             self.unread.insert((key.op, key.output, signature));
         }
         self.kept_bytes = 0;
+        found.unverifiable = std::mem::take(&mut self.unverifiable_new);
         found
     }
 }
@@ -261,7 +291,19 @@ mod tests {
         bytes: u64,
         allowance: u64,
     ) -> RebuildAs {
-        checks.on_drop(id, key(op), 10 + op as u64, bytes, allowance, true)
+        checks.on_drop(id, key(op), 10 + op as u64, bytes, allowance, true, false)
+    }
+
+    /// As [`drop_one`], for an op whose rebuild is read only once one was
+    /// found to give its bits.
+    fn drop_verified_first(
+        checks: &mut RebuildChecks,
+        id: TensorId,
+        op: u32,
+        bytes: u64,
+        allowance: u64,
+    ) -> RebuildAs {
+        checks.on_drop(id, key(op), 10 + op as u64, bytes, allowance, true, true)
     }
 
     #[test]
@@ -294,7 +336,7 @@ mod tests {
         assert!(checks.differs(11));
         // Another tensor of an op of that signature stays too.
         assert_eq!(
-            checks.on_drop(2, key(7), 11, 10, 100, true),
+            checks.on_drop(2, key(7), 11, 10, 100, true, false),
             RebuildAs::Kept
         );
     }
@@ -316,7 +358,7 @@ mod tests {
     fn stand_ins_tensors_too_large_or_never_rebuilt_and_no_allowance_go_unchecked() {
         let mut checks = RebuildChecks::default();
         assert_eq!(
-            checks.on_drop(1, key(1), 11, 10, 100, false),
+            checks.on_drop(1, key(1), 11, 10, 100, false, false),
             RebuildAs::Unchecked
         );
         assert_eq!(drop_one(&mut checks, 2, 2, 60, 100), RebuildAs::Unchecked);
@@ -326,6 +368,47 @@ mod tests {
         assert_eq!(drop_one(&mut checks, 4, 4, 10, 100), RebuildAs::Checked);
         assert_eq!(checks.finish(Vec::new()).compared, 0);
         assert_eq!(drop_one(&mut checks, 5, 4, 10, 100), RebuildAs::Unchecked);
+    }
+
+    #[test]
+    fn a_rebuild_to_verify_first_is_kept_until_checked_and_its_op_dropped_if_it_never_can_be() {
+        let mut checks = RebuildChecks::default();
+        // 100 bytes for checks: the first of 40 (80 counted) is checked,
+        // the second waits for the next iteration on the device.
+        assert_eq!(
+            drop_verified_first(&mut checks, 1, 1, 40, 100),
+            RebuildAs::Checked
+        );
+        assert_eq!(
+            drop_verified_first(&mut checks, 2, 2, 40, 100),
+            RebuildAs::Kept
+        );
+        assert!(!checks.differs(12));
+        let found = checks.finish(vec![check(1, Ok(true))]);
+        assert_eq!((found.compared, found.unverifiable), (1, 0));
+        // Verified: read unchecked from now on; the other is checked now.
+        assert_eq!(
+            drop_verified_first(&mut checks, 3, 1, 40, 100),
+            RebuildAs::Unchecked
+        );
+        assert_eq!(
+            drop_verified_first(&mut checks, 4, 2, 40, 100),
+            RebuildAs::Checked
+        );
+        // Over the allowance, or with none: never checked, so its op is
+        // not rebuilt again.
+        assert_eq!(
+            drop_verified_first(&mut checks, 5, 5, 60, 100),
+            RebuildAs::Kept
+        );
+        assert_eq!(
+            drop_verified_first(&mut checks, 6, 6, 10, 0),
+            RebuildAs::Kept
+        );
+        assert!(checks.differs(15) && checks.differs(16));
+        assert_eq!(checks.differing(), [15, 16].into_iter().collect());
+        assert_eq!(checks.finish(vec![check(4, Ok(true))]).unverifiable, 2);
+        assert_eq!(checks.too_large(), 0);
     }
 
     #[test]

@@ -35,12 +35,12 @@ use crate::profile::{Phase, Profile, TensorId, TensorKey, TensorProfile};
 /// the same bits under burn's fusion: element-wise and layout ops do.
 /// Matmuls, convolutions, pooling, reductions and the ops built on them
 /// (softmax, layer norm, attention) do not always: their kernels are picked
-/// by autotune and fused with what surrounds them, so a replay in backward
-/// can sum in another order. On an H200 under fused `Cuda`, `home`'s
-/// GPT-small b4 plan that rebuilt 72 tensors, some of them such ops, gave a
-/// loss one bit off plain's from the first step under that plan on
-/// (3.6983356 against 3.6983352); its ResNet-50 plans, which rebuild only
-/// element-wise ops, gave plain's losses bit for bit.
+/// by autotune for the block they are fused in, so a replay alone can sum
+/// in another order. On an H200 under fused `Cuda`, `home`'s GPT-small b4
+/// plan that rebuilt 72 tensors, some of them such ops, and read the
+/// rebuilds at once, gave a loss one bit off plain's (3.6983356 against
+/// 3.6983352). burn-swap reads a rebuild of such an op only once one was
+/// compared with its tensor and gave the same bits.
 pub fn replays_alike_under_fusion(name: &str) -> bool {
     // `float_mul_scalar` and `float_powi_scalar_impl` are `mul` and `powi`.
     let op = name.strip_prefix("float_").unwrap_or(name);

@@ -58,8 +58,6 @@ pub(crate) struct OpScope<B: Backend> {
     adopted: Vec<(TensorId, u64, bool)>,
     /// The op can run again on the same inputs (see [`Self::replayable`]).
     replayable: bool,
-    /// `B` is burn's fusion backend.
-    fused: bool,
     /// The plan rebuilds this op's output in backward: its float inputs,
     /// kept for the rebuild.
     recipe_inputs: Option<Vec<Arc<Slot<B>>>>,
@@ -118,7 +116,6 @@ impl<B: Backend> OpScope<B> {
             tracker,
             adopted: Vec::new(),
             replayable: false,
-            fused,
             recipe_inputs,
             input_bytes: 0,
             input_shapes: burn_swap_plan::cost::work::counts_flops(name).then(Vec::new),
@@ -129,12 +126,10 @@ impl<B: Backend> OpScope<B> {
     /// for deterministic ops of float tensors with one float output), and
     /// says whether the plan rebuilds its output: then its float inputs are
     /// kept, and the op hands its [`Self::recipe`] over once it ran. Under
-    /// burn's fusion only ops whose replay makes the same bits count
-    /// (`recompute::replays_alike_under_fusion`).
+    /// burn's fusion a rebuild of an op other than element-wise and layout
+    /// ones is read only once one gave its tensor's bits (the executor's
+    /// `verify_first`).
     pub(crate) fn replayable(&mut self) -> bool {
-        if self.fused && !burn_swap_plan::recompute::replays_alike_under_fusion(self.name) {
-            return false;
-        }
         self.replayable = true;
         self.recipe_inputs.is_some()
     }

@@ -780,14 +780,7 @@ impl<R: CubeRuntime> Drop for AliasGuard<R> {
     fn drop(&mut self) {
         if let Some(stand_in) = &self.cell.stand_in {
             if stand_in.made.swap(false, Ordering::AcqRel) {
-                submit(
-                    &self.client,
-                    Rename {
-                        from: stand_in.alias,
-                        to: None,
-                        keep: None,
-                    },
-                );
+                submit(&self.client, Forget(stand_in.alias));
             }
         }
     }
@@ -873,32 +866,54 @@ impl<R: CubeRuntime> FusedRelease<R> {
             Take::Freed => None,
             Take::Moved(_) => unreachable!("a tensor freed for its rebuild is never copied"),
         };
-        REBUILT.fetch_add(1, Ordering::Relaxed);
+        // A tensor kept aside is handed to backward as it is, and its
+        // rebuild compared with it later: backward never reads a rebuild
+        // before one of its op gave the tensor's bits.
         if let Some(stand_in) = &self.cell.stand_in {
-            // Aliased when taken: the alias becomes the tensor.
+            // Aliased when taken: the alias becomes the tensor, or is
+            // compared with it.
+            REBUILT.fetch_add(1, Ordering::Relaxed);
             stand_in.made.store(false, Ordering::Release);
-            let keep = original.as_ref().map(|_| Arc::new(Mutex::new(None)));
+            let alias = TensorIr {
+                id: stand_in.alias,
+                status: TensorStatus::ReadWrite,
+                ..self.tensor.to_ir_out()
+            };
+            let Some(original) = original else {
+                submit(
+                    &client,
+                    Rename {
+                        from: alias,
+                        to: Some(self.tensor.id),
+                        keep: None,
+                    },
+                );
+                return FusedRebuild {
+                    tensor: self.tensor,
+                    rebuilt: true,
+                    check: None,
+                };
+            };
+            let keep = Arc::new(Mutex::new(None));
             submit(
                 &client,
                 Rename {
-                    from: stand_in.alias,
-                    to: Some(self.tensor.to_ir_out()),
-                    keep: keep.clone(),
+                    from: alias,
+                    to: None,
+                    keep: Some(keep.clone()),
                 },
             );
-            let check = original.zip(keep).and_then(|(original, keep)| {
-                OWN_STREAM.executes(|| client.sync(|| ()));
-                let rebuilt = keep.lock().unwrap_or_else(|p| p.into_inner()).take()?;
-                Some(SameBuffers {
-                    id,
-                    original,
-                    rebuilt,
-                })
-            });
+            put_back(&client, self.tensor.id, original.clone());
+            OWN_STREAM.executes(|| client.sync(|| ()));
+            let rebuilt = keep.lock().unwrap_or_else(|p| p.into_inner()).take();
             return FusedRebuild {
                 tensor: self.tensor,
                 rebuilt: true,
-                check,
+                check: rebuilt.map(|rebuilt| SameBuffers {
+                    id,
+                    original,
+                    rebuilt,
+                }),
             };
         }
         let inputs = inputs();
@@ -906,12 +921,17 @@ impl<R: CubeRuntime> FusedRelease<R> {
         let Some(aliases) = alias_on(&client, &inputs, stream) else {
             // An input is not in fusion's container (not expected: its op
             // ran before this tensor's). The training stream rebuilds it,
-            // in order, as a tensor of its own.
+            // in order, as a tensor of its own; a tensor kept aside is
+            // handed over instead.
             tracing::warn!(
                 id = ?self.tensor.id,
                 "an input of a rebuild was not in fusion; rebuilt on the training stream"
             );
             REBUILT_IN_STREAM.fetch_add(1, Ordering::Relaxed);
+            if let Some(original) = original {
+                put_back(&client, self.tensor.id, original);
+                return not_needed(self.tensor);
+            }
             return FusedRebuild {
                 tensor: replay(inputs),
                 rebuilt: true,
@@ -924,12 +944,21 @@ impl<R: CubeRuntime> FusedRelease<R> {
         // stream's ops under the caller's stream id, so CubeCL runs them on
         // the training thread's stream and memory pool.
         let buffer = client.resolve_tensor_float::<Inner<R>>(rebuilt);
-        let check = original.map(|original| SameBuffers {
-            id,
-            original,
-            rebuilt: buffer.clone(),
-        });
-        put_back(&client, self.tensor.id, buffer);
+        REBUILT.fetch_add(1, Ordering::Relaxed);
+        let check = match original {
+            Some(original) => {
+                put_back(&client, self.tensor.id, original.clone());
+                Some(SameBuffers {
+                    id,
+                    original,
+                    rebuilt: buffer,
+                })
+            }
+            None => {
+                put_back(&client, self.tensor.id, buffer);
+                None
+            }
+        };
         FusedRebuild {
             tensor: self.tensor,
             rebuilt: true,
@@ -938,36 +967,39 @@ impl<R: CubeRuntime> FusedRelease<R> {
     }
 }
 
-/// Moves the handle under `from` to `to` (or drops it), keeping a clone of
-/// the buffer in `keep` where given.
+/// Moves the buffer of `from` under `to`, or takes it out of fusion's
+/// container; a clone of it goes to `keep` where given.
 struct Rename<R: CubeRuntime> {
-    from: TensorId,
-    to: Option<TensorIr>,
+    from: TensorIr,
+    to: Option<TensorId>,
     keep: Option<Arc<Mutex<Option<CubeTensor<R>>>>>,
 }
 
 impl<R: CubeRuntime> fmt::Debug for Rename<R> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Rename({})", self.from)
+        write!(f, "Rename({})", self.from.id)
     }
 }
 
 impl<R: CubeRuntime> Operation<FusionCubeRuntime<R>> for Rename<R> {
     fn execute(&self, handles: &mut Handles<R>) {
-        let Some(to) = &self.to else {
-            handles.remove_handle(self.from);
-            return;
-        };
-        let from = TensorIr {
-            id: self.from,
-            status: TensorStatus::ReadWrite,
-            ..to.clone()
-        };
-        let tensor = handles.get_float_tensor::<Inner<R>>(&from);
+        let tensor = handles.get_float_tensor::<Inner<R>>(&self.from);
         if let Some(keep) = &self.keep {
             *keep.lock().unwrap_or_else(|p| p.into_inner()) = Some(tensor.clone());
         }
-        handles.register_float_tensor::<Inner<R>>(&to.id, tensor);
+        if let Some(to) = self.to {
+            handles.register_float_tensor::<Inner<R>>(&to, tensor);
+        }
+    }
+}
+
+/// Takes a handle out of fusion's container.
+#[derive(Debug)]
+struct Forget(TensorId);
+
+impl<R: CubeRuntime> Operation<FusionCubeRuntime<R>> for Forget {
+    fn execute(&self, handles: &mut Handles<R>) {
+        handles.remove_handle(self.0);
     }
 }
 
