@@ -252,9 +252,6 @@ pub struct FusionSwaps {
     /// Tensors freed for a rebuild still in fusion when needed, a step.
     #[serde(default)]
     pub rebuilds_not_needed_per_step: u64,
-    /// Rebuilds that ran on the training stream instead, a step.
-    #[serde(default)]
-    pub rebuilt_in_stream_per_step: u64,
 }
 
 #[cfg(any(feature = "cuda", feature = "wgpu"))]
@@ -281,7 +278,6 @@ pub fn fusion_swaps_since(
         rebuilt_per_step: (after.rebuilt - before.rebuilt) / steps,
         rebuilds_not_needed_per_step: (after.rebuilds_not_needed - before.rebuilds_not_needed)
             / steps,
-        rebuilt_in_stream_per_step: (after.rebuilt_in_stream - before.rebuilt_in_stream) / steps,
     })
 }
 

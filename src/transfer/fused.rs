@@ -163,9 +163,6 @@ pub struct FusionSwapStats {
     /// Tensors freed for a rebuild whose buffer was still in fusion when
     /// backward needed them: nothing to rebuild.
     pub rebuilds_not_needed: u64,
-    /// Rebuilds run on the training thread's stream instead (an input was
-    /// not in fusion's container): fusion's blocks then differ.
-    pub rebuilt_in_stream: u64,
 }
 
 static MOVED: AtomicU64 = AtomicU64::new(0);
@@ -178,7 +175,6 @@ static PROGRESS_NS: AtomicU64 = AtomicU64::new(0);
 static FREED: AtomicU64 = AtomicU64::new(0);
 static REBUILT: AtomicU64 = AtomicU64::new(0);
 static REBUILDS_NOT_NEEDED: AtomicU64 = AtomicU64::new(0);
-static REBUILT_IN_STREAM: AtomicU64 = AtomicU64::new(0);
 /// Ops finished on any thread: the clock take lags are counted in.
 static OPS: AtomicU64 = AtomicU64::new(0);
 
@@ -195,7 +191,6 @@ pub fn stats() -> FusionSwapStats {
         freed: FREED.load(Ordering::Relaxed),
         rebuilt: REBUILT.load(Ordering::Relaxed),
         rebuilds_not_needed: REBUILDS_NOT_NEEDED.load(Ordering::Relaxed),
-        rebuilt_in_stream: REBUILT_IN_STREAM.load(Ordering::Relaxed),
     }
 }
 
@@ -904,65 +899,56 @@ impl<R: CubeRuntime> FusedRelease<R> {
                 },
             );
             put_back(&client, self.tensor.id, original.clone());
-            OWN_STREAM.executes(|| client.sync(|| ()));
-            let rebuilt = keep.lock().unwrap_or_else(|p| p.into_inner()).take();
             return FusedRebuild {
                 tensor: self.tensor,
                 rebuilt: true,
-                check: rebuilt.map(|rebuilt| SameBuffers {
+                check: Some(SameBuffers {
                     id,
                     original,
-                    rebuilt,
+                    rebuilt: keep,
+                    client,
                 }),
             };
         }
         let inputs = inputs();
         let stream = rebuild_stream();
-        let Some(aliases) = alias_on(&client, &inputs, stream) else {
-            // An input is not in fusion's container (not expected: its op
-            // ran before this tensor's). The training stream rebuilds it,
-            // in order, as a tensor of its own; a tensor kept aside is
-            // handed over instead.
-            tracing::warn!(
-                id = ?self.tensor.id,
-                "an input of a rebuild was not in fusion; rebuilt on the training stream"
-            );
-            REBUILT_IN_STREAM.fetch_add(1, Ordering::Relaxed);
-            if let Some(original) = original {
-                put_back(&client, self.tensor.id, original);
-                return not_needed(self.tensor);
-            }
-            return FusedRebuild {
-                tensor: replay(inputs),
-                rebuilt: true,
-                check: None,
-            };
-        };
+        let aliases = alias_on(&client, &inputs, stream);
         drop(inputs);
+        // The rebuild's ops wait on their stream (they fuse) until the op
+        // that moves its buffer closes them. That op is sent from the
+        // training thread's stream id, so fusion runs them all under it:
+        // on the training thread's CubeCL stream and memory pool, and
+        // without the training thread waiting for fusion's server.
         let rebuilt = stream.executes(|| replay(aliases));
-        // Resolved from the training thread: fusion runs the rebuild
-        // stream's ops under the caller's stream id, so CubeCL runs them on
-        // the training thread's stream and memory pool.
-        let buffer = client.resolve_tensor_float::<Inner<R>>(rebuilt);
-        REBUILT.fetch_add(1, Ordering::Relaxed);
-        let check = match original {
-            Some(original) => {
-                put_back(&client, self.tensor.id, original.clone());
-                Some(SameBuffers {
-                    id,
-                    original,
-                    rebuilt: buffer,
-                })
-            }
-            None => {
-                put_back(&client, self.tensor.id, buffer);
-                None
-            }
+        let mut streams = stream.executes(OperationStreams::default);
+        streams.tensor(&rebuilt);
+        let from = rebuilt.into_ir();
+        let desc = CustomOpIr::new("burn-swap", std::slice::from_ref(&from), &[]);
+        let checked = original.map(|original| (original, Arc::new(Mutex::new(None))));
+        let rename = Rename {
+            from,
+            to: match &checked {
+                // Backward reads the tensor kept aside.
+                Some((original, _)) => {
+                    put_back(&client, self.tensor.id, original.clone());
+                    None
+                }
+                None => Some(self.tensor.id),
+            },
+            keep: checked.as_ref().map(|(_, keep)| keep.clone()),
         };
+        client.register(streams, OperationIr::Custom(desc), rename);
+        client.flush_queue();
+        REBUILT.fetch_add(1, Ordering::Relaxed);
         FusedRebuild {
             tensor: self.tensor,
             rebuilt: true,
-            check,
+            check: checked.map(|(original, rebuilt)| SameBuffers {
+                id,
+                original,
+                rebuilt,
+                client,
+            }),
         }
     }
 }
@@ -1015,13 +1001,16 @@ fn rebuild_stream() -> StreamId {
     }
 }
 
-/// New fusion tensors on `stream` sharing the buffers of `inputs`, or
-/// `None` where one of them has no buffer in fusion.
+/// New fusion tensors on `stream` sharing the buffers of `inputs`. Every
+/// input's buffer is in fusion's container by the time the aliasing op
+/// runs: the freed tensor's buffer was taken, so the ops that made its
+/// inputs had run; an input brought back or rebuilt was put back by an op
+/// sent before this one, and the device thread runs them in order.
 fn alias_on<R: CubeRuntime>(
     client: &burn_fusion::client::GlobalFusionClient<FusionCubeRuntime<R>>,
     inputs: &[FusedTensor<R>],
     stream: StreamId,
-) -> Option<Vec<FusedTensor<R>>> {
+) -> Vec<FusedTensor<R>> {
     let outputs: Vec<TensorIr> = inputs
         .iter()
         .map(|input| TensorIr {
@@ -1031,46 +1020,29 @@ fn alias_on<R: CubeRuntime>(
             dtype: input.dtype,
         })
         .collect();
-    let found = Arc::new(AtomicBool::new(true));
     let op = Alias {
         pairs: inputs
             .iter()
             .zip(&outputs)
             .map(|(i, o)| (i.id, o.id))
             .collect(),
-        found: found.clone(),
     };
     let desc = CustomOpIr::new("burn-swap", &[], &outputs);
-    // A fusion tensor registers its drop on the stream of the thread that
-    // drops it: the aliases are dropped, if at all, on their own stream.
-    stream.executes(|| {
-        let aliases = client.register(OperationStreams::default(), OperationIr::Custom(desc), op);
-        // It has no inputs and fuses with nothing: fusion runs it now; the
-        // sync waits for that before `found` is read.
-        client.sync(|| ());
-        found.load(Ordering::Acquire).then_some(aliases)
-    })
+    // It has no inputs and fuses with nothing: fusion runs it at once. It
+    // launches no kernel, so running under the rebuild stream's id is fine.
+    stream.executes(|| client.register(OperationStreams::default(), OperationIr::Custom(desc), op))
 }
 
 /// Puts clones of the inputs' handles under the aliases' ids.
 #[derive(Debug)]
 struct Alias {
     pairs: Vec<(TensorId, TensorId)>,
-    found: Arc<AtomicBool>,
 }
 
 impl<R: CubeRuntime> Operation<FusionCubeRuntime<R>> for Alias {
     fn execute(&self, handles: &mut Handles<R>) {
-        let found: Option<Vec<_>> = self
-            .pairs
-            .iter()
-            .map(|(input, _)| handles.get_handle_ref(input).cloned())
-            .collect();
-        let Some(found) = found else {
-            self.found.store(false, Ordering::Release);
-            return;
-        };
-        for (&(_, alias), handle) in self.pairs.iter().zip(found) {
+        for &(input, alias) in &self.pairs {
+            let handle = handles.get_handle(&input, &TensorStatus::ReadOnly);
             handles.register_handle(alias, handle);
         }
     }
@@ -1080,7 +1052,9 @@ impl<R: CubeRuntime> Operation<FusionCubeRuntime<R>> for Alias {
 pub(crate) struct SameBuffers<R: CubeRuntime> {
     id: crate::handle::TensorId,
     original: CubeTensor<R>,
-    rebuilt: CubeTensor<R>,
+    /// Filled by the op that moves the rebuild, on fusion's server.
+    rebuilt: Arc<Mutex<Option<CubeTensor<R>>>>,
+    client: burn_fusion::client::GlobalFusionClient<FusionCubeRuntime<R>>,
 }
 
 impl<R: CubeRuntime> crate::rebuild_check::RebuildCheck for SameBuffers<R> {
@@ -1091,8 +1065,24 @@ impl<R: CubeRuntime> crate::rebuild_check::RebuildCheck for SameBuffers<R> {
     /// Reads both back through CubeCL: fusion never sees it.
     fn same_bits(self: Box<Self>) -> Result<bool, burn_backend::ExecutionError> {
         use burn_backend::ops::FloatTensorOps;
+        let take = || {
+            self.rebuilt
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .take()
+        };
+        let rebuilt = match take() {
+            Some(rebuilt) => rebuilt,
+            None => {
+                // Its op is still queued on fusion's server: wait for it.
+                OWN_STREAM.executes(|| self.client.sync(|| ()));
+                take().ok_or_else(|| burn_backend::ExecutionError::WithContext {
+                    reason: "the rebuild to compare never came out of fusion".into(),
+                })?
+            }
+        };
         let original = burn_backend::read_sync(Inner::<R>::float_into_data(self.original))?;
-        let rebuilt = burn_backend::read_sync(Inner::<R>::float_into_data(self.rebuilt))?;
+        let rebuilt = burn_backend::read_sync(Inner::<R>::float_into_data(rebuilt))?;
         Ok(original.as_bytes() == rebuilt.as_bytes())
     }
 }
