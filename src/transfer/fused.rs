@@ -377,10 +377,17 @@ impl<R: CubeRuntime> TakeCell<R> {
     }
 }
 
-/// An offload in progress, seen without its runtime type.
+/// An offload or a release in progress, seen without its runtime type.
 trait Pending: Send + Sync {
-    /// Moves it on; `false` once nothing more is to be done for it.
-    fn progress(&self, witnesses: &VecDeque<Witness>) -> bool;
+    /// Moves it on.
+    fn progress(&self, witnesses: &VecDeque<Witness>) -> Step;
+    /// Its cell, to be polled with others of its runtime.
+    fn cell(&self) -> Arc<dyn Any + Send + Sync>;
+    /// A copy to the host waits on its take (a release only frees).
+    fn copies(&self) -> bool;
+    /// Asks fusion's server, in one op, to take the buffers of `pending`
+    /// (of this one's runtime) whose ops ran, as `witnesses` tell.
+    fn poll(&self, pending: &[Arc<dyn Pending>], witnesses: Vec<Witness>);
     /// Its bytes while its buffer is still on the device waiting for fusion
     /// (not taken, or taken and not yet copied).
     fn bytes_on_device(&self) -> u64;
@@ -390,47 +397,64 @@ trait Pending: Send + Sync {
     fn catch_up(&self);
 }
 
+/// Where a pending take stands after [`Pending::progress`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Step {
+    /// Nothing more to do for it.
+    Done,
+    /// Waiting for its ops (a poll for it is queued, or no witness yet).
+    Waiting,
+    /// A witness made after it may have run: worth a poll.
+    WantsPoll,
+}
+
 struct PendingTake<R: CubeRuntime> {
     cell: Arc<TakeCell<R>>,
     client: burn_fusion::client::GlobalFusionClient<FusionCubeRuntime<R>>,
 }
 
 impl<R: CubeRuntime> Pending for PendingTake<R> {
-    fn progress(&self, witnesses: &VecDeque<Witness>) -> bool {
+    fn progress(&self, witnesses: &VecDeque<Witness>) -> Step {
         let waiting = match &*self.cell.lock() {
             Take::Waiting => true,
             Take::Taken(_) => false,
             Take::Moved(_) | Take::Kept | Take::Freed | Take::Aside(_) => {
                 self.cell.settle();
-                return false;
+                return Step::Done;
             }
         };
         if !waiting {
             self.cell.start_copy(&self.client);
-            return false;
+            return Step::Done;
         }
-        let witnesses: Vec<_> = witnesses
+        let witnessed = witnesses
             .iter()
-            .filter(|w| w.seq >= self.cell.after && w.stream == self.cell.stream)
-            .copied()
-            .collect();
-        if !witnesses.is_empty() && !self.cell.polling.swap(true, Ordering::AcqRel) {
-            POLLS.fetch_add(1, Ordering::Relaxed);
-            submit(
-                &self.client,
-                Poll {
-                    cell: self.cell.clone(),
-                    witnesses,
-                },
-            );
-            // The poll ran at once: a buffer it took is copied now, not
-            // after the next op.
-            if matches!(&*self.cell.lock(), Take::Taken(_)) {
-                self.cell.start_copy(&self.client);
-                return false;
-            }
+            .any(|w| w.seq >= self.cell.after && w.stream == self.cell.stream);
+        match witnessed && !self.cell.polling.load(Ordering::Acquire) {
+            true => Step::WantsPoll,
+            false => Step::Waiting,
         }
-        true
+    }
+
+    fn cell(&self) -> Arc<dyn Any + Send + Sync> {
+        self.cell.clone()
+    }
+
+    fn copies(&self) -> bool {
+        self.cell.after_take == AfterTake::Copy
+    }
+
+    fn poll(&self, pending: &[Arc<dyn Pending>], witnesses: Vec<Witness>) {
+        let cells: Vec<Arc<TakeCell<R>>> = pending
+            .iter()
+            .filter_map(|p| p.cell().downcast::<TakeCell<R>>().ok())
+            .filter(|cell| !cell.polling.swap(true, Ordering::AcqRel))
+            .collect();
+        if cells.is_empty() {
+            return;
+        }
+        POLLS.fetch_add(1, Ordering::Relaxed);
+        submit(&self.client, Poll { cells, witnesses });
     }
 
     fn catch_up(&self) {
@@ -447,16 +471,18 @@ impl<R: CubeRuntime> Pending for PendingTake<R> {
     }
 }
 
-/// Asks fusion's server to take a waiting buffer.
+/// Asks fusion's server to take waiting buffers.
 #[derive(Debug)]
 struct Poll<R: CubeRuntime> {
-    cell: Arc<TakeCell<R>>,
+    cells: Vec<Arc<TakeCell<R>>>,
     witnesses: Vec<Witness>,
 }
 
 impl<R: CubeRuntime> Operation<FusionCubeRuntime<R>> for Poll<R> {
     fn execute(&self, handles: &mut Handles<R>) {
-        self.cell.try_take(handles, &self.witnesses);
+        for cell in &self.cells {
+            cell.try_take(handles, &self.witnesses);
+        }
     }
 }
 
@@ -536,6 +562,14 @@ pub(crate) fn progress(keep_pace: bool) {
     PROGRESS_NS.fetch_add(started.elapsed().as_nanos() as u64, Ordering::Relaxed);
 }
 
+/// Ops between polls while only releases wait: a poll is an op of fusion's
+/// server, and a release taken a few ops later only frees a little later.
+/// A waiting copy is polled for after every op, releases with it.
+const RELEASE_POLL_EVERY: u64 = 8;
+
+/// [`OPS`] at the last poll.
+static LAST_POLL: AtomicU64 = AtomicU64::new(0);
+
 /// One pass over the pending offloads; the first still waiting, if any.
 fn progress_pending() -> Option<Arc<dyn Pending>> {
     let (pending, witnesses) = {
@@ -544,17 +578,34 @@ fn progress_pending() -> Option<Arc<dyn Pending>> {
         (pending, registry.witnesses.clone())
     };
     let mut first = None;
+    let mut wanting: Vec<Arc<dyn Pending>> = Vec::new();
     let still: Vec<_> = pending
         .into_iter()
         .filter(|p| {
             let Some(p) = p.upgrade() else { return false };
-            let waits = p.progress(&witnesses);
+            let step = p.progress(&witnesses);
+            if step == Step::WantsPoll {
+                wanting.push(p.clone());
+            }
+            let waits = step != Step::Done;
             if waits && first.is_none() {
                 first = Some(p);
             }
             waits
         })
         .collect();
+    let ops = OPS.load(Ordering::Relaxed);
+    let due = wanting.iter().any(|p| p.copies())
+        || ops.saturating_sub(LAST_POLL.load(Ordering::Relaxed)) >= RELEASE_POLL_EVERY;
+    if due && !wanting.is_empty() {
+        LAST_POLL.store(ops, Ordering::Relaxed);
+        wanting[0].poll(&wanting, witnesses.iter().copied().collect());
+        // The poll ran at once: buffers it took are copied (or freed) now,
+        // not after the next op.
+        for p in &wanting {
+            p.progress(&witnesses);
+        }
+    }
     let mut registry = registry();
     registry.pending.extend(still);
     ANY_PENDING.store(!registry.pending.is_empty(), Ordering::Release);
