@@ -182,6 +182,16 @@ fn rebuilt_tensors_under_fusion_are_bit_identical() {
         "nothing was rebuilt"
     );
     assert_rebuilt_aside("small-cnn", before, &actual);
+    // One poll of fusion's server takes every waiting buffer: 75 polls for
+    // 64 freed where each waiting take polled on its own after every op
+    // (1,724).
+    let after = burn_swap::transfer::fusion_swap_stats();
+    let taken = (after.freed - before.freed) + (after.moved - before.moved);
+    assert!(
+        after.polls - before.polls <= 2 * taken,
+        "{} polls for {taken} buffers taken",
+        after.polls - before.polls
+    );
     // Its BatchNorms' second `input - mean` is handed the first, a buffer
     // fusion made earlier.
     let plan = burn_swap::current_plan().unwrap();
