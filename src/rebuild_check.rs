@@ -152,7 +152,13 @@ impl RebuildChecks {
         if !comparable || self.same.contains(&at) {
             return RebuildAs::Unchecked;
         }
-        let cost = bytes.saturating_mul(2);
+        // A tensor kept aside lives until its rebuild is compared; a
+        // tensor to check first would stay otherwise, so only its rebuild
+        // is more.
+        let cost = match verify_first {
+            true => bytes,
+            false => bytes.saturating_mul(2),
+        };
         if allowance == 0 || cost > allowance || self.unread.contains(&at) {
             if verify_first {
                 self.unverifiable.insert(signature);
@@ -373,37 +379,37 @@ mod tests {
     #[test]
     fn a_rebuild_to_verify_first_is_kept_until_checked_and_its_op_dropped_if_it_never_can_be() {
         let mut checks = RebuildChecks::default();
-        // 100 bytes for checks: the first of 40 (80 counted) is checked,
-        // the second waits for the next iteration on the device.
-        assert_eq!(
-            drop_verified_first(&mut checks, 1, 1, 40, 100),
-            RebuildAs::Checked
-        );
-        assert_eq!(
-            drop_verified_first(&mut checks, 2, 2, 40, 100),
-            RebuildAs::Kept
+        let expect = |checks: &mut RebuildChecks,
+                      cases: &[(TensorId, u32, u64, u64, RebuildAs)]| {
+            for &(id, op, bytes, allowance, want) in cases {
+                let got = drop_verified_first(checks, id, op, bytes, allowance);
+                assert_eq!(got, want, "tensor {id}");
+            }
+        };
+        // 100 bytes for checks, each counting its rebuild only (it would
+        // stay otherwise): the first of 60 is checked, the second waits for
+        // the next iteration on the device.
+        expect(
+            &mut checks,
+            &[
+                (1, 1, 60, 100, RebuildAs::Checked),
+                (2, 2, 60, 100, RebuildAs::Kept),
+            ],
         );
         assert!(!checks.differs(12));
         let found = checks.finish(vec![check(1, Ok(true))]);
         assert_eq!((found.compared, found.unverifiable), (1, 0));
         // Verified: read unchecked from now on; the other is checked now.
-        assert_eq!(
-            drop_verified_first(&mut checks, 3, 1, 40, 100),
-            RebuildAs::Unchecked
-        );
-        assert_eq!(
-            drop_verified_first(&mut checks, 4, 2, 40, 100),
-            RebuildAs::Checked
-        );
         // Over the allowance, or with none: never checked, so its op is
         // not rebuilt again.
-        assert_eq!(
-            drop_verified_first(&mut checks, 5, 5, 60, 100),
-            RebuildAs::Kept
-        );
-        assert_eq!(
-            drop_verified_first(&mut checks, 6, 6, 10, 0),
-            RebuildAs::Kept
+        expect(
+            &mut checks,
+            &[
+                (3, 1, 60, 100, RebuildAs::Unchecked),
+                (4, 2, 60, 100, RebuildAs::Checked),
+                (5, 5, 110, 100, RebuildAs::Kept),
+                (6, 6, 10, 0, RebuildAs::Kept),
+            ],
         );
         assert!(checks.differs(15) && checks.differs(16));
         assert_eq!(checks.differing(), [15, 16].into_iter().collect());

@@ -2,7 +2,7 @@
 //! times from the measured step, the link from what the step waited.
 
 use super::{replay, CodecTime, CostModel};
-use crate::plan::{Action, Decision};
+use crate::plan::Decision;
 use crate::profile::Profile;
 
 /// An iteration that followed a plan, as the training thread measured it.
@@ -81,14 +81,11 @@ pub fn calibrate(
     }
 }
 
-/// The time the ops `decisions` run again to rebuild tensors take, at
-/// `profile`'s op times (a ReLU's output standing in for its input costs
-/// nothing), as [`replay`] counts it.
+/// The time the ops `decisions` run again to rebuild tensors take, as
+/// [`replay`] counts it.
 fn rebuild_ns(profile: &Profile, decisions: &[Decision]) -> f64 {
-    decisions
-        .iter()
-        .filter(|d| d.action == Action::Recompute && d.stand_in.is_none())
-        .filter_map(|d| profile.ops.get(d.key.op as usize)?.duration_ns)
+    super::replay::rebuild_times(profile, decisions)
+        .map(|(_, ns)| ns)
         .sum::<u64>() as f64
 }
 

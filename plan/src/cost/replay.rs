@@ -101,13 +101,8 @@ pub fn replay(
     let op_ns = |op: usize| profile.ops.get(op).and_then(|o| o.duration_ns);
     // Before each op: the time spent rebuilding the tensors it needs.
     let mut rebuilds = vec![0.0_f64; op_count + 1];
-    // A ReLU's output standing in for its input costs nothing.
-    for d in decisions
-        .iter()
-        .filter(|d| d.action == Action::Recompute && d.stand_in.is_none())
-    {
-        rebuilds[(d.needed_at as usize).min(op_count)] +=
-            op_ns(d.key.op as usize).unwrap_or(0) as f64;
+    for (needed_at, ns) in rebuild_times(profile, decisions) {
+        rebuilds[(needed_at as usize).min(op_count)] += ns as f64;
     }
     let mut offloads: Vec<Vec<usize>> = vec![Vec::new(); op_count + 1];
     let mut prefetches: Vec<Vec<usize>> = vec![Vec::new(); op_count + 1];
@@ -169,4 +164,23 @@ pub fn replay(
     }
     out.iteration_ns = now;
     out
+}
+
+/// Each tensor `decisions` rebuild by running its op again: the op it is
+/// needed before, and its op's time at `profile`'s op times. A stand-in (a
+/// ReLU's output for its input, an earlier equal output) runs no op.
+pub(crate) fn rebuild_times<'a>(
+    profile: &'a Profile,
+    decisions: &'a [Decision],
+) -> impl Iterator<Item = (u32, u64)> + 'a {
+    decisions
+        .iter()
+        .filter(|d| d.action == Action::Recompute && d.stand_in.is_none())
+        .map(|d| {
+            let ns = profile
+                .ops
+                .get(d.key.op as usize)
+                .and_then(|o| o.duration_ns);
+            (d.needed_at, ns.unwrap_or(0))
+        })
 }
