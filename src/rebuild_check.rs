@@ -289,7 +289,25 @@ mod tests {
     }
 
     /// Tensor `id`, made by op `op` (of signature `10 + op`), freed for a
-    /// comparable rebuild.
+    /// comparable rebuild; with `verify_first`, one read only once a
+    /// rebuild of it gave its bits.
+    fn drop_as(
+        checks: &mut RebuildChecks,
+        (id, op, bytes, allowance): (TensorId, u32, u64, u64),
+        verify_first: bool,
+    ) -> RebuildAs {
+        checks.on_drop(
+            id,
+            key(op),
+            10 + op as u64,
+            bytes,
+            allowance,
+            true,
+            verify_first,
+        )
+    }
+
+    /// [`drop_as`] for a rebuild read without waiting for a check.
     fn drop_one(
         checks: &mut RebuildChecks,
         id: TensorId,
@@ -297,19 +315,7 @@ mod tests {
         bytes: u64,
         allowance: u64,
     ) -> RebuildAs {
-        checks.on_drop(id, key(op), 10 + op as u64, bytes, allowance, true, false)
-    }
-
-    /// As [`drop_one`], for an op whose rebuild is read only once one was
-    /// found to give its bits.
-    fn drop_verified_first(
-        checks: &mut RebuildChecks,
-        id: TensorId,
-        op: u32,
-        bytes: u64,
-        allowance: u64,
-    ) -> RebuildAs {
-        checks.on_drop(id, key(op), 10 + op as u64, bytes, allowance, true, true)
+        drop_as(checks, (id, op, bytes, allowance), false)
     }
 
     #[test]
@@ -382,7 +388,7 @@ mod tests {
         let expect = |checks: &mut RebuildChecks,
                       cases: &[(TensorId, u32, u64, u64, RebuildAs)]| {
             for &(id, op, bytes, allowance, want) in cases {
-                let got = drop_verified_first(checks, id, op, bytes, allowance);
+                let got = drop_as(checks, (id, op, bytes, allowance), true);
                 assert_eq!(got, want, "tensor {id}");
             }
         };
