@@ -175,6 +175,12 @@ struct ActivePlan {
     needed: HashMap<TensorKey, (u32, u64)>,
     /// Ops whose output is rebuilt: they keep what they take.
     recipe_ops: std::collections::HashSet<u32>,
+    /// Those whose rebuild must have given their tensors' bits once before
+    /// backward reads one: under fusion, ops other than element-wise and
+    /// layout ones (their kernels alone can sum in another order than in
+    /// the fused block of forward). Filled as they run (names are not in
+    /// the plan).
+    verify_first: std::collections::HashSet<u32>,
     /// Rebuilt ReLU inputs -> the ReLU's output that stands in for them.
     stand_ins: HashMap<TensorKey, TensorKey>,
     /// Rebuilt tensors an earlier op made already -> that op's output,
@@ -275,6 +281,7 @@ impl ActivePlan {
             prefetch_at,
             needed,
             recipe_ops,
+            verify_first: Default::default(),
             stand_ins,
             earlier_equals,
             equal_sources,
@@ -401,11 +408,6 @@ pub(crate) struct Executor {
     unseen: UnseenBytes,
     /// Rebuilt tensors compared with the tensors they stand for.
     rebuild_checks: RebuildChecks,
-    /// Ops (by index) whose rebuild must have given their tensors' bits
-    /// once before backward reads one: under fusion, ops other than
-    /// element-wise and layout ones (their kernels alone can sum in
-    /// another order than in the fused block of forward).
-    verify_first: std::collections::HashSet<u32>,
     /// The last iteration's rebuilds and their tensors, to compare.
     checks_due: Vec<Box<dyn RebuildCheck>>,
     /// What the comparison at this iteration's start found, and its time.
@@ -489,7 +491,6 @@ impl Executor {
             calibrated_costs: None,
             unseen: UnseenBytes::default(),
             rebuild_checks: RebuildChecks::default(),
-            verify_first: Default::default(),
             checks_due: Vec::new(),
             found_checks: None,
             zero_counts: Vec::new(),
@@ -875,19 +876,15 @@ impl Executor {
                     self.set_resident(id, false);
                     self.recorder.dropped(id, at);
                 }
-                SlotEvent::Restored { id } => {
+                SlotEvent::Rebuilt { id } | SlotEvent::Restored { id } => {
                     self.set_resident(id, true);
                     if let Some(live) = self.live.get_mut(&id) {
                         live.last_use = at;
                     }
-                }
-                SlotEvent::Rebuilt { id } => {
-                    self.set_resident(id, true);
-                    self.recorder.rebuilt(id, at);
-                    if let Some(live) = self.live.get_mut(&id) {
-                        live.last_use = at;
+                    if matches!(event, SlotEvent::Rebuilt { .. }) {
+                        self.recorder.rebuilt(id, at);
+                        self.tally.rebuilt += 1;
                     }
-                    self.tally.rebuilt += 1;
                 }
             }
         }
@@ -1370,13 +1367,12 @@ impl Executor {
             record.index = 0;
         }
         let index = record.index;
-        if self.fused
-            && record.replayable
-            && !burn_swap_plan::recompute::replays_alike_under_fusion(record.name)
-        {
-            self.verify_first.insert(index);
-        } else {
-            self.verify_first.remove(&index);
+        if let Some(active) = self.active.as_mut().filter(|_| self.on_plan && self.fused) {
+            if active.recipe_ops.contains(&index)
+                && !burn_swap_plan::recompute::replays_alike_under_fusion(record.name)
+            {
+                active.verify_first.insert(index);
+            }
         }
         let mut slots = slots.into_iter();
         for info in &record.output_info {
@@ -1452,7 +1448,7 @@ impl Executor {
                                 // with other bits (backward reads only their signs).
                                 let comparable = !active.stand_ins.contains_key(&key);
                                 let verify_first =
-                                    comparable && self.verify_first.contains(&key.op);
+                                    comparable && active.verify_first.contains(&key.op);
                                 match self.rebuild_checks.on_drop(
                                     id,
                                     key,

@@ -336,7 +336,7 @@ impl<B: Backend> Slot<B> {
     /// Frees the tensor's device memory if it has a recipe to make it again
     /// (else it stays, and so does the plan's count of it). With `check`,
     /// the tensor is kept aside instead, to be compared with its rebuild.
-    pub(crate) fn drop_for_rebuild(&self, check: bool, options: &TransferOptions) {
+    pub(crate) fn drop_for_rebuild(&self, check: bool) {
         let mut storage = self.lock();
         if !matches!(&*storage, Storage::Resident(_)) {
             return;
@@ -365,7 +365,7 @@ impl<B: Backend> Slot<B> {
         else {
             unreachable!("matched above")
         };
-        match transfer::release_for_rebuild::<B>(primitive, options, check, stand_in) {
+        match transfer::release_for_rebuild::<B>(primitive, check, stand_in) {
             transfer::Release::Engine(released) => *storage = Storage::Dropped(Some(released)),
             transfer::Release::Drop(primitive) => {
                 if check {
@@ -401,10 +401,7 @@ impl<B: Backend> Slot<B> {
                 false => SlotEvent::Restored { id: self.id },
             });
             if let Some(check) = check {
-                self.tracker
-                    .lock()
-                    .unwrap_or_else(|p| p.into_inner())
-                    .check_later(check);
+                self.check_later(check);
             }
             return primitive;
         }
@@ -422,14 +419,22 @@ impl<B: Backend> Slot<B> {
             // tensor instead, with the rebuild queued beside it unread,
             // GPT-small's fused blocks changed and its loss went off
             // plain's (H200).
-            let check = SameBits::<B>::new(self.id, original, primitive.clone());
-            self.tracker
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .check_later(Box::new(check));
+            self.check_later(Box::new(SameBits::<B>::new(
+                self.id,
+                original,
+                primitive.clone(),
+            )));
             return primitive;
         }
         primitive
+    }
+
+    /// Queues a rebuild and the tensor it stands for, to be compared.
+    fn check_later(&self, check: Box<dyn RebuildCheck>) {
+        self.tracker
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .check_later(check);
     }
 
     /// A clone of the primitive, loading it back first if it is on the host.

@@ -285,7 +285,7 @@ impl<B: Backend> OpScope<B> {
             let Some(slot) = slot else { continue };
             let codec = match leave {
                 Leave::ForRebuild { check } => {
-                    slot.drop_for_rebuild(check, &end.transfer);
+                    slot.drop_for_rebuild(check);
                     continue;
                 }
                 Leave::ToHost(codec) => codec,

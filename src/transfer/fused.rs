@@ -212,10 +212,14 @@ enum Take<R: CubeRuntime> {
 }
 
 /// What becomes of a buffer once it is taken out of fusion.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy)]
 enum AfterTake {
-    /// Copied to the host.
-    Copy,
+    /// Copied to the host, within the asking thread's pinned pool limits,
+    /// compressed with the codec first where one is given.
+    Copy {
+        pinned: PinnedLimits,
+        codec: Option<Codec>,
+    },
     /// Freed: the tensor is rebuilt in backward.
     Free,
     /// Kept aside, to be compared with its rebuild.
@@ -229,10 +233,6 @@ struct TakeCell<R: CubeRuntime> {
     dtype: burn_backend::DType,
     /// The stream of the thread that asked: its ops read the tensor.
     stream: StreamId,
-    /// The asking thread's pinned pool limits, for the copy.
-    pinned: PinnedLimits,
-    /// Compressed with it on the device before the copy.
-    codec: Option<Codec>,
     /// Copied, freed or kept aside once taken.
     after_take: AfterTake,
     /// Counts the zeros of the copy (dropped with the cell if never taken).
@@ -343,25 +343,21 @@ impl<R: CubeRuntime> TakeCell<R> {
         let Take::Taken(tensor) = std::mem::replace(&mut *state, Take::Kept) else {
             unreachable!()
         };
-        match self.after_take {
-            AfterTake::Copy => {}
+        let (pinned, codec) = match self.after_take {
+            AfterTake::Copy { pinned, codec } => (pinned, codec),
             AfterTake::Free => {
                 FREED.fetch_add(1, Ordering::Relaxed);
                 *state = Take::Freed;
-                drop(state);
-                self.settle();
                 return;
             }
             AfterTake::KeepAside => {
                 *state = Take::Aside(tensor);
-                drop(state);
-                self.settle();
                 return;
             }
-        }
+        };
         let bytes = tensor.handle.size_in_used();
         let zeros = self.zeros.lock().unwrap_or_else(|p| p.into_inner()).take();
-        *state = match cube::offload(tensor, &self.pinned, self.codec, zeros) {
+        *state = match cube::offload(tensor, &pinned, codec, zeros) {
             Ok(copy) => {
                 MOVED.fetch_add(1, Ordering::Relaxed);
                 MOVED_BYTES.fetch_add(bytes, Ordering::Relaxed);
@@ -415,16 +411,16 @@ struct PendingTake<R: CubeRuntime> {
 
 impl<R: CubeRuntime> Pending for PendingTake<R> {
     fn progress(&self, witnesses: &VecDeque<Witness>) -> Step {
-        let waiting = match &*self.cell.lock() {
-            Take::Waiting => true,
-            Take::Taken(_) => false,
-            Take::Moved(_) | Take::Kept | Take::Freed | Take::Aside(_) => {
-                self.cell.settle();
-                return Step::Done;
-            }
+        let (waiting, taken) = match &*self.cell.lock() {
+            Take::Waiting => (true, false),
+            Take::Taken(_) => (false, true),
+            Take::Moved(_) | Take::Kept | Take::Freed | Take::Aside(_) => (false, false),
         };
-        if !waiting {
+        if taken {
             self.cell.start_copy(&self.client);
+        }
+        if !waiting {
+            self.cell.settle();
             return Step::Done;
         }
         let witnessed = witnesses
@@ -441,7 +437,7 @@ impl<R: CubeRuntime> Pending for PendingTake<R> {
     }
 
     fn copies(&self) -> bool {
-        self.cell.after_take == AfterTake::Copy
+        matches!(self.cell.after_take, AfterTake::Copy { .. })
     }
 
     fn poll(&self, pending: &[Arc<dyn Pending>], witnesses: Vec<Witness>) {
@@ -658,7 +654,7 @@ pub(crate) fn offload<R: CubeRuntime>(
     codec: Option<Codec>,
     zeros: Option<ZeroCounter>,
 ) -> Result<FusedCopy<R>, (TransferError, FusedTensor<R>)> {
-    let (tensor, cell, pending) = ask(tensor, pinned, codec, zeros, AfterTake::Copy, None)?;
+    let (tensor, cell, pending) = ask(tensor, zeros, AfterTake::Copy { pinned, codec }, None)?;
     Ok(FusedCopy {
         tensor,
         cell,
@@ -671,8 +667,6 @@ pub(crate) fn offload<R: CubeRuntime>(
 #[allow(clippy::result_large_err, clippy::type_complexity)]
 fn ask<R: CubeRuntime>(
     tensor: FusedTensor<R>,
-    pinned: PinnedLimits,
-    codec: Option<Codec>,
     zeros: Option<ZeroCounter>,
     after_take: AfterTake,
     stand_in: Option<StandInAlias>,
@@ -691,8 +685,6 @@ fn ask<R: CubeRuntime>(
         shape: tensor.shape(),
         dtype: tensor.dtype,
         stream: StreamId::current(),
-        pinned,
-        codec,
         after_take,
         zeros: Mutex::new(zeros),
         after: registry.next_seq,
@@ -839,7 +831,6 @@ impl<R: CubeRuntime> Drop for AliasGuard<R> {
 #[allow(clippy::result_large_err)] // the tensor itself comes back on failure
 pub(crate) fn release<R: CubeRuntime>(
     tensor: FusedTensor<R>,
-    pinned: PinnedLimits,
     keep_aside: bool,
     stand_in: Option<(TensorId, Box<dyn Any + Send>)>,
 ) -> Result<FusedRelease<R>, (TransferError, FusedTensor<R>)> {
@@ -853,7 +844,7 @@ pub(crate) fn release<R: CubeRuntime>(
         made: AtomicBool::new(false),
         keep: Mutex::new(Some(keep)),
     });
-    let (tensor, cell, pending) = ask(tensor, pinned, None, None, after_take, stand_in)?;
+    let (tensor, cell, pending) = ask(tensor, None, after_take, stand_in)?;
     let client = tensor.client.clone();
     Ok(FusedRelease {
         tensor,
@@ -904,7 +895,7 @@ impl<R: CubeRuntime> FusedRelease<R> {
             Take::Waiting | Take::Kept => return not_needed(self.tensor),
             // Taken and not yet freed: it goes back as it is (an alias
             // made for it goes with the guard).
-            Take::Taken(buffer) if self.cell.after_take == AfterTake::Free => {
+            Take::Taken(buffer) if matches!(self.cell.after_take, AfterTake::Free) => {
                 put_back(&client, self.tensor.id, buffer);
                 return not_needed(self.tensor);
             }
@@ -912,84 +903,55 @@ impl<R: CubeRuntime> FusedRelease<R> {
             Take::Freed => None,
             Take::Moved(_) => unreachable!("a tensor freed for its rebuild is never copied"),
         };
-        // A tensor kept aside is handed to backward as it is, and its
+        // The buffer to put under the tensor's id: a stand-in's alias (made
+        // when this tensor was taken), or the op run again beside the
+        // training stream on aliases of its inputs.
+        let (from, closing) = match &self.cell.stand_in {
+            Some(stand_in) => {
+                stand_in.made.store(false, Ordering::Release);
+                let alias = TensorIr {
+                    id: stand_in.alias,
+                    status: TensorStatus::ReadWrite,
+                    ..self.tensor.to_ir_out()
+                };
+                (alias, None)
+            }
+            None => {
+                let inputs = inputs();
+                let stream = rebuild_stream();
+                let aliases = alias_on(&client, &inputs, stream);
+                drop(inputs);
+                let rebuilt = stream.executes(|| replay(aliases));
+                let mut streams = stream.executes(OperationStreams::default);
+                streams.tensor(&rebuilt);
+                (rebuilt.into_ir(), Some(streams))
+            }
+        };
+        // A tensor kept aside is handed to backward as it is, and the
         // rebuild compared with it later: backward never reads a rebuild
         // before one of its op gave the tensor's bits.
-        if let Some(stand_in) = &self.cell.stand_in {
-            // Aliased when taken: the alias becomes the tensor, or is
-            // compared with it.
-            REBUILT.fetch_add(1, Ordering::Relaxed);
-            stand_in.made.store(false, Ordering::Release);
-            let alias = TensorIr {
-                id: stand_in.alias,
-                status: TensorStatus::ReadWrite,
-                ..self.tensor.to_ir_out()
-            };
-            let Some(original) = original else {
-                submit(
-                    &client,
-                    Rename {
-                        from: alias,
-                        to: Some(self.tensor.id),
-                        keep: None,
-                    },
-                );
-                return FusedRebuild {
-                    tensor: self.tensor,
-                    rebuilt: true,
-                    check: None,
-                };
-            };
-            let keep = Arc::new(Mutex::new(None));
-            submit(
-                &client,
-                Rename {
-                    from: alias,
-                    to: None,
-                    keep: Some(keep.clone()),
-                },
-            );
+        let checked = original.map(|original| {
             put_back(&client, self.tensor.id, original.clone());
-            return FusedRebuild {
-                tensor: self.tensor,
-                rebuilt: true,
-                check: Some(SameBuffers {
-                    id,
-                    original,
-                    rebuilt: keep,
-                    client,
-                }),
-            };
-        }
-        let inputs = inputs();
-        let stream = rebuild_stream();
-        let aliases = alias_on(&client, &inputs, stream);
-        drop(inputs);
-        // The rebuild's ops wait on their stream (they fuse) until the op
-        // that moves its buffer closes them. That op is sent from the
-        // training thread's stream id, so fusion runs them all under it:
-        // on the training thread's CubeCL stream and memory pool, and
-        // without the training thread waiting for fusion's server.
-        let rebuilt = stream.executes(|| replay(aliases));
-        let mut streams = stream.executes(OperationStreams::default);
-        streams.tensor(&rebuilt);
-        let from = rebuilt.into_ir();
-        let desc = CustomOpIr::new("burn-swap", std::slice::from_ref(&from), &[]);
-        let checked = original.map(|original| (original, Arc::new(Mutex::new(None))));
+            (original, Arc::new(Mutex::new(None)))
+        });
         let rename = Rename {
-            from,
-            to: match &checked {
-                // Backward reads the tensor kept aside.
-                Some((original, _)) => {
-                    put_back(&client, self.tensor.id, original.clone());
-                    None
-                }
-                None => Some(self.tensor.id),
-            },
+            to: checked.is_none().then_some(self.tensor.id),
             keep: checked.as_ref().map(|(_, keep)| keep.clone()),
+            from,
         };
-        client.register(streams, OperationIr::Custom(desc), rename);
-        client.flush_queue();
+        match closing {
+            None => submit(&client, rename),
+            // The rebuild's ops wait on their stream (they fuse) until this
+            // op closes them. It is sent from the training thread's stream
+            // id, so fusion runs them all under it: on the training
+            // thread's CubeCL stream and memory pool, and without the
+            // training thread waiting for fusion's server.
+            Some(streams) => {
+                let desc = CustomOpIr::new("burn-swap", std::slice::from_ref(&rename.from), &[]);
+                client.register(streams, OperationIr::Custom(desc), rename);
+                client.flush_queue();
+            }
+        }
         REBUILT.fetch_add(1, Ordering::Relaxed);
         FusedRebuild {
             tensor: self.tensor,

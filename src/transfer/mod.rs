@@ -627,24 +627,21 @@ pub(crate) enum Release<P> {
 #[cfg_attr(not(any(feature = "cuda", feature = "wgpu")), allow(unused_variables))]
 pub(crate) fn release_for_rebuild<B: Backend>(
     primitive: B::FloatTensorPrimitive,
-    options: &TransferOptions,
     keep_aside: bool,
     stand_in: Option<StandIn<'_, B::FloatTensorPrimitive>>,
 ) -> Release<B::FloatTensorPrimitive> {
     #[cfg(feature = "cuda")]
-    let (primitive, stand_in) = match release_fused::<_, cubecl::cuda::CudaRuntime>(
-        primitive, options, keep_aside, stand_in,
-    ) {
-        Ok(release) => return release,
-        Err(back) => back,
-    };
+    let (primitive, stand_in) =
+        match release_fused::<_, cubecl::cuda::CudaRuntime>(primitive, keep_aside, stand_in) {
+            Ok(release) => return release,
+            Err(back) => back,
+        };
     #[cfg(feature = "wgpu")]
-    let (primitive, stand_in) = match release_fused::<_, cubecl::wgpu::WgpuRuntime>(
-        primitive, options, keep_aside, stand_in,
-    ) {
-        Ok(release) => return release,
-        Err(back) => back,
-    };
+    let (primitive, stand_in) =
+        match release_fused::<_, cubecl::wgpu::WgpuRuntime>(primitive, keep_aside, stand_in) {
+            Ok(release) => return release,
+            Err(back) => back,
+        };
     drop(stand_in);
     Release::Drop(primitive)
 }
@@ -662,7 +659,6 @@ pub(crate) struct StandIn<'a, P> {
 #[allow(clippy::type_complexity)]
 fn release_fused<'a, P: Send + 'static, R: burn_cubecl::CubeRuntime>(
     primitive: P,
-    options: &TransferOptions,
     keep_aside: bool,
     stand_in: Option<StandIn<'a, P>>,
 ) -> Result<Release<P>, (P, Option<StandIn<'a, P>>)> {
@@ -676,12 +672,10 @@ fn release_fused<'a, P: Send + 'static, R: burn_cubecl::CubeRuntime>(
             .expect("a stand-in of a fusion tensor is a fusion tensor");
         (source.id, s.keep)
     });
-    Ok(
-        match fused::release(tensor, options.pinned, keep_aside, stand_in) {
-            Ok(release) => Release::Engine(Box::new(release)),
-            Err((_, tensor)) => Release::Refused(cast(tensor).expect("type checked")),
-        },
-    )
+    Ok(match fused::release(tensor, keep_aside, stand_in) {
+        Ok(release) => Release::Engine(Box::new(release)),
+        Err((_, tensor)) => Release::Refused(cast(tensor).expect("type checked")),
+    })
 }
 
 /// Makes a tensor freed by its engine again: `replay` on `inputs()` where
