@@ -1460,7 +1460,10 @@ impl Executor {
                                 ) {
                                     RebuildAs::Checked => Leave::ForRebuild { check: true },
                                     RebuildAs::Unchecked => Leave::ForRebuild { check: false },
-                                    RebuildAs::Kept => continue,
+                                    // Not to be rebuilt yet (or ever): swapped
+                                    // meanwhile, so the device holds what the
+                                    // plan holds; fetched when backward reads it.
+                                    RebuildAs::Kept => Leave::ToHost(None),
                                 }
                             }
                             to_host => to_host,

@@ -138,6 +138,9 @@ pub(crate) struct Recipe<B: Backend> {
     pub(crate) replay: Replay<B>,
     /// The input's buffer stands in for the tensor (no op runs).
     pub(crate) stands_in: bool,
+    /// Under fusion, the stand-in once let go (its buffer is aliased): read
+    /// only to bring it back from the host if backward has not yet.
+    pub(crate) let_go: Option<std::sync::Weak<Slot<B>>>,
 }
 
 impl<B: Backend> Recipe<B> {
@@ -148,6 +151,7 @@ impl<B: Backend> Recipe<B> {
             inputs: vec![slot],
             replay: Box::new(|mut inputs| inputs.pop().expect("the stand-in")),
             stands_in: true,
+            let_go: None,
         }
     }
 }
@@ -333,6 +337,13 @@ impl<B: Backend> Slot<B> {
         *self.recipe.lock().unwrap_or_else(|p| p.into_inner()) = Some(recipe);
     }
 
+    /// Lets the recipe go: the tensor is not freed for a rebuild after all,
+    /// and inputs held for one would live past their last use (under
+    /// fusion, an op would then see them shared, and fuse otherwise).
+    pub(crate) fn forget_recipe(&self) {
+        drop(self.recipe.lock().unwrap_or_else(|p| p.into_inner()).take());
+    }
+
     /// Frees the tensor's device memory if it has a recipe to make it again
     /// (else it stays, and so does the plan's count of it). With `check`,
     /// the tensor is kept aside instead, to be compared with its rebuild.
@@ -341,8 +352,8 @@ impl<B: Backend> Slot<B> {
         if !matches!(&*storage, Storage::Resident(_)) {
             return;
         }
-        let mut recipe = self.recipe.lock().unwrap_or_else(|p| p.into_inner());
-        let Some(recipe) = recipe.as_mut() else {
+        let mut held = self.recipe.lock().unwrap_or_else(|p| p.into_inner());
+        let Some(recipe) = held.as_mut() else {
             return;
         };
         // Under fusion the stand-in's buffer is aliased once this tensor's
@@ -353,12 +364,18 @@ impl<B: Backend> Slot<B> {
             .flatten();
         let source_storage = source.as_ref().map(|s| s.lock());
         let stand_in = match source_storage.as_deref() {
-            Some(Storage::Resident(primitive)) => Some(transfer::StandIn {
-                primitive,
-                keep: Box::new(std::mem::take(&mut recipe.inputs)),
-            }),
+            Some(Storage::Resident(primitive)) => {
+                recipe.let_go = source.as_ref().map(Arc::downgrade);
+                Some(transfer::StandIn {
+                    primitive,
+                    keep: Box::new(std::mem::take(&mut recipe.inputs)),
+                })
+            }
             // Not on the device now: no buffer to alias, this one stays.
-            Some(_) => return,
+            Some(_) => {
+                *held = None;
+                return;
+            }
             None => None,
         };
         let Storage::Resident(primitive) = std::mem::replace(&mut *storage, Storage::Dropped(None))
@@ -374,6 +391,7 @@ impl<B: Backend> Slot<B> {
             }
             transfer::Release::Refused(primitive) => {
                 *storage = Storage::Resident(primitive);
+                *held = None;
                 return;
             }
         }
@@ -385,14 +403,26 @@ impl<B: Backend> Slot<B> {
     /// engine runs it). A tensor kept aside for a check is queued with its
     /// rebuild for the comparison.
     fn rebuild(&self, released: Option<Box<dyn transfer::Released>>) -> B::FloatTensorPrimitive {
-        let Recipe { inputs, replay, .. } = self
+        let Recipe {
+            inputs,
+            replay,
+            let_go,
+            ..
+        } = self
             .recipe
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .take()
             .expect("a dropped tensor keeps its recipe until it is rebuilt");
         let _span = tracing::trace_span!("rebuild", id = self.id, bytes = self.bytes).entered();
-        let inputs = || inputs.iter().map(|s| s.resident_clone()).collect();
+        let let_go = let_go.and_then(|s| s.upgrade());
+        let inputs = || {
+            inputs
+                .iter()
+                .chain(&let_go)
+                .map(|s| s.resident_clone())
+                .collect()
+        };
         if let Some(released) = released {
             let (primitive, rebuilt, check) =
                 transfer::rebuild_released::<B>(released, self.id, inputs, replay);

@@ -182,6 +182,13 @@ fn rebuilt_tensors_under_fusion_are_bit_identical() {
         "nothing was rebuilt"
     );
     assert_rebuilt_aside("small-cnn", before, &actual);
+    // Its swapped ReLU outputs stand in for their inputs: their aliases
+    // leave the device with them (else the copies would free nothing).
+    let after = burn_swap::transfer::fusion_swap_stats();
+    assert!(
+        after.aliases_moved > before.aliases_moved,
+        "no stand-in's alias followed its source to the host"
+    );
     // One poll of fusion's server takes every waiting buffer: 75 polls for
     // 64 freed where each waiting take polled on its own after every op
     // (1,724).
@@ -229,6 +236,32 @@ fn rebuilding_every_tensor_that_can_be_in_a_transformer_under_fusion_is_bit_iden
         assert_rebuilt_aside(kind, before, &actual);
         assert_same(kind, &expected, &actual);
     }
+}
+
+/// Under fusion a matmul's rebuild is read only once a rebuild of it gave
+/// its bits. With no room to compare any, such tensors the plan frees are
+/// copied to the host instead (not kept, which would hold more than the
+/// plan), and their ops are planned anew.
+#[cfg(feature = "recompute")]
+#[test]
+fn tensors_whose_rebuild_cannot_be_compared_yet_are_swapped_meanwhile() {
+    let _guard = serial();
+    let spec = ModelSpec::new(ModelKind::GptSmall).with_gpt(GptConfig::tiny());
+    let expected = train::<Plain>(spec, 2);
+    burn_swap::configure(
+        SwapConfig::builder()
+            .policy(common::RebuildAll)
+            .rebuild_check_bytes(1)
+            .build(),
+    );
+    let before = burn_swap::transfer::fusion_swap_stats();
+    let actual = train::<Swap>(spec, 2);
+    let after = burn_swap::transfer::fusion_swap_stats();
+    assert_same("gpt-tiny", &expected, &actual);
+    assert!(
+        after.moved > before.moved,
+        "nothing was copied while rebuilds waited for a check"
+    );
 }
 
 /// Buffers were freed and rebuilt on burn-swap's rebuild stream since

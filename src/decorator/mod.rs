@@ -141,6 +141,7 @@ impl<B: Backend> OpScope<B> {
                 inputs,
                 replay,
                 stands_in: false,
+                let_go: None,
             });
         }
     }
@@ -288,7 +289,12 @@ impl<B: Backend> OpScope<B> {
                     slot.drop_for_rebuild(check);
                     continue;
                 }
-                Leave::ToHost(codec) => codec,
+                // A tensor with a recipe swapped instead (its rebuild is
+                // not to be read yet): its inputs need not stay for it.
+                Leave::ToHost(codec) => {
+                    slot.forget_recipe();
+                    codec
+                }
             };
             match slot.offload(&end.transfer, codec) {
                 Ok(bytes) => {

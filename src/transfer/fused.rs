@@ -163,6 +163,9 @@ pub struct FusionSwapStats {
     /// Tensors freed for a rebuild whose buffer was still in fusion when
     /// backward needed them: nothing to rebuild.
     pub rebuilds_not_needed: u64,
+    /// Stand-ins' aliases taken out of fusion with their source's buffer
+    /// when it was copied to the host (made again when it came back).
+    pub aliases_moved: u64,
 }
 
 static MOVED: AtomicU64 = AtomicU64::new(0);
@@ -175,6 +178,7 @@ static PROGRESS_NS: AtomicU64 = AtomicU64::new(0);
 static FREED: AtomicU64 = AtomicU64::new(0);
 static REBUILT: AtomicU64 = AtomicU64::new(0);
 static REBUILDS_NOT_NEEDED: AtomicU64 = AtomicU64::new(0);
+static ALIASES_MOVED: AtomicU64 = AtomicU64::new(0);
 /// Ops finished on any thread: the clock take lags are counted in.
 static OPS: AtomicU64 = AtomicU64::new(0);
 
@@ -191,6 +195,7 @@ pub fn stats() -> FusionSwapStats {
         freed: FREED.load(Ordering::Relaxed),
         rebuilt: REBUILT.load(Ordering::Relaxed),
         rebuilds_not_needed: REBUILDS_NOT_NEEDED.load(Ordering::Relaxed),
+        aliases_moved: ALIASES_MOVED.load(Ordering::Relaxed),
     }
 }
 
@@ -252,14 +257,61 @@ struct TakeCell<R: CubeRuntime> {
 /// The tensor that stands in for a freed one, and the alias its buffer
 /// gets in fusion's container when the freed one's buffer is taken.
 struct StandInAlias {
-    source: TensorId,
-    alias: TensorId,
-    /// The buffer was aliased.
-    made: AtomicBool,
+    link: Arc<AliasLink>,
     /// Keeps the source alive until its buffer is aliased (or the freed
     /// tensor stays); dropped on the training thread, since dropping a
     /// fusion tensor registers its drop on the dropping thread's stream.
     keep: Mutex<Option<Box<dyn Any + Send>>>,
+}
+
+/// A stand-in's alias, which follows its source through a copy to the
+/// host: the alias is taken out of fusion's container when the source's
+/// buffer is taken for the copy (or the copy would free no device memory:
+/// ResNet-50's swapped ReLU outputs stood in for their inputs, and stayed),
+/// and made again from the buffer put back.
+struct AliasLink {
+    source: TensorId,
+    alias: TensorId,
+    /// Listed in [`Follow`]: the alias is in fusion's container, or is made
+    /// when the source is put back.
+    linked: AtomicBool,
+    /// The source's buffer was taken for a copy and its put-back is not yet
+    /// asked for: until it is, no alias can be read.
+    away: AtomicBool,
+    /// The freed tensor was made again from the alias (or died): the alias
+    /// is not needed any more.
+    done: AtomicBool,
+}
+
+/// The stand-in aliases that follow their sources, on fusion's server.
+#[derive(Default)]
+struct Follow {
+    /// Sources with aliases whose buffer was taken for a copy and is not
+    /// yet put back.
+    away: std::collections::HashSet<TensorId>,
+    /// The aliases of each source's buffer.
+    aliases: HashMap<TensorId, Vec<Arc<AliasLink>>>,
+}
+
+fn follow() -> MutexGuard<'static, Follow> {
+    static FOLLOW: OnceLock<Mutex<Follow>> = OnceLock::new();
+    FOLLOW
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+}
+
+impl Follow {
+    /// `link` is not needed any more.
+    fn unlink(&mut self, link: &AliasLink) {
+        if let Some(links) = self.aliases.get_mut(&link.source) {
+            links.retain(|l| !std::ptr::eq(l.as_ref(), link));
+            if links.is_empty() {
+                self.aliases.remove(&link.source);
+                self.away.remove(&link.source);
+            }
+        }
+    }
 }
 
 impl StandInAlias {
@@ -312,14 +364,40 @@ impl<R: CubeRuntime> TakeCell<R> {
             return;
         }
         if let Some(stand_in) = &self.stand_in {
-            // The tensor that stands in has no buffer now (it was moved
-            // off): this one stays.
-            let Some(handle) = handles.get_handle_ref(&stand_in.source).cloned() else {
-                *state = Take::Kept;
-                return;
-            };
-            handles.register_handle(stand_in.alias, handle);
-            stand_in.made.store(true, Ordering::Release);
+            let link = &stand_in.link;
+            let mut follow = follow();
+            match handles.get_handle_ref(&link.source).cloned() {
+                Some(handle) => handles.register_handle(link.alias, handle),
+                // Copied to the host (another freed tensor's alias follows
+                // it): aliased when it is put back.
+                None if follow.away.contains(&link.source) => {
+                    link.away.store(true, Ordering::Release)
+                }
+                // Gone otherwise: this one stays.
+                None => {
+                    *state = Take::Kept;
+                    return;
+                }
+            }
+            link.linked.store(true, Ordering::Release);
+            follow
+                .aliases
+                .entry(link.source)
+                .or_default()
+                .push(link.clone());
+        }
+        if matches!(self.after_take, AfterTake::Copy { .. }) {
+            // Aliases of this buffer would keep it on the device: they
+            // leave fusion's container with it and come back with it.
+            let mut follow = follow();
+            if let Some(links) = follow.aliases.get(&self.id) {
+                for link in links {
+                    handles.remove_handle(link.alias);
+                    link.away.store(true, Ordering::Release);
+                    ALIASES_MOVED.fetch_add(1, Ordering::Relaxed);
+                }
+                follow.away.insert(self.id);
+            }
         }
         let ir = TensorIr {
             id: self.id,
@@ -500,6 +578,14 @@ impl<R: CubeRuntime> Operation<FusionCubeRuntime<R>> for PutBack<R> {
         if let Some(tensor) = tensor {
             handles.register_float_tensor::<Inner<R>>(&self.id, tensor);
         }
+        let mut follow = follow();
+        if follow.away.remove(&self.id) {
+            for link in follow.aliases.get(&self.id).into_iter().flatten() {
+                let handle = handles.get_handle(&self.id, &TensorStatus::ReadOnly);
+                handles.register_handle(link.alias, handle);
+                link.away.store(false, Ordering::Release);
+            }
+        }
     }
 }
 
@@ -523,6 +609,11 @@ fn put_back<R: CubeRuntime>(
     id: TensorId,
     tensor: CubeTensor<R>,
 ) {
+    // Aliases of it can be read by any op sent from now on: this one
+    // makes them again first.
+    for link in follow().aliases.get(&id).into_iter().flatten() {
+        link.away.store(false, Ordering::Release);
+    }
     submit(
         client,
         PutBack {
@@ -817,8 +908,9 @@ struct AliasGuard<R: CubeRuntime> {
 impl<R: CubeRuntime> Drop for AliasGuard<R> {
     fn drop(&mut self) {
         if let Some(stand_in) = &self.cell.stand_in {
-            if stand_in.made.swap(false, Ordering::AcqRel) {
-                submit(&self.client, Forget(stand_in.alias));
+            let link = &stand_in.link;
+            if link.linked.load(Ordering::Acquire) && !link.done.swap(true, Ordering::AcqRel) {
+                submit(&self.client, Forget(link.clone()));
             }
         }
     }
@@ -839,9 +931,13 @@ pub(crate) fn release<R: CubeRuntime>(
         false => AfterTake::Free,
     };
     let stand_in = stand_in.map(|(source, keep)| StandInAlias {
-        source,
-        alias: tensor.client.create_empty_handle(),
-        made: AtomicBool::new(false),
+        link: Arc::new(AliasLink {
+            source,
+            alias: tensor.client.create_empty_handle(),
+            linked: AtomicBool::new(false),
+            away: AtomicBool::new(false),
+            done: AtomicBool::new(false),
+        }),
         keep: Mutex::new(Some(keep)),
     });
     let (tensor, cell, pending) = ask(tensor, None, after_take, stand_in)?;
@@ -906,15 +1002,25 @@ impl<R: CubeRuntime> FusedRelease<R> {
         // The buffer to put under the tensor's id: a stand-in's alias (made
         // when this tensor was taken), or the op run again beside the
         // training stream on aliases of its inputs.
-        let (from, closing) = match &self.cell.stand_in {
+        let (from, closing, unlink) = match &self.cell.stand_in {
             Some(stand_in) => {
-                stand_in.made.store(false, Ordering::Release);
+                let link = &stand_in.link;
+                if link.away.load(Ordering::Acquire) {
+                    // The source is on the host, and backward did not read
+                    // it yet: it comes back now, and its put-back, sent
+                    // before the op below, makes the alias again.
+                    assert!(
+                        !inputs().is_empty(),
+                        "burn-swap: the tensor that stands in for tensor {id} was dropped on the host before it was rebuilt"
+                    );
+                }
+                link.done.store(true, Ordering::Release);
                 let alias = TensorIr {
-                    id: stand_in.alias,
+                    id: link.alias,
                     status: TensorStatus::ReadWrite,
                     ..self.tensor.to_ir_out()
                 };
-                (alias, None)
+                (alias, None, Some(link.clone()))
             }
             None => {
                 let inputs = inputs();
@@ -924,7 +1030,7 @@ impl<R: CubeRuntime> FusedRelease<R> {
                 let rebuilt = stream.executes(|| replay(aliases));
                 let mut streams = stream.executes(OperationStreams::default);
                 streams.tensor(&rebuilt);
-                (rebuilt.into_ir(), Some(streams))
+                (rebuilt.into_ir(), Some(streams), None)
             }
         };
         // A tensor kept aside is handed to backward as it is, and the
@@ -938,6 +1044,7 @@ impl<R: CubeRuntime> FusedRelease<R> {
             to: checked.is_none().then_some(self.tensor.id),
             keep: checked.as_ref().map(|(_, keep)| keep.clone()),
             from,
+            unlink,
         };
         match closing {
             None => submit(&client, rename),
@@ -967,11 +1074,13 @@ impl<R: CubeRuntime> FusedRelease<R> {
 }
 
 /// Moves the buffer of `from` under `to`, or takes it out of fusion's
-/// container; a clone of it goes to `keep` where given.
+/// container; a clone of it goes to `keep` where given. `from` may be a
+/// stand-in's alias, which then no longer follows its source.
 struct Rename<R: CubeRuntime> {
     from: TensorIr,
     to: Option<TensorId>,
     keep: Option<Arc<Mutex<Option<CubeTensor<R>>>>>,
+    unlink: Option<Arc<AliasLink>>,
 }
 
 impl<R: CubeRuntime> fmt::Debug for Rename<R> {
@@ -982,6 +1091,9 @@ impl<R: CubeRuntime> fmt::Debug for Rename<R> {
 
 impl<R: CubeRuntime> Operation<FusionCubeRuntime<R>> for Rename<R> {
     fn execute(&self, handles: &mut Handles<R>) {
+        if let Some(link) = &self.unlink {
+            follow().unlink(link);
+        }
         let tensor = handles.get_float_tensor::<Inner<R>>(&self.from);
         if let Some(keep) = &self.keep {
             *keep.lock().unwrap_or_else(|p| p.into_inner()) = Some(tensor.clone());
@@ -992,13 +1104,20 @@ impl<R: CubeRuntime> Operation<FusionCubeRuntime<R>> for Rename<R> {
     }
 }
 
-/// Takes a handle out of fusion's container.
-#[derive(Debug)]
-struct Forget(TensorId);
+/// Takes a stand-in's alias out of fusion's container (its freed tensor
+/// died without backward), and out of [`Follow`].
+struct Forget(Arc<AliasLink>);
+
+impl fmt::Debug for Forget {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Forget({})", self.0.alias)
+    }
+}
 
 impl<R: CubeRuntime> Operation<FusionCubeRuntime<R>> for Forget {
     fn execute(&self, handles: &mut Handles<R>) {
-        handles.remove_handle(self.0);
+        follow().unlink(&self.0);
+        handles.remove_handle(self.0.alias);
     }
 }
 
