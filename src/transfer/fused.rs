@@ -26,7 +26,8 @@
 //!   burn-swap: its buffer is taken the same way and freed. Its op runs again
 //!   on a fusion stream of burn-swap's own, on aliases of the inputs'
 //!   buffers, and the result is put back under the tensor's id; a stand-in's
-//!   buffer is aliased when the freed tensor's is taken. Dropping the tensor
+//!   buffer is aliased when the freed tensor's is taken (the alias leaves the
+//!   device with the stand-in, if that is swapped). Dropping the tensor
 //!   or holding its stand-in to the rebuild would change fusion's blocks, and
 //!   the kernels autotune picks for them.
 //!
