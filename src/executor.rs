@@ -34,7 +34,7 @@ use std::time::{Duration, Instant};
 use crate::config::{OnBudgetError, SwapConfig};
 use crate::error::SwapError;
 use crate::handle::{ManagedSlot, SlotEvent, TensorId, Tracker};
-use crate::plan_trial::{Candidate, PlanTrial, TrialStep, Way};
+use crate::plan_trial::{Candidate, PlanTrial, TrialStep, Way, RIVAL_WINDOW};
 use crate::policy::{self, Action, Codec, CostModel, Plan, PlanError, PlanParams};
 use crate::profiler::{human_bytes, write_json, OpRecord, Phase, Profile, Recorder, TensorKey};
 use crate::rebuild_check::{Checked, Differed, RebuildAs, RebuildCheck, RebuildChecks};
@@ -1828,9 +1828,9 @@ impl Executor {
         };
         if !self.plan_trial.began_for(&active) {
             let started = Instant::now();
-            let others = self.candidates(&profile, &active);
+            let (others, reserve) = self.candidates(&profile, &active);
             self.planning_took(report, started.elapsed());
-            if let TrialStep::Restart = self.plan_trial.begin(active, others) {
+            if let TrialStep::Restart = self.plan_trial.begin(active, others, reserve) {
                 self.step_clock.restart();
             }
             return;
@@ -1878,8 +1878,10 @@ impl Executor {
     /// The plans to time against `active`: without its codecs, where the
     /// policy checks them on the device, and its rivals' plans that fit
     /// and that the replay puts within [`RIVAL_WINDOW`] of its step, the
-    /// nearest [`RIVALS_TIMED`] first.
-    fn candidates(&self, profile: &Profile, active: &Plan) -> Vec<Candidate> {
+    /// nearest [`RIVALS_TIMED`] first; then, in reserve, the nearest of
+    /// the others, up to [`RIVALS_TIMED`] rivals in all (timed only if the
+    /// replay missed `active`'s own step as much).
+    fn candidates(&self, profile: &Profile, active: &Plan) -> (Vec<Candidate>, Vec<Candidate>) {
         let params = self.plan_params();
         let policy = &*self.config.policy;
         let mut others = Vec::new();
@@ -1899,7 +1901,7 @@ impl Executor {
             .filter_map(|rival| {
                 let plan = rival.plan(profile, &params).ok()?;
                 let ns = step_ns(&plan).unwrap_or(f64::INFINITY);
-                (ns <= within && !plan.same_actions(active)).then(|| {
+                (!plan.same_actions(active)).then(|| {
                     let way = Way::Rival(rival);
                     let plan = Arc::new(plan);
                     (ns, Candidate { way, plan })
@@ -1907,8 +1909,12 @@ impl Executor {
             })
             .collect();
         rivals.sort_by(|a, b| a.0.total_cmp(&b.0));
-        others.extend(rivals.into_iter().take(RIVALS_TIMED).map(|(_, c)| c));
-        others
+        let (near, far): (Vec<_>, Vec<_>) = rivals
+            .into_iter()
+            .take(RIVALS_TIMED)
+            .partition(|(ns, _)| *ns <= within);
+        others.extend(near.into_iter().map(|(_, c)| c));
+        (others, far.into_iter().map(|(_, c)| c).collect())
     }
 
     /// The plan for `profile` made the way the device timed fastest for
@@ -2672,12 +2678,6 @@ const PACE_STEPS: usize = 4;
 /// driver's count trails the ops called by tens of ops anyway (under fusion
 /// they run later than called), so reading after every op saw little more.
 const DRIVER_READ_INTERVAL: Duration = Duration::from_millis(1);
-
-/// A rival's plan is timed on the device only if the replay puts its step
-/// within this factor of the policy's own: the replay misses some tens of
-/// percent (VGG16 b2048 at 1.6 GiB: `capuchin`'s plan scored no faster than
-/// `home`'s and ran 7% faster), not twice the step.
-const RIVAL_WINDOW: f64 = 1.25;
 
 /// The rivals' plans timed at most, each twice (in turn and back) over
 /// about [`PACE_STEPS`] + 2 steps.
