@@ -759,9 +759,24 @@ impl Executor {
         } else {
             String::new()
         };
+        // A plan the device was timing may be the one that did not fit.
+        let under = match self.active.as_ref().filter(|_| self.on_plan) {
+            Some(active) => {
+                let policy = self.config.policy.name();
+                let way = self
+                    .plan_trial
+                    .way_for(&active.plan.op_signatures)
+                    .map_or_else(|| Way::Own.describe(policy), |w| w.describe(policy));
+                match self.plan_trial.trying() {
+                    true => format!(" under {way}, timed on the device against others"),
+                    false => format!(" under {way}"),
+                }
+            }
+            None => " under no plan".into(),
+        };
         Some(format!(
             "the device had {} free of {} after the failure, {budget}; at op {} of iteration \
-             {}, burn-swap's tracked tensors held {} on the device{fusion} ({} more in \
+             {}{under}, burn-swap's tracked tensors held {} on the device{fusion} ({} more in \
              downloads still under way){runtime}{pool}{own_buffer}",
             human_bytes(free),
             human_bytes(total),

@@ -62,7 +62,7 @@ impl fmt::Debug for Way {
 
 impl Way {
     /// The way in words, for the verdict (`policy`: the configured one).
-    fn describe(&self, policy: &str) -> String {
+    pub(crate) fn describe(&self, policy: &str) -> String {
         match self {
             Way::Own => format!("{} plan", possessive(policy)),
             Way::WithoutCodecs => format!(
