@@ -9,7 +9,7 @@
 
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, Weak};
 use std::time::Instant;
 
 use burn_backend::{Backend, BackendTypes, DType, Shape, TensorMetadata};
@@ -140,7 +140,7 @@ pub(crate) struct Recipe<B: Backend> {
     pub(crate) stands_in: bool,
     /// Under fusion, the stand-in once let go (its buffer is aliased): read
     /// only to bring it back from the host if backward has not yet.
-    pub(crate) let_go: Option<std::sync::Weak<Slot<B>>>,
+    pub(crate) let_go: Option<Weak<Slot<B>>>,
 }
 
 impl<B: Backend> Recipe<B> {
@@ -337,13 +337,6 @@ impl<B: Backend> Slot<B> {
         *self.recipe.lock().unwrap_or_else(|p| p.into_inner()) = Some(recipe);
     }
 
-    /// Lets the recipe go: the tensor is not freed for a rebuild after all,
-    /// and inputs held for one would live past their last use (under
-    /// fusion, an op would then see them shared, and fuse otherwise).
-    pub(crate) fn forget_recipe(&self) {
-        drop(self.recipe.lock().unwrap_or_else(|p| p.into_inner()).take());
-    }
-
     /// Frees the tensor's device memory if it has a recipe to make it again
     /// (else it stays, and so does the plan's count of it). With `check`,
     /// the tensor is kept aside instead, to be compared with its rebuild.
@@ -415,8 +408,8 @@ impl<B: Backend> Slot<B> {
             .take()
             .expect("a dropped tensor keeps its recipe until it is rebuilt");
         let _span = tracing::trace_span!("rebuild", id = self.id, bytes = self.bytes).entered();
-        let let_go = let_go.and_then(|s| s.upgrade());
         let inputs = || {
+            let let_go = let_go.as_ref().and_then(Weak::upgrade);
             inputs
                 .iter()
                 .chain(&let_go)
@@ -570,6 +563,11 @@ impl<B: Backend> ManagedSlot for Slot<B> {
         else {
             unreachable!()
         };
+        // Brought back, never rebuilt (one whose rebuild cannot be read yet
+        // is swapped instead): inputs held for a rebuild would live past
+        // their last use, and under fusion an op would see them shared and
+        // fuse otherwise.
+        drop(self.recipe.lock().unwrap_or_else(|p| p.into_inner()).take());
         let _span = tracing::trace_span!("swap_out", id = self.id, bytes = self.bytes).entered();
         // Asked for by `count_zeros` under fusion: counted on the host.
         let counter = match (self.host_zeros.get(), codec) {

@@ -289,12 +289,7 @@ impl<B: Backend> OpScope<B> {
                     slot.drop_for_rebuild(check);
                     continue;
                 }
-                // A tensor with a recipe swapped instead (its rebuild is
-                // not to be read yet): its inputs need not stay for it.
-                Leave::ToHost(codec) => {
-                    slot.forget_recipe();
-                    codec
-                }
+                Leave::ToHost(codec) => codec,
             };
             match slot.offload(&end.transfer, codec) {
                 Ok(bytes) => {

@@ -90,12 +90,16 @@ struct Registry {
     pending: Vec<Weak<dyn Pending>>,
 }
 
-fn registry() -> MutexGuard<'static, Registry> {
-    static REGISTRY: OnceLock<Mutex<Registry>> = OnceLock::new();
-    REGISTRY
-        .get_or_init(Default::default)
+/// The process-wide value in `cell`, locked (a poisoned lock as it is).
+fn locked<T: Default>(cell: &'static OnceLock<Mutex<T>>) -> MutexGuard<'static, T> {
+    cell.get_or_init(Default::default)
         .lock()
         .unwrap_or_else(|p| p.into_inner())
+}
+
+fn registry() -> MutexGuard<'static, Registry> {
+    static REGISTRY: OnceLock<Mutex<Registry>> = OnceLock::new();
+    locked(&REGISTRY)
 }
 
 /// Counts a handle of a fusion tensor until dropped.
@@ -276,40 +280,37 @@ struct AliasLink {
     /// Listed in [`Follow`]: the alias is in fusion's container, or is made
     /// when the source is put back.
     linked: AtomicBool,
-    /// The source's buffer was taken for a copy and its put-back is not yet
-    /// asked for: until it is, no alias can be read.
+    /// The source's buffer was taken for a copy (the alias with it) and
+    /// its put-back is not yet asked for: until it is, no alias can be read.
     away: AtomicBool,
     /// The freed tensor was made again from the alias (or died): the alias
     /// is not needed any more.
     done: AtomicBool,
 }
 
-/// The stand-in aliases that follow their sources, on fusion's server.
+/// The stand-ins' aliases of each source's buffer, on fusion's server.
 #[derive(Default)]
 struct Follow {
-    /// Sources with aliases whose buffer was taken for a copy and is not
-    /// yet put back.
-    away: std::collections::HashSet<TensorId>,
-    /// The aliases of each source's buffer.
     aliases: HashMap<TensorId, Vec<Arc<AliasLink>>>,
 }
 
 fn follow() -> MutexGuard<'static, Follow> {
     static FOLLOW: OnceLock<Mutex<Follow>> = OnceLock::new();
-    FOLLOW
-        .get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
+    locked(&FOLLOW)
 }
 
 impl Follow {
+    /// The aliases of `source`'s buffer.
+    fn of(&self, source: &TensorId) -> &[Arc<AliasLink>] {
+        self.aliases.get(source).map_or(&[], Vec::as_slice)
+    }
+
     /// `link` is not needed any more.
     fn unlink(&mut self, link: &AliasLink) {
         if let Some(links) = self.aliases.get_mut(&link.source) {
             links.retain(|l| !std::ptr::eq(l.as_ref(), link));
             if links.is_empty() {
                 self.aliases.remove(&link.source);
-                self.away.remove(&link.source);
             }
         }
     }
@@ -371,7 +372,11 @@ impl<R: CubeRuntime> TakeCell<R> {
                 Some(handle) => handles.register_handle(link.alias, handle),
                 // Copied to the host (another freed tensor's alias follows
                 // it): aliased when it is put back.
-                None if follow.away.contains(&link.source) => {
+                None if follow
+                    .of(&link.source)
+                    .iter()
+                    .any(|l| l.away.load(Ordering::Acquire)) =>
+                {
                     link.away.store(true, Ordering::Release)
                 }
                 // Gone otherwise: this one stays.
@@ -390,14 +395,10 @@ impl<R: CubeRuntime> TakeCell<R> {
         if matches!(self.after_take, AfterTake::Copy { .. }) {
             // Aliases of this buffer would keep it on the device: they
             // leave fusion's container with it and come back with it.
-            let mut follow = follow();
-            if let Some(links) = follow.aliases.get(&self.id) {
-                for link in links {
-                    handles.remove_handle(link.alias);
-                    link.away.store(true, Ordering::Release);
-                    ALIASES_MOVED.fetch_add(1, Ordering::Relaxed);
-                }
-                follow.away.insert(self.id);
+            for link in follow().of(&self.id) {
+                handles.remove_handle(link.alias);
+                link.away.store(true, Ordering::Release);
+                ALIASES_MOVED.fetch_add(1, Ordering::Relaxed);
             }
         }
         let ir = TensorIr {
@@ -579,9 +580,9 @@ impl<R: CubeRuntime> Operation<FusionCubeRuntime<R>> for PutBack<R> {
         if let Some(tensor) = tensor {
             handles.register_float_tensor::<Inner<R>>(&self.id, tensor);
         }
-        let mut follow = follow();
-        if follow.away.remove(&self.id) {
-            for link in follow.aliases.get(&self.id).into_iter().flatten() {
+        // Aliases that left with the buffer come back with it.
+        for link in follow().of(&self.id) {
+            if !handles.has_handle(&link.alias) {
                 let handle = handles.get_handle(&self.id, &TensorStatus::ReadOnly);
                 handles.register_handle(link.alias, handle);
                 link.away.store(false, Ordering::Release);
@@ -612,7 +613,7 @@ fn put_back<R: CubeRuntime>(
 ) {
     // Aliases of it can be read by any op sent from now on: this one
     // makes them again first.
-    for link in follow().aliases.get(&id).into_iter().flatten() {
+    for link in follow().of(&id) {
         link.away.store(false, Ordering::Release);
     }
     submit(
