@@ -2063,6 +2063,9 @@ impl Executor {
             iteration: self.iteration,
             tensors: differed.len() as u64,
             ops: ops.join(", "),
+            // Under fusion backward reads the tensor kept aside; the
+            // rebuild only goes to the comparison.
+            read: !self.fused,
         }
     }
 

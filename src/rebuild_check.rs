@@ -450,10 +450,15 @@ mod tests {
             .collect();
         assert_eq!(differing, vec![2]);
         let differed = crate::warnings().into_iter().find_map(|w| match w {
-            crate::SwapWarning::RebuildDiffered { tensors, .. } => Some(tensors),
+            crate::SwapWarning::RebuildDiffered { tensors, read, .. } => Some((tensors, read)),
             _ => None,
         });
-        assert!(differed.is_some_and(|n| n > 0), "{:?}", crate::warnings());
+        // Without fusion backward read the rebuilds.
+        assert!(
+            differed.is_some_and(|(n, read)| n > 0 && read),
+            "{:?}",
+            crate::warnings()
+        );
         let last = crate::last_iteration().expect("an iteration");
         assert_eq!(
             (last.rebuilds_checked, last.rebuilds_differed),

@@ -71,9 +71,10 @@ pub enum SwapWarning {
         grew_bytes: u64,
     },
     /// Rebuilt tensors did not have the bits their op made in forward
-    /// (compared on the device, `SwapConfig::rebuild_check_bytes`): the
-    /// iteration that read them may have gradients off plain's, and their
-    /// ops are not rebuilt again.
+    /// (compared on the device, `SwapConfig::rebuild_check_bytes`): their
+    /// ops are not rebuilt again. Where backward read the rebuilds (without
+    /// fusion), that iteration's gradients may be off plain's; under fusion
+    /// it read the tensors kept for the comparison.
     RebuildDiffered {
         /// The iteration.
         iteration: u64,
@@ -81,6 +82,8 @@ pub enum SwapWarning {
         tensors: u64,
         /// Their ops.
         ops: String,
+        /// Backward read the rebuilds, not the tensors themselves.
+        read: bool,
     },
     /// The device added more beyond the plan (the ops' own buffers, those
     /// fusion frees late) than any plan could leave free of the budget: the
@@ -187,13 +190,27 @@ impl fmt::Display for SwapWarning {
                 iteration,
                 tensors,
                 ops,
-            } => write!(
-                f,
-                "{tensors} rebuilt tensors did not have the bits their op made in forward \
-                 ({ops}; under fusion an op run again alone can round otherwise): the \
-                 gradients of the iteration before iteration {iteration}, which read them, may \
-                 be off plain's; those ops are not rebuilt again"
-            ),
+                read,
+            } => {
+                write!(
+                    f,
+                    "{tensors} rebuilt tensors did not have the bits their op made in forward \
+                     ({ops}; under fusion an op run again alone can round otherwise): "
+                )?;
+                match read {
+                    true => write!(
+                        f,
+                        "the gradients of the iteration before iteration {iteration}, which \
+                         read them, may be off plain's"
+                    )?,
+                    false => write!(
+                        f,
+                        "backward read the tensors kept to compare them with, so the gradients \
+                         are plain's"
+                    )?,
+                }
+                write!(f, "; those ops are not rebuilt again")
+            }
         }
     }
 }
@@ -396,5 +413,27 @@ impl OffloadTally {
             });
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SwapWarning;
+
+    #[test]
+    fn a_differing_rebuild_is_said_to_touch_the_gradients_only_where_backward_read_it() {
+        let warning = |read| {
+            SwapWarning::RebuildDiffered {
+                iteration: 9,
+                tensors: 2,
+                ops: "linear".into(),
+                read,
+            }
+            .to_string()
+        };
+        assert!(warning(true).contains("may be off plain's"));
+        let unread = warning(false);
+        assert!(!unread.contains("may be off"), "{unread}");
+        assert!(unread.contains("the gradients are plain's"), "{unread}");
     }
 }
