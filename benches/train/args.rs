@@ -16,7 +16,7 @@ pub const USAGE: &str =
        [--gpt small|tiny] [--gpt-layers N] [--gpt-seq N] [--json PATH]
        [--unfused (CUDA builds)]
        [--device-memory BYTES (CUDA builds: hold all but BYTES of the device)] [--search]
-       [--memory-every K (sample device and pinned memory every K timed steps)]";
+       [--memory-every K (sample device and pinned memory every K steps, warm-up too, each said as it ends)]";
 
 pub struct Options {
     /// (model, image shape) pairs.

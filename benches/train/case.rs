@@ -309,6 +309,10 @@ pub struct MemorySample {
     /// burn-swap's pinned pool (CUDA engine), once it was made.
     pub pinned_reserved: Option<u64>,
     pub pinned_in_use: Option<u64>,
+    /// What the CUDA driver's memory pool holds unused (freed, whole or in
+    /// pieces between live buffers).
+    #[serde(default)]
+    pub pool_unused: Option<u64>,
 }
 
 /// One row of the report: a case and its outcome.

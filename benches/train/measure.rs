@@ -154,8 +154,9 @@ pub fn measure<B: AutodiffBackend<Device = DeviceOf>>(
 
     // A step's seconds, the seconds until its ops were all enqueued (the
     // rest is the device draining its queue: where that is near zero, the
-    // host, not the device, sets the pace), and its loss.
-    let mut step = |phase: &str, n: usize| -> (f64, f64, f32) {
+    // host, not the device, sets the pace), its loss, and its memory where
+    // sampled.
+    let mut step = |phase: &str, n: usize| -> (f64, f64, f32, Option<MemorySample>) {
         let start = Instant::now();
         let loss = trainer.step(&batch);
         let enqueued = start.elapsed().as_secs_f64();
@@ -172,7 +173,15 @@ pub fn measure<B: AutodiffBackend<Device = DeviceOf>>(
             secs,
             case.batch as f64 / secs
         );
-        (secs, enqueued, loss)
+        // Every step sampled says its memory as it ends, warm-up too: a
+        // run that fails leaves how its memory went in its log.
+        let sample = (case.memory_every > 0 && (n == 1 || n.is_multiple_of(case.memory_every)))
+            .then(|| memory_sample(n, &device))
+            .flatten();
+        if let Some(s) = &sample {
+            eprintln!("  [{label}] {phase} {n} memory: {}", memory_line(s));
+        }
+        (secs, enqueued, loss, sample)
     };
 
     let mut warmup_secs: Vec<f64> = Vec::new();
@@ -181,7 +190,7 @@ pub fn measure<B: AutodiffBackend<Device = DeviceOf>>(
     // two steady steps are compared (a profiling step is no reference).
     let mut previous_ready: Option<f64> = None;
     while warmup_secs.len() < case.max_warmup.max(case.warmup) {
-        let (secs, _, loss) = step("warm-up", warmup_secs.len() + 1);
+        let (secs, _, loss, _) = step("warm-up", warmup_secs.len() + 1);
         warmup_secs.push(secs);
         losses.push(loss);
         let now_ready = ready();
@@ -199,14 +208,12 @@ pub fn measure<B: AutodiffBackend<Device = DeviceOf>>(
     let mut final_loss = f32::NAN;
     let mut memory_series = Vec::new();
     for n in 1..=case.steps {
-        let (secs, enqueued, loss) = step("step", n);
+        let (secs, enqueued, loss, sample) = step("step", n);
         step_secs.push(secs);
         enqueue_secs.push(enqueued);
         final_loss = loss;
         losses.push(loss);
-        if case.memory_every > 0 && (n == 1 || n % case.memory_every == 0) {
-            memory_series.extend(memory_sample(n, &device));
-        }
+        memory_series.extend(sample);
     }
 
     Measured {
@@ -412,12 +419,30 @@ pub fn waited_for(profile: &burn_swap::Profile) -> Vec<WaitedTensor> {
     waited
 }
 
+/// A sample in words (MiB).
+fn memory_line(s: &MemorySample) -> String {
+    let mib = |b: u64| format!("{:.1}", b as f64 / (1u64 << 20) as f64);
+    let some = |b: Option<u64>| b.map_or("-".to_string(), mib);
+    format!(
+        "in use {}, runtime's pools {}, driver {}, driver's pool unused {}, pinned {}",
+        mib(s.device_in_use),
+        mib(s.device_reserved),
+        some(s.driver_used),
+        some(s.pool_unused),
+        some(s.pinned_reserved)
+    )
+}
+
 pub fn memory_sample(step: usize, device: &DeviceOf) -> Option<MemorySample> {
     let usage = device_usage::<Device>(device)?;
     #[cfg(feature = "cuda")]
     let pinned = burn_swap::transfer::pinned_pool_stats(device).map(|p| (p.reserved, p.in_use));
     #[cfg(not(feature = "cuda"))]
     let pinned: Option<(u64, u64)> = None;
+    #[cfg(feature = "cuda")]
+    let pool_unused = burn_swap::transfer::driver_pool_unused(device);
+    #[cfg(not(feature = "cuda"))]
+    let pool_unused: Option<u64> = None;
     Some(MemorySample {
         step,
         device_in_use: usage.in_use,
@@ -425,5 +450,6 @@ pub fn memory_sample(step: usize, device: &DeviceOf) -> Option<MemorySample> {
         driver_used: usage.driver_used,
         pinned_reserved: pinned.map(|p| p.0),
         pinned_in_use: pinned.map(|p| p.1),
+        pool_unused,
     })
 }

@@ -282,12 +282,13 @@ pub fn print_memory_series(rows: &[Row]) {
     for (row, samples) in series {
         let steps = samples.last().map_or(0, |s| s.step);
         println!(
-            "  {} ({} samples to step {steps}): device in use {}; reserved {}; driver {}; pinned reserved {}; pinned in use {}",
+            "  {} ({} samples to step {steps}): device in use {}; reserved {}; driver {}; driver's pool unused {}; pinned reserved {}; pinned in use {}",
             row.case.label(),
             samples.len(),
             span(samples, &|s| Some(s.device_in_use)),
             span(samples, &|s| Some(s.device_reserved)),
             span(samples, &|s| s.driver_used),
+            span(samples, &|s| s.pool_unused),
             span(samples, &|s| s.pinned_reserved),
             span(samples, &|s| s.pinned_in_use),
         );

@@ -988,6 +988,13 @@ pub fn pinned_pool_stats(device: &cubecl::cuda::CudaDevice) -> Option<cuda::Pool
     cuda::pinned_stats(device)
 }
 
+/// Bytes the CUDA driver's memory pool for `device` holds unused: freed
+/// memory it keeps, whole or in pieces between live buffers.
+#[cfg(feature = "cuda")]
+pub fn driver_pool_unused(device: &cubecl::cuda::CudaDevice) -> Option<u64> {
+    cuda::pool_unused(device)
+}
+
 /// Device memory the runtime reports for `B`'s `device` (`None` where it does not say).
 pub fn device_usage<B: Backend>(device: &B::Device) -> Option<DeviceUsage> {
     memory_probe::<B>(device).usage()
