@@ -766,7 +766,8 @@ impl Executor {
                 let way = self
                     .plan_trial
                     .way_for(&active.plan.op_signatures)
-                    .map_or_else(|| Way::Own.describe(policy), |w| w.describe(policy));
+                    .unwrap_or(&Way::Own)
+                    .describe(policy);
                 match self.plan_trial.trying() {
                     true => format!(" under {way}, timed on the device against others"),
                     false => format!(" under {way}"),

@@ -16,7 +16,6 @@ use crate::case::{
     WaitedTensor, PANIC_TAG, RESULT_TAG,
 };
 use crate::common::median;
-#[cfg(feature = "cuda")]
 use crate::report::mib;
 use crate::{Device, DeviceOf};
 
@@ -421,7 +420,6 @@ pub fn waited_for(profile: &burn_swap::Profile) -> Vec<WaitedTensor> {
 
 /// A sample in words (MiB).
 fn memory_line(s: &MemorySample) -> String {
-    let mib = |b: u64| format!("{:.1}", b as f64 / (1u64 << 20) as f64);
     let some = |b: Option<u64>| b.map_or("-".to_string(), mib);
     format!(
         "in use {}, runtime's pools {}, driver {}, driver's pool unused {}, pinned {}",

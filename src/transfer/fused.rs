@@ -1009,10 +1009,11 @@ impl<R: CubeRuntime> FusedRelease<R> {
                 let link = &stand_in.link;
                 if link.away.load(Ordering::Acquire) {
                     // The source is on the host, and backward did not read
-                    // it yet: it comes back now, and its put-back, sent
-                    // before the op below, makes the alias again.
+                    // it yet: reaching it brings it back, and its put-back,
+                    // sent before the op below, makes the alias again.
+                    let source = inputs();
                     assert!(
-                        !inputs().is_empty(),
+                        !source.is_empty(),
                         "burn-swap: the tensor that stands in for tensor {id} was dropped on the host before it was rebuilt"
                     );
                 }
