@@ -21,7 +21,7 @@
 //! | `BURN_SWAP_ALLOCATOR` | `auto`, `exact` or `pooled`: how device buffers are allocated (see [`DeviceAllocator`]) | `auto` |
 //! | `BURN_SWAP_RELEASE_BYTES` | with exact allocations, give free device buffers back once the tensors freed since the last time add up to this (0: after every op) | `256MiB` |
 //! | `BURN_SWAP_RESERVE_POOL` | `1`: on CUDA, reserve one range of the device for the driver's memory pool at the first plan (faster; see [`SwapConfig::reserve_pool`] for the risk) | off |
-//! | `BURN_SWAP_POOL_CAP` | on CUDA, the most the driver's memory pool may hold; larger needs are plain allocations (see [`SwapConfig::pool_cap_bytes`]) | uncapped |
+//! | `BURN_SWAP_POOL_CAP` | on CUDA, the most the driver's memory pool may hold, or `off`; larger needs are plain allocations (see [`PoolCap`]) | half the free memory training began with, once a planned iteration left little outside the pool |
 //! | `BURN_SWAP_POOL_KEEP` | on CUDA without the reserved range, device memory the driver's pool may keep unused from the first plan on (see [`SwapConfig::pool_keep_bytes`]) | half the budget |
 //! | `BURN_SWAP_BUDGET_COUNTS_UNSEEN` | `0`: the budget bounds only the tensors the plan sees; on, where the driver keeps a high-water mark (CUDA), plans leave the budget's room for what the device added beyond them (see [`SwapConfig::budget_counts_unseen`]) | on |
 //! | `BURN_SWAP_REBUILD_CHECK` | device bytes of rebuilt tensors compared on the device with the tensors they stand for, per iteration, until each was compared once (see [`SwapConfig::rebuild_check_bytes`]); 0: none | `512MiB`, at most an eighth of the budget |
@@ -62,6 +62,33 @@ pub enum DeviceAllocator {
     Exact,
     /// The runtime's own pools, untouched.
     Pooled,
+}
+
+/// How much device memory the driver's stream-ordered pool may hold (CUDA,
+/// exact allocations). Past the cap, CubeCL falls back to plain
+/// allocations of their own pages, freed whole.
+///
+/// The pool reuses a freed range only for a buffer that fits in it, and a
+/// range with one live buffer in it cannot go back to the driver; grown and
+/// shrunk step after step it ends in pieces. GPT-small b4 under a 12 GiB cap
+/// on an H200 ran out of memory after 14 to 71 steps for a 105-589 MiB
+/// buffer, with 6.0-6.7 GiB unused in the pool; with the pool capped at
+/// 7 GiB it trained 60 timed steps. A cap bounds what the pieces strand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PoolCap {
+    /// Where the budget is taken from the device's free memory (no budget
+    /// given, so the device is the limit): uncapped until an iteration that
+    /// followed a plan left the driver less than two of the largest tensor
+    /// free outside the pool, then half the free memory training began
+    /// with. Never capped where a budget is given.
+    #[default]
+    HalfFree,
+    /// The driver's pool, uncapped: fastest where it does not end in
+    /// pieces (each plain allocation is mapped anew and freeing it waits
+    /// for the device).
+    Off,
+    /// At most this many bytes.
+    AtMost(u64),
 }
 
 /// How burn-swap manages saved activations on the current thread.
@@ -189,19 +216,18 @@ pub struct SwapConfig {
     /// cannot. Before autotune and the first plan nothing is kept, so
     /// autotune's candidates have the room.
     pub pool_keep_bytes: Option<u64>,
-    /// CUDA: the most device memory the driver's stream-ordered pool may
-    /// hold; buffers past it are plain allocations of their own pages,
-    /// freed whole, so free memory cannot end up in pieces the pool keeps.
-    /// `None` (the default): the driver's pool, uncapped. It trades speed
-    /// for that: on an H100 under a 12 GiB cap, a 1 GiB cap took GPT-small
-    /// b4 from 14.0 to 5.8-6.3 samples/s and ResNet-50 b192 from 143 to
-    /// 78-86 (a plain allocation is mapped anew each step and freeing one
-    /// waits for the device). For runs that die of a pool in pieces. With
-    /// [`release_after_bytes`](Self::release_after_bytes) 0 it let VGG16
-    /// b6144 `home` at 5 GiB train under that cap at the default autotune
-    /// level (6,798 samples/s, 0.83x plain's b2048), where the cap alone, or
-    /// neither, ran out of memory for a 3.4 GiB convolution workspace.
-    pub pool_cap_bytes: Option<u64>,
+    /// CUDA, exact allocations: the most device memory the driver's
+    /// stream-ordered pool may hold (see [`PoolCap`]); buffers past it are
+    /// plain allocations of their own pages, freed whole, so free memory
+    /// cannot end up in pieces the pool keeps. It trades speed for that:
+    /// on an H100 under a 12 GiB cap, a 1 GiB cap took GPT-small b4 from
+    /// 14.0 to 5.8-6.3 samples/s and ResNet-50 b192 from 143 to 78-86. With
+    /// [`release_after_bytes`](Self::release_after_bytes) 0 a 1 GiB cap let
+    /// VGG16 b6144 `home` at 5 GiB train under that cap at the default
+    /// autotune level (6,798 samples/s, 0.83x plain's b2048), where the cap
+    /// alone, or neither, ran out of memory for a 3.4 GiB convolution
+    /// workspace.
+    pub pool_cap: PoolCap,
     /// Hold the budget against the device's own count where the driver's
     /// allocator keeps a high-water mark (CUDA): once iterations that
     /// followed a plan grew the device's buffers past what the plan sees
@@ -260,7 +286,7 @@ impl Default for SwapConfig {
             release_after_bytes: 256 << 20,
             reserve_pool: false,
             pool_keep_bytes: None,
-            pool_cap_bytes: None,
+            pool_cap: PoolCap::default(),
             budget_counts_unseen: true,
             rebuild_check_bytes: 512 << 20,
             runtime_failure_grace: Some(Duration::from_secs(30)),
@@ -397,7 +423,11 @@ impl SwapConfig {
             config.pool_keep_bytes = Some(parse_bytes(&v)?);
         }
         if let Some(v) = var("BURN_SWAP_POOL_CAP") {
-            config.pool_cap_bytes = Some(parse_bytes(&v)?);
+            config.pool_cap = match v.trim() {
+                "off" | "none" => PoolCap::Off,
+                "auto" | "half" => PoolCap::HalfFree,
+                bytes => PoolCap::AtMost(parse_bytes(bytes)?),
+            };
         }
         if let Some(v) = var("BURN_SWAP_BUDGET_COUNTS_UNSEEN") {
             config.budget_counts_unseen = !matches!(v.trim(), "0" | "false" | "off" | "no");
@@ -573,9 +603,9 @@ impl SwapConfigBuilder {
         self
     }
 
-    /// See [`SwapConfig::pool_cap_bytes`].
-    pub fn pool_cap_bytes(mut self, bytes: Option<u64>) -> Self {
-        self.config.pool_cap_bytes = bytes;
+    /// See [`SwapConfig::pool_cap`].
+    pub fn pool_cap(mut self, cap: PoolCap) -> Self {
+        self.config.pool_cap = cap;
         self
     }
 
@@ -784,8 +814,12 @@ mod tests {
         assert!(c.reserve_pool);
         assert!(!SwapConfig::default().reserve_pool);
         assert_eq!(c.pool_keep_bytes, Some(2 << 30));
-        assert_eq!(c.pool_cap_bytes, Some(1 << 30));
-        assert_eq!(SwapConfig::default().pool_cap_bytes, None);
+        assert_eq!(c.pool_cap, PoolCap::AtMost(1 << 30));
+        let off =
+            SwapConfig::from_vars(|name| (name == "BURN_SWAP_POOL_CAP").then(|| "off".to_string()))
+                .unwrap();
+        assert_eq!(off.pool_cap, PoolCap::Off);
+        assert_eq!(SwapConfig::default().pool_cap, PoolCap::HalfFree);
         assert!(!c.budget_counts_unseen);
         assert!(SwapConfig::default().budget_counts_unseen);
         assert_eq!(c.runtime_failure_grace, Some(Duration::from_millis(2500)));

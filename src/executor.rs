@@ -31,7 +31,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
 
-use crate::config::{OnBudgetError, SwapConfig};
+use crate::config::{OnBudgetError, PoolCap, SwapConfig};
 use crate::error::SwapError;
 use crate::handle::{ManagedSlot, SlotEvent, TensorId, Tracker};
 use crate::plan_trial::{Candidate, PlanTrial, TrialStep, Way, RIVAL_WINDOW};
@@ -52,6 +52,10 @@ static NEXT_TENSOR_ID: AtomicU64 = AtomicU64::new(1);
 /// data gradient autotune picked for the 8x8 convolutions took a column
 /// buffer of 2.25 times the largest activation (b4096 and b6144).
 const RECLAIM_MARGIN_TENSORS: u64 = 3;
+
+/// Free memory outside the driver's pool, in tensors of the largest size,
+/// under which a planned iteration caps the pool ([`PoolCap::HalfFree`]).
+const PRESSED_MARGIN_TENSORS: u64 = 2;
 
 /// The device memory reserved in the driver's pool as one range, in budgets
 /// (see `DeviceMemory::reserve_one_range`).
@@ -327,6 +331,13 @@ pub(crate) struct Executor {
     /// driver's free memory is below `reclaim_below` when following one.
     reclaimer: Option<Box<dyn Send>>,
     reclaim_below: Arc<AtomicU64>,
+    /// Whether the driver's memory pool was capped (see [`PoolCap`]).
+    pool_capped: bool,
+    /// The device's free memory as training began, under
+    /// [`PoolCap::HalfFree`].
+    free_at_start: Option<u64>,
+    /// Whether the iteration under way followed a plan as it began.
+    iteration_on_plan: bool,
     /// The largest tensor of the profile the plan was made from: below
     /// [`RECLAIM_MARGIN_TENSORS`] of it free, a planned iteration reclaims
     /// (room for the largest op workspace the plan cannot see), and a failed
@@ -462,6 +473,9 @@ impl Executor {
             probe: None,
             reclaimer: None,
             reclaim_below: Arc::new(AtomicU64::new(u64::MAX)),
+            pool_capped: false,
+            free_at_start: None,
+            iteration_on_plan: false,
             largest_tensor: 0,
             device_samples: Vec::new(),
             allocator_start: None,
@@ -593,15 +607,80 @@ impl Executor {
     }
 
     pub(crate) fn install_probe(&mut self, probe: Box<dyn DeviceMemory>) {
-        if let Some(cap) = self.config.pool_cap_bytes {
-            probe.cap_allocator(cap);
-        }
         self.probe = Some(probe);
         self.choose_policy();
+        self.cap_pool();
         self.apply_allocator();
         // The first op has run: its output counts as in use, which leaves
         // the budget a little smaller than at the iteration's start.
         self.budget_from_free_memory();
+    }
+
+    /// Caps the driver's memory pool at a size given
+    /// ([`PoolCap::AtMost`]); under [`PoolCap::HalfFree`], notes the free
+    /// memory the cap would be half of (see [`Self::cap_pool_when_pressed`]).
+    fn cap_pool(&mut self) {
+        let Some(probe) = self.probe.as_ref() else {
+            return;
+        };
+        match self.config.pool_cap {
+            PoolCap::Off => {}
+            PoolCap::AtMost(bytes) => {
+                probe.cap_allocator(bytes);
+                self.pool_capped = true;
+            }
+            PoolCap::HalfFree => {
+                self.free_at_start = probe.free_for_buffers().map(|(free, _)| free);
+            }
+        }
+    }
+
+    /// Under [`PoolCap::HalfFree`], where the device is the limit (a budget
+    /// from its free memory, exact allocations): once an iteration that
+    /// followed a plan left the driver less free memory outside its pool
+    /// than [`PRESSED_MARGIN_TENSORS`] of the largest tensor, caps the pool
+    /// at half the free memory training began with. The next buffer could
+    /// then only come from the pool's freed ranges, and those may be in
+    /// pieces (GPT-small b4 under a 12 GiB cap ran out of memory so after
+    /// 14 to 71 steps). Called as an iteration begins; once per process.
+    fn cap_pool_when_pressed(&mut self) {
+        let Some(probe) = self.probe.as_ref() else {
+            return;
+        };
+        // Asked every iteration, so that each answer covers one.
+        let least = probe.least_free_outside_allocator();
+        let last_followed_plan = std::mem::replace(&mut self.iteration_on_plan, self.on_plan);
+        let device_is_the_limit = self.config.budget_bytes.is_none()
+            && self.config.budget_from_free_memory
+            && self.config.exact_allocations();
+        if self.pool_capped
+            || self.config.pool_cap != PoolCap::HalfFree
+            || !device_is_the_limit
+            || !last_followed_plan
+            || self.largest_tensor == 0
+        {
+            return;
+        }
+        let (Some(least), Some(free)) = (least, self.free_at_start) else {
+            return;
+        };
+        if least >= PRESSED_MARGIN_TENSORS * self.largest_tensor {
+            return;
+        }
+        let cap = free / 2;
+        let unused = probe.allocator_unused().unwrap_or(0);
+        crate::notice::say(|| {
+            format!(
+                "in iteration {} the driver had as little as {} free outside its memory pool (the largest tensor: {}; the pool holds {} unused): the pool now holds at most {} (half the device's free memory as training began), and larger needs are allocations of their own, given back whole, so that freed memory in pieces cannot leave the next buffer without room (BURN_SWAP_POOL_CAP=off: never capped; a size: capped from the start)",
+                self.iteration.saturating_sub(1),
+                human_bytes(least),
+                human_bytes(self.largest_tensor),
+                human_bytes(unused),
+                human_bytes(cap)
+            )
+        });
+        probe.cap_allocator(cap);
+        self.pool_capped = true;
     }
 
     /// Puts the policy the configured one chooses for this device in its
@@ -725,7 +804,7 @@ impl Executor {
                 // Free buffers held for reuse, or freed ranges in pieces,
                 // can be what such a buffer lacks: given back whole after
                 // every op they are one piece to the driver.
-                let give_back = if self.config.pool_cap_bytes.is_none()
+                let give_back = if !matches!(self.config.pool_cap, PoolCap::AtMost(_))
                     || self.config.release_after_bytes > 0
                 {
                     let settings = crate::fit::key_values(&crate::fit::WHOLE_FREES);
@@ -1111,6 +1190,7 @@ impl Executor {
         self.absorb_events(index.saturating_sub(1));
         self.reclaim();
         if index == 0 {
+            self.cap_pool_when_pressed();
             // The iteration's growth is counted from here: what the
             // optimizer step made since the last backward is not its own.
             self.start_live = self.live_bytes;
@@ -2856,6 +2936,9 @@ mod tests {
         reclaim_below: Arc<std::sync::Mutex<Option<Arc<AtomicU64>>>>,
         /// The cap the driver's pool was given, if any.
         pool_cap: Arc<std::sync::Mutex<Option<u64>>>,
+        /// The least free memory outside the pool since asked (0: not
+        /// sampled).
+        least_outside: Arc<AtomicU64>,
         /// The device's memory (0: 1000 bytes).
         total: Arc<AtomicU64>,
     }
@@ -2888,19 +2971,61 @@ mod tests {
         fn cap_allocator(&self, bytes: u64) {
             *self.pool_cap.lock().unwrap() = Some(bytes);
         }
+        fn least_free_outside_allocator(&self) -> Option<u64> {
+            Some(self.least_outside.swap(0, Ordering::Relaxed)).filter(|&least| least > 0)
+        }
     }
 
     #[test]
-    fn the_pool_is_capped_when_the_probe_is_installed_and_only_where_asked() {
-        let driver = Driver::default();
-        let _plain = training_on(&driver, SwapConfig::default());
-        assert_eq!(*driver.pool_cap.lock().unwrap(), None);
-        let config = SwapConfig {
-            pool_cap_bytes: Some(1 << 30),
+    fn the_pool_is_capped_at_a_given_size_as_the_probe_is_installed() {
+        let cap_under = |config: SwapConfig| {
+            let driver = Driver::default();
+            let _training = training_on(&driver, config);
+            let cap = *driver.pool_cap.lock().unwrap();
+            cap
+        };
+        assert_eq!(cap_under(SwapConfig::default()), None);
+        let given = SwapConfig {
+            pool_cap: PoolCap::AtMost(1 << 30),
+            ..exact_swap_all().build()
+        };
+        assert_eq!(cap_under(given), Some(1 << 30));
+    }
+
+    #[test]
+    fn the_pool_is_capped_at_half_the_free_memory_once_a_planned_iteration_pressed_it() {
+        // Nothing set: the budget is the device's free memory (1000 bytes).
+        let pressed_under = |config: SwapConfig, on_plan: bool, least_outside: u64| {
+            let driver = Driver::default();
+            let mut executor = training_on(&driver, config);
+            executor.largest_tensor = 100;
+            executor.on_plan = on_plan;
+            // The iteration that begins now, then the one after it.
+            for _ in 0..2 {
+                driver.least_outside.store(least_outside, Ordering::Relaxed);
+                executor.cap_pool_when_pressed();
+            }
+            let cap = *driver.pool_cap.lock().unwrap();
+            cap
+        };
+        let swapping = || SwapConfig {
+            policy: Arc::new(SwapAll),
             ..SwapConfig::default()
         };
-        let _capped = training_on(&driver, config);
-        assert_eq!(*driver.pool_cap.lock().unwrap(), Some(1 << 30));
+        // Less than two of the largest tensor free outside the pool.
+        assert_eq!(pressed_under(swapping(), true, 150), Some(500));
+        assert_eq!(pressed_under(swapping(), true, 200), None, "room enough");
+        assert_eq!(pressed_under(swapping(), false, 150), None, "profiling");
+        let budgeted = SwapConfig {
+            budget_bytes: Some(800),
+            ..swapping()
+        };
+        assert_eq!(pressed_under(budgeted, true, 150), None, "a budget given");
+        let off = SwapConfig {
+            pool_cap: PoolCap::Off,
+            ..swapping()
+        };
+        assert_eq!(pressed_under(off, true, 150), None, "off");
     }
 
     /// Counts down its driver's running reclaimers when dropped.

@@ -57,7 +57,7 @@ use std::sync::Arc;
 pub use cube_kernels as codecs;
 
 pub use autodiff::SwapAutodiff;
-pub use config::{DeviceAllocator, OnBudgetError, SwapConfig, SwapConfigBuilder};
+pub use config::{DeviceAllocator, OnBudgetError, PoolCap, SwapConfig, SwapConfigBuilder};
 pub use decorator::Swapping;
 pub use error::{PlanError, SwapError};
 pub use handle::{Residency, SwapTensor};

@@ -424,6 +424,10 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(
+        not(feature = "recompute"),
+        ignore = "without the `recompute` feature nothing is rebuilt"
+    )]
     fn a_rebuild_that_differs_is_found_as_the_next_iteration_begins_and_not_made_again() {
         use burn::backend::{Autodiff, Flex};
         use burn_swap_models::bytes::gradients_per_iteration;

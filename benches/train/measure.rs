@@ -46,12 +46,15 @@ pub fn run_policy<I: Backend<Device = DeviceOf>>(case: &Case) -> Measured {
         PolicyRun::Plain => measure::<Autodiff<I>>(case, &|| true),
         PolicyRun::Balanced => measure::<Autodiff<I, BalancedCheckpointing>>(case, &|| true),
         PolicyRun::BurnSwap(name) => {
-            // `BURN_SWAP_*` variables (pinned pool, prefetch lookahead)
-            // apply; the case sets the rest.
+            // `BURN_SWAP_*` variables (pinned pool, prefetch lookahead,
+            // a budget where the case gives none) apply; the case sets the
+            // rest.
             let mut config = SwapConfig::from_env();
             config.min_swap_bytes = case.min_swap;
             config.policy = policy_by_name(&name).expect("checked by the parent");
-            config.budget_bytes = case.budget;
+            if case.budget.is_some() {
+                config.budget_bytes = case.budget;
+            }
             burn_swap::configure(config);
             // The plans timed on the device are decided in one warm-up step.
             let plans_timed = std::cell::RefCell::new(None);

@@ -393,6 +393,11 @@ pub trait DeviceMemory: Send {
     fn cap_allocator(&self, bytes: u64) {
         let _ = bytes;
     }
+    /// The least free memory the driver had outside its allocator since
+    /// the last call, where something sampled it (the reclaimer, CUDA).
+    fn least_free_outside_allocator(&self) -> Option<u64> {
+        None
+    }
     /// Lets the driver's allocator keep up to `bytes` unused from now on
     /// (trims and synchronisations leave them), so that buffers freed in one
     /// step serve the next without new memory from the driver.
@@ -493,6 +498,9 @@ pub(crate) fn memory_probe<B: Backend>(device: &B::Device) -> Box<dyn DeviceMemo
             }
             fn cap_allocator(&self, bytes: u64) {
                 cuda::cap_pool(&self.device, bytes)
+            }
+            fn least_free_outside_allocator(&self) -> Option<u64> {
+                cuda::least_free_outside_pool()
             }
             fn driver_free_total(&self) -> Option<(u64, u64)> {
                 cuda::driver_free_total(&self.device)

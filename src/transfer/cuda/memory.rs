@@ -126,10 +126,13 @@ impl Reclaimer {
                 while !stopped.load(Ordering::Acquire) && !crate::runtime_failure::runtime_failed()
                 {
                     let below = free_below.load(Ordering::Relaxed);
+                    let free = super::driver_free_total(&device).map(|(free, _)| free);
+                    if let Some(free) = free {
+                        LEAST_FREE_OUTSIDE_POOL.fetch_min(free, Ordering::AcqRel);
+                    }
                     let short = below == u64::MAX
-                        || super::driver_free_total(&device).is_some_and(|(free, _)| {
-                            free + pool_unused(&device).unwrap_or(0) < below
-                        });
+                        || free
+                            .is_some_and(|free| free + pool_unused(&device).unwrap_or(0) < below);
                     if short {
                         stream.executes(|| {
                             if pool_capped() {
@@ -152,6 +155,17 @@ impl Reclaimer {
             }
         }
     }
+}
+
+/// The least free memory the driver had outside its pool, as the reclaimer
+/// saw it, since [`least_free_outside_pool`] was last asked.
+static LEAST_FREE_OUTSIDE_POOL: AtomicU64 = AtomicU64::new(u64::MAX);
+
+/// The least free memory the driver had outside its memory pool since the
+/// last call, sampled by the reclaimer; `None` where it did not run.
+pub(crate) fn least_free_outside_pool() -> Option<u64> {
+    let least = LEAST_FREE_OUTSIDE_POOL.swap(u64::MAX, Ordering::AcqRel);
+    (least != u64::MAX).then_some(least)
 }
 
 /// Between two releases: well under the time one autotune candidate takes
@@ -194,13 +208,15 @@ static POOL_CAPPED: AtomicBool = AtomicBool::new(false);
 /// back whole when freed, so free memory is one piece to the driver. Its
 /// cost: freeing one waits for the device, and each step maps its buffers
 /// anew; GPT-small b4's step went from 0.29 to 0.64 s under a 1 GiB cap on
-/// an H100. So it is only done where asked (`SwapConfig::pool_cap_bytes`).
+/// an H100. So it is done only where asked or where the device presses
+/// (`SwapConfig::pool_cap`); installed during training, the pool it
+/// replaces gives its memory back as its buffers are freed.
 pub(crate) fn cap_pool(device: &CudaDevice, max_bytes: u64) {
     if pool_capped() {
         return;
     }
     let cap = || -> Result<(), super::CudaError> {
-        make_current(device)?;
+        let before = current_pool(device)?;
         let dev = result::device::get(device.index as i32).map_err(super::CudaError)?;
         // SAFETY: zeroed is a valid value of this plain C struct.
         let mut props: sys::CUmemPoolProps = unsafe { std::mem::zeroed() };
@@ -225,6 +241,16 @@ pub(crate) fn cap_pool(device: &CudaDevice, max_bytes: u64) {
                 .result()
                 .map_err(super::CudaError)?;
             sys::cuDeviceSetMemPool(dev, pool.assume_init())
+                .result()
+                .map_err(super::CudaError)?;
+        }
+        // Capped during training, the pool before it may keep freed memory
+        // (`keep_in_pool`): its buffers now go back to the driver as they
+        // are freed.
+        set_release_threshold(before, 0)?;
+        // SAFETY: trimming only releases memory no allocation uses.
+        unsafe {
+            sys::cuMemPoolTrimTo(before, 0)
                 .result()
                 .map_err(super::CudaError)?;
         }

@@ -35,8 +35,8 @@ use cudarc::driver::{result, DriverError};
 pub(crate) use link::measure_link;
 pub use memory::DeviceHold;
 pub(crate) use memory::{
-    cap_pool, exact_allocations, keep_in_pool, pool_high_water, pool_unused, release_free,
-    reserve_pool, restart_pool_high_water, trim_pool, Reclaimer,
+    cap_pool, exact_allocations, keep_in_pool, least_free_outside_pool, pool_high_water,
+    pool_unused, release_free, reserve_pool, restart_pool_high_water, trim_pool, Reclaimer,
 };
 pub use pinned::PoolStats;
 use pinned::{PinnedBlock, PinnedPool};
