@@ -782,11 +782,21 @@ impl Executor {
             .as_ref()
             .and_then(|p| p.allocator_unused())
             .map_or(String::new(), |unused| {
+                // Capped, the pool strands at most the cap; uncapped, a
+                // cap from the start is the remedy (see `PoolCap`).
+                let cap = match (self.pool_capped, self.free_at_start) {
+                    (false, Some(free)) => format!(
+                        "; BURN_SWAP_POOL_CAP={} caps the pool from the start, so that \
+                         pieces strand at most that",
+                        human_bytes(free / 2).replace(' ', "")
+                    ),
+                    _ => String::new(),
+                };
                 let pieces = match failed {
                     // The pool could not place the buffer in what it held.
                     Some(bytes) if unused >= bytes => format!(
                         " (more than the {} buffer, but in pieces smaller than it, between \
-                         live buffers: a lower budget or batch leaves larger ones)",
+                         live buffers: a lower budget or batch leaves larger ones{cap})",
                         human_bytes(bytes)
                     ),
                     _ => String::new(),
@@ -3187,6 +3197,19 @@ mod tests {
             report.contains("pool 600 B held unused") && !report.contains("pieces"),
             "{report}"
         );
+        // Not capped, with the free memory training began with known.
+        let (mut executor, driver) = following_a_plan_on(Driver::default());
+        driver.pool_unused.store(600, Ordering::Relaxed);
+        executor.free_at_start = Some(8 << 30);
+        let report = executor.memory_when_failed(Some(500)).unwrap();
+        assert!(
+            report.contains("BURN_SWAP_POOL_CAP=4.0GiB caps the pool from the start"),
+            "{report}"
+        );
+        assert_eq!(crate::config::parse_bytes("4.0GiB").unwrap(), 4 << 30);
+        executor.pool_capped = true;
+        let report = executor.memory_when_failed(Some(500)).unwrap();
+        assert!(!report.contains("BURN_SWAP_POOL_CAP"), "{report}");
     }
 
     #[test]
