@@ -1934,9 +1934,13 @@ impl Executor {
         };
         if !self.plan_trial.began_for(&active) {
             let started = Instant::now();
-            let (others, reserve) = self.candidates(&profile, &active);
+            let (others, reserve, unplanned) = self.candidates(&profile, &active);
             self.planning_took(report, started.elapsed());
+            for why in &unplanned {
+                tracing::info!(rival = %why, "a rival's plan could not be made, so it is not timed");
+            }
             if let TrialStep::Restart = self.plan_trial.begin(active, others, reserve) {
+                self.plan_trial.not_planned(unplanned);
                 self.step_clock.restart();
             }
             return;
@@ -1986,8 +1990,13 @@ impl Executor {
     /// and that the replay puts within [`RIVAL_WINDOW`] of its step, the
     /// nearest [`RIVALS_TIMED`] first; then, in reserve, the nearest of
     /// the others, up to [`RIVALS_TIMED`] rivals in all (timed only if the
-    /// replay missed `active`'s own step as much).
-    fn candidates(&self, profile: &Profile, active: &Plan) -> (Vec<Candidate>, Vec<Candidate>) {
+    /// replay missed `active`'s own step as much). Last, the rivals that
+    /// could not plan, each as `name: why`.
+    fn candidates(
+        &self,
+        profile: &Profile,
+        active: &Plan,
+    ) -> (Vec<Candidate>, Vec<Candidate>, Vec<String>) {
         let params = self.plan_params();
         let policy = &*self.config.policy;
         let mut others = Vec::new();
@@ -2001,11 +2010,22 @@ impl Executor {
         }
         let step_ns = |plan: &Plan| plan.predicted.as_ref().map(|p| p.iteration_ns);
         let within = step_ns(active).map_or(f64::INFINITY, |ns| ns * RIVAL_WINDOW);
+        let mut unplanned = Vec::new();
         let mut rivals: Vec<(f64, Candidate)> = policy
             .rivals()
             .into_iter()
             .filter_map(|rival| {
-                let plan = rival.plan(profile, &params).ok()?;
+                let plan = match rival.plan(profile, &params) {
+                    Ok(plan) => plan,
+                    Err(err) => {
+                        unplanned.push(format!(
+                            "{}: {}",
+                            rival.name(),
+                            why_no_plan(&err, params.unseen_bytes)
+                        ));
+                        return None;
+                    }
+                };
                 let ns = step_ns(&plan).unwrap_or(f64::INFINITY);
                 (!plan.same_actions(active)).then(|| {
                     let way = Way::Rival(rival);
@@ -2020,7 +2040,7 @@ impl Executor {
             .take(RIVALS_TIMED)
             .partition(|(ns, _)| *ns <= within);
         others.extend(near.into_iter().map(|(_, c)| c));
-        (others, far.into_iter().map(|(_, c)| c).collect())
+        (others, far.into_iter().map(|(_, c)| c).collect(), unplanned)
     }
 
     /// The plan for `profile` made the way the device timed fastest for
@@ -2788,6 +2808,36 @@ const PACE_STEPS: usize = 4;
 /// they run later than called), so reading after every op saw little more.
 const DRIVER_READ_INTERVAL: Duration = Duration::from_millis(1);
 
+/// Why a rival made no plan, briefly, for the trial's verdict; `unseen`:
+/// the bytes of the budget the plans leave for what the device adds.
+fn why_no_plan(err: &PlanError, unseen: u64) -> String {
+    match err {
+        PlanError::BudgetTooSmall { budget, need, .. } => {
+            let leaving = if unseen > 0 {
+                format!(" leaving {} for what the device adds", human_bytes(unseen))
+            } else {
+                String::new()
+            };
+            format!(
+                "needs {} against a budget of {}{leaving}",
+                human_bytes(*need),
+                human_bytes(*budget)
+            )
+        }
+        PlanError::HostTooSmall {
+            host_budget, need, ..
+        } => format!(
+            "needs {} of host memory, where the pinned pool takes {}",
+            human_bytes(*need),
+            human_bytes(*host_budget)
+        ),
+        other => other
+            .to_string()
+            .trim_start_matches("burn-swap: ")
+            .to_string(),
+    }
+}
+
 /// The rivals' plans timed at most, each twice (in turn and back) over
 /// about [`PACE_STEPS`] + 2 steps.
 const RIVALS_TIMED: usize = 2;
@@ -2984,6 +3034,34 @@ mod tests {
         fn least_free_outside_allocator(&self) -> Option<u64> {
             Some(self.least_outside.swap(0, Ordering::Relaxed)).filter(|&least| least > 0)
         }
+    }
+
+    #[test]
+    fn a_rival_without_a_plan_is_said_briefly_with_the_room_left_for_the_device() {
+        let err = PlanError::BudgetTooSmall {
+            budget: 3 << 30,
+            need: 4 << 30,
+            op: 7,
+            iteration: 2,
+            policy: "superneurons".into(),
+            tried: "its rule".into(),
+        };
+        assert_eq!(
+            why_no_plan(&err, 1 << 30),
+            "needs 4.0 GiB against a budget of 3.0 GiB leaving 1.0 GiB for what the device adds"
+        );
+        assert_eq!(
+            why_no_plan(&err, 0),
+            "needs 4.0 GiB against a budget of 3.0 GiB"
+        );
+        let err = PlanError::NoCostModel {
+            policy: "home".into(),
+            missing: "the host link's cost".into(),
+        };
+        assert_eq!(
+            why_no_plan(&err, 0),
+            "policy home needs the host link's cost, measured on this device; none was given"
+        );
     }
 
     #[test]

@@ -111,6 +111,9 @@ pub(crate) enum PlanTrial {
         /// too if the own plan's first pace is over [`RIVAL_WINDOW`] times
         /// its predicted step.
         reserve: Vec<Candidate>,
+        /// Rivals that could not plan for the profile and budget, each
+        /// with why, for the verdict.
+        unplanned: Vec<String>,
     },
     /// Timed for the op sequence `of`: its plans are made `way`.
     Decided { of: Vec<u64>, way: Way },
@@ -171,8 +174,17 @@ impl PlanTrial {
             queue: there_and_back(count),
             paces: vec![Vec::new(); count],
             reserve,
+            unplanned: Vec::new(),
         };
         TrialStep::Restart
+    }
+
+    /// Notes the rivals that could not plan (`who: why`), said in the
+    /// verdict of the trial under way.
+    pub(crate) fn not_planned(&mut self, rivals: Vec<String>) {
+        if let PlanTrial::Timing { unplanned, .. } = self {
+            *unplanned = rivals;
+        }
     }
 
     /// Whether plans are being timed.
@@ -211,6 +223,7 @@ impl PlanTrial {
             queue,
             paces,
             reserve,
+            unplanned,
         } = self
         else {
             return TrialStep::Wait;
@@ -260,7 +273,7 @@ impl PlanTrial {
                 best = i;
             }
         }
-        let verdict = verdict(candidates, paces, &means, best, policy);
+        let verdict = verdict(candidates, paces, &means, best, policy, unplanned);
         let winner = candidates.swap_remove(best);
         let restore = (!Arc::ptr_eq(&winner.plan, active)).then_some(winner.plan);
         let of = std::mem::take(of);
@@ -299,6 +312,7 @@ fn verdict(
     means: &[f64],
     best: usize,
     policy: &str,
+    unplanned: &[String],
 ) -> String {
     let ms = |secs: f64| format!("{:.1}", secs * 1e3);
     let timed: Vec<String> = candidates
@@ -325,8 +339,13 @@ fn verdict(
             )
         })
         .collect();
+    let unplanned = if unplanned.is_empty() {
+        String::new()
+    } else {
+        format!("; not timed, no plan: {}", unplanned.join("; "))
+    };
     format!(
-        "timed on the device in turn and back, the mean of each one's paces: {}; {} stays",
+        "timed on the device in turn and back, the mean of each one's paces: {}; {} stays{unplanned}",
         timed.join(", "),
         candidates[best].way.describe(policy)
     )
@@ -369,11 +388,22 @@ mod tests {
     /// Times `own` and `others` in turn and back, at `paces` (in the order
     /// timed: own, the others, the others back, own).
     fn run(own: &Arc<Plan>, others: Vec<Candidate>, paces: &[u64]) -> (PlanTrial, TrialStep) {
+        run_noting(own, others, Vec::new(), paces)
+    }
+
+    /// As [`run`], with `unplanned` noted as the rivals that made no plan.
+    fn run_noting(
+        own: &Arc<Plan>,
+        others: Vec<Candidate>,
+        unplanned: Vec<String>,
+        paces: &[u64],
+    ) -> (PlanTrial, TrialStep) {
         let mut trial = PlanTrial::default();
         assert!(matches!(
             trial.begin(own.clone(), others, Vec::new()),
             TrialStep::Restart
         ));
+        trial.not_planned(unplanned);
         let mut active = own.clone();
         assert!(matches!(trial.next(&active, None, "home"), TrialStep::Wait));
         for (i, &pace) in paces.iter().enumerate() {
@@ -447,6 +477,23 @@ mod tests {
             TrialStep::Decided { verdict, .. } => assert!(
                 verdict.contains("capuchin's plan 276.0 ms (276.0; predicted 324.0 ms, +17.4%)")
                     && verdict.contains("home's plan 290.0 ms (290.0, 290.0)"),
+                "{verdict}"
+            ),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_verdict_names_the_rivals_that_made_no_plan() {
+        let own = plan(None, vec![1]);
+        let others = vec![rival(Arc::new(Capuchin), vec![1])];
+        let unplanned = vec!["superneurons: needs 3.4 GiB against a budget of 3.1 GiB".into()];
+        let (_, step) = run_noting(&own, others, unplanned, &[290, 300, 290]);
+        match step {
+            TrialStep::Decided { verdict, .. } => assert!(
+                verdict.ends_with(
+                    "home's plan stays; not timed, no plan: superneurons: needs 3.4 GiB against a budget of 3.1 GiB"
+                ),
                 "{verdict}"
             ),
             other => panic!("{other:?}"),
