@@ -71,7 +71,7 @@ pub enum DeviceAllocator {
 /// The pool reuses a freed range only for a buffer that fits in it, and a
 /// range with one live buffer in it cannot go back to the driver; grown and
 /// shrunk step after step it ends in pieces. GPT-small b4 under a 12 GiB cap
-/// on an H200 ran out of memory after 14 to 71 steps for a 105-589 MiB
+/// on an H200 ran out of memory after 14 to 71 iterations for a 105-589 MiB
 /// buffer, with 6.0-6.7 GiB unused in the pool; with the pool capped at
 /// 7 GiB it trained 60 timed steps. A cap bounds what the pieces strand.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

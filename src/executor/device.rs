@@ -32,7 +32,7 @@ impl Executor {
     /// at half the free memory training began with. The next buffer could
     /// then only come from the pool's freed ranges, and those may be in
     /// pieces (GPT-small b4 under a 12 GiB cap ran out of memory so after
-    /// 14 to 71 steps). Called as an iteration begins; once per process.
+    /// 14 to 71 iterations). Called as an iteration begins; once per process.
     pub(super) fn cap_pool_when_pressed(&mut self) {
         let Some(probe) = self.probe.as_ref() else {
             return;
