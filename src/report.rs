@@ -85,6 +85,22 @@ pub enum SwapWarning {
         /// Backward read the rebuilds, not the tensors themselves.
         read: bool,
     },
+    /// An iteration that followed a plan left the driver little free
+    /// memory outside its memory pool, so the pool was capped
+    /// ([`PoolCap::HalfFree`](crate::PoolCap::HalfFree)): buffers past the
+    /// cap are allocations of their own, which costs speed.
+    PoolCapped {
+        /// The iteration that left that little.
+        iteration: u64,
+        /// The least free memory outside the pool in it.
+        free_outside_bytes: u64,
+        /// The profile's largest tensor.
+        largest_tensor_bytes: u64,
+        /// What the pool held unused when it was capped.
+        pool_unused_bytes: u64,
+        /// The cap.
+        cap_bytes: u64,
+    },
     /// The device added more beyond the plan (the ops' own buffers, those
     /// fusion frees late) than any plan could leave free of the budget: the
     /// plan leaves what the best one tried could, or the plan in force
@@ -116,6 +132,7 @@ impl SwapWarning {
             }
             (Self::DeviceGrewPastBudget { .. }, Self::DeviceGrewPastBudget { .. }) => true,
             (Self::UnseenOverBudget { .. }, Self::UnseenOverBudget { .. }) => true,
+            (Self::PoolCapped { .. }, Self::PoolCapped { .. }) => true,
             (Self::RebuildDiffered { ops: a, .. }, Self::RebuildDiffered { ops: b, .. }) => a == b,
             _ => false,
         }
@@ -165,6 +182,25 @@ impl fmt::Display for SwapWarning {
                  the device for them (this is said once)",
                 human_bytes(*grew_bytes),
                 human_bytes(*budget_bytes)
+            ),
+            Self::PoolCapped {
+                iteration,
+                free_outside_bytes,
+                largest_tensor_bytes,
+                pool_unused_bytes,
+                cap_bytes,
+            } => write!(
+                f,
+                "in iteration {iteration} the driver had as little as {} free outside its \
+                 memory pool (the largest tensor: {}; the pool held {} unused): the pool now \
+                 holds at most {} (half the device's free memory as training began), and \
+                 larger needs are allocations of their own, given back whole, so that freed \
+                 memory in pieces cannot leave the next buffer without room; they cost speed \
+                 (BURN_SWAP_POOL_CAP=off: never capped; a size: capped from the start)",
+                human_bytes(*free_outside_bytes),
+                human_bytes(*largest_tensor_bytes),
+                human_bytes(*pool_unused_bytes),
+                human_bytes(*cap_bytes)
             ),
             Self::UnseenOverBudget {
                 budget_bytes,
@@ -419,6 +455,24 @@ impl OffloadTally {
 #[cfg(test)]
 mod tests {
     use super::SwapWarning;
+
+    #[test]
+    fn a_capped_pool_is_said_with_its_cause_and_how_to_choose_otherwise() {
+        let said = SwapWarning::PoolCapped {
+            iteration: 3,
+            free_outside_bytes: 597 << 20,
+            largest_tensor_bytes: 785 << 20,
+            pool_unused_bytes: 3 << 30,
+            cap_bytes: 6 << 30,
+        }
+        .to_string();
+        assert!(
+            said.starts_with("in iteration 3 the driver had as little as 597.0 MiB free outside")
+                && said.contains("the pool now holds at most 6.0 GiB")
+                && said.contains("BURN_SWAP_POOL_CAP=off"),
+            "{said}"
+        );
+    }
 
     #[test]
     fn a_differing_rebuild_is_said_to_touch_the_gradients_only_where_backward_read_it() {

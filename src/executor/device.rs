@@ -58,19 +58,16 @@ impl Executor {
             return;
         }
         let cap = free / 2;
-        let unused = probe.allocator_unused().unwrap_or(0);
-        crate::notice::say(|| {
-            format!(
-                "in iteration {} the driver had as little as {} free outside its memory pool (the largest tensor: {}; the pool holds {} unused): the pool now holds at most {} (half the device's free memory as training began), and larger needs are allocations of their own, given back whole, so that freed memory in pieces cannot leave the next buffer without room (BURN_SWAP_POOL_CAP=off: never capped; a size: capped from the start)",
-                self.iteration.saturating_sub(1),
-                human_bytes(least),
-                human_bytes(self.largest_tensor),
-                human_bytes(unused),
-                human_bytes(cap)
-            )
-        });
+        let pool_unused_bytes = probe.allocator_unused().unwrap_or(0);
         probe.cap_allocator(cap);
         self.pool_capped = true;
+        self.warnings.raise(SwapWarning::PoolCapped {
+            iteration: self.iteration.saturating_sub(1),
+            free_outside_bytes: least,
+            largest_tensor_bytes: self.largest_tensor,
+            pool_unused_bytes,
+            cap_bytes: cap,
+        });
     }
 
     /// Puts the device's allocator in the mode the configuration asks for

@@ -150,6 +150,15 @@ fn the_pool_is_capped_at_half_the_free_memory_once_a_planned_iteration_pressed_i
             executor.cap_pool_when_pressed();
         }
         let cap = *driver.pool_cap.lock().unwrap();
+        let said = executor.warnings().into_iter().find_map(|w| match w {
+            SwapWarning::PoolCapped {
+                free_outside_bytes,
+                cap_bytes,
+                ..
+            } => Some((free_outside_bytes, cap_bytes)),
+            _ => None,
+        });
+        assert_eq!(said, cap.map(|cap| (least_outside, cap)), "the warning");
         cap
     };
     let swapping = || SwapConfig {
