@@ -56,25 +56,6 @@ use planning::*;
 
 static NEXT_TENSOR_ID: AtomicU64 = AtomicU64::new(1);
 
-/// The free device memory a planned iteration keeps by giving freed memory
-/// back, in the profile's largest tensors. Under fusion the ops' own
-/// buffers are not profiled; on VGG16-CIFAR under a 12 GiB cap (H100) the
-/// data gradient autotune picked for the 8x8 convolutions took a column
-/// buffer of 2.25 times the largest activation (b4096 and b6144).
-const RECLAIM_MARGIN_TENSORS: u64 = 3;
-
-/// Free memory outside the driver's pool, in tensors of the largest size,
-/// under which a planned iteration caps the pool ([`PoolCap::HalfFree`]).
-const PRESSED_MARGIN_TENSORS: u64 = 2;
-
-/// The device memory reserved in the driver's pool as one range, in budgets
-/// (see `DeviceMemory::reserve_one_range`).
-const RESERVE_PER_BUDGET: u64 = 4;
-
-/// A budget taken from the device's free memory leaves at least this much of
-/// it free, whatever share `SwapConfig::free_memory_margin` says.
-const MIN_FREE_MEMORY_MARGIN: u64 = 512 << 20;
-
 /// A fresh process-unique tensor id.
 pub(crate) fn next_tensor_id() -> TensorId {
     NEXT_TENSOR_ID.fetch_add(1, Ordering::Relaxed)
@@ -349,7 +330,7 @@ pub(crate) struct Executor {
     /// Whether the iteration under way followed a plan as it began.
     iteration_on_plan: bool,
     /// The largest tensor of the profile the plan was made from: below
-    /// [`RECLAIM_MARGIN_TENSORS`] of it free, a planned iteration reclaims
+    /// `device::RECLAIM_MARGIN_TENSORS` of it free, a planned iteration reclaims
     /// (room for the largest op workspace the plan cannot see), and a failed
     /// buffer larger than it is an op's own, which no plan sees.
     largest_tensor: u64,
@@ -619,7 +600,7 @@ impl Executor {
     pub(crate) fn install_probe(&mut self, probe: Box<dyn DeviceMemory>) {
         self.probe = Some(probe);
         self.choose_policy();
-        self.cap_pool();
+        self.set_up_pool_cap();
         self.apply_allocator();
         // The first op has run: its output counts as in use, which leaves
         // the budget a little smaller than at the iteration's start.

@@ -5,6 +5,10 @@
 
 use super::*;
 
+/// The device memory reserved in the driver's pool as one range, in budgets
+/// (see `DeviceMemory::reserve_one_range`).
+const RESERVE_PER_BUDGET: u64 = 4;
+
 impl Executor {
     /// The next step of timing the plan in force against the same plan
     /// without codecs and its rivals' (see [`PlanTrial`]), after an
