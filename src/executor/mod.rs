@@ -813,9 +813,10 @@ impl Executor {
         } else {
             0
         };
+        let driver_budget = self.driver_budget().unwrap_or(u64::MAX);
         let mut waits = Vec::new();
         let mut next = 0;
-        while (self.growth() + self.download_bytes).max(real) > budget
+        while (self.growth() + self.download_bytes > budget || real > driver_budget)
             && next < self.downloads.len()
         {
             let slot = self.downloads[next].1.upgrade();
@@ -906,6 +907,15 @@ impl Executor {
         })
     }
 
+    /// What the driver's count of the iteration's growth is held to: the
+    /// whole budget while a plan is followed. That count already holds what
+    /// the device adds unseen, which [`Self::device_budget`] leaves out for
+    /// the executor's own count: held to that, it would be counted twice,
+    /// and every prefetch would wait for the op before its use.
+    fn driver_budget(&self) -> Option<u64> {
+        self.budget.filter(|_| self.on_plan)
+    }
+
     /// A tensor chosen for eviction stayed on the device. `for_good`: the
     /// engine will never move it (do not ask again).
     pub(crate) fn eviction_refused(&mut self, id: TensorId, for_good: bool) {
@@ -993,8 +1003,13 @@ impl Executor {
         }
         due.sort_by_key(|&(needed, _, _)| needed);
         let measured = self.real_growth > 0;
+        let driver_room = self
+            .driver_budget()
+            .map_or(u64::MAX, |budget| budget.saturating_sub(self.real_growth));
         let mut room = self.device_budget().filter(|_| measured).map(|budget| {
-            budget.saturating_sub(self.real_growth.max(self.growth() + self.download_bytes))
+            budget
+                .saturating_sub(self.growth() + self.download_bytes)
+                .min(driver_room)
         });
         let mut prefetch = Vec::with_capacity(due.len());
         for (needed, bytes, weak) in due {

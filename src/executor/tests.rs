@@ -495,6 +495,46 @@ fn a_prefetch_waits_while_the_device_is_over_the_budget() {
 }
 
 #[test]
+fn what_the_device_adds_unseen_is_counted_once_against_the_budget() {
+    // A budget of 100 whose plan leaves 50 for what the device adds unseen:
+    // the executor's 30 bytes are held to 50, the driver's count (those 30
+    // plus the 50 unseen) to 100. (The swapped tensor's 10 count until it
+    // is marked gone.)
+    let (mut executor, driver) = following_a_plan_on(Driver::default());
+    executor.unseen.in_force = 50;
+    let key = TensorKey { op: 0, output: 0 };
+    let slot = downloading(1);
+    let weak = || Arc::downgrade(&slot) as Weak<dyn ManagedSlot>;
+    executor.produced(1, key, 10, Some(weak()));
+    executor.offloaded.insert(1, weak());
+    executor.produced(2, TensorKey { op: 1, output: 0 }, 20, None);
+    let decision = crate::policy::Decision {
+        key,
+        bytes: 10,
+        action: Action::Swap,
+        offload_after: 0,
+        prefetch_at: 2,
+        needed_at: 5,
+        codec: None,
+        stand_in: None,
+    };
+    let plan = crate::policy::plan_for_tests(vec![decision], Some(100));
+    executor.active = Some(ActivePlan::new(Arc::new(plan)));
+    driver.used.store(0, Ordering::Relaxed);
+    assert!(executor.downloads_to_wait_for().is_empty());
+    driver.used.store(80, Ordering::Relaxed);
+    // A download of 10 fits both (40 of 50, 80 of 100): nothing waits, and
+    // the prefetch of 10 goes when the plan says.
+    let download = downloading(3);
+    executor.downloading(10, Arc::downgrade(&download) as Weak<dyn ManagedSlot>);
+    assert!(executor.downloads_to_wait_for().is_empty());
+    assert_eq!(ids(&executor.prefetches_due(2)), [1]);
+    // Past the whole budget by the driver's count, the download is waited for.
+    driver.used.store(105, Ordering::Relaxed);
+    assert_eq!(ids(&executor.downloads_to_wait_for()), [3]);
+}
+
+#[test]
 fn a_planned_iteration_samples_the_device_where_its_peak_is_predicted() {
     let (mut executor, _) = following_a_plan_on(Driver::default());
     let plan = Plan {
@@ -862,12 +902,15 @@ fn less_free_memory_than_the_plan_was_made_for_plans_again_before_the_first_op()
     assert_eq!(executor.plan().unwrap().budget_bytes, Some(first));
     // The optimizer's state took 2 GiB: planned again for what is left.
     executor.next_op = 0;
+    executor.step_clock.followed_in_a_row = 3;
     driver.used.store(10 * GIB, Ordering::Relaxed);
     executor.begin_op(false);
     let second = 3 * GIB;
     assert_eq!(executor.budget, Some(second));
     assert_eq!(executor.plan().unwrap().budget_bytes, Some(second));
     assert!(executor.on_plan);
+    // The pace is measured afresh: this iteration's planning is not a step's.
+    assert_eq!(executor.step_clock.followed_in_a_row, 0);
 }
 
 #[test]
