@@ -44,6 +44,11 @@ pub(crate) enum SlotEvent {
     Rebuilt {
         id: TensorId,
     },
+    /// Not freed for the plan's rebuild: it stays on the device, and why.
+    RebuildRefused {
+        id: TensorId,
+        why: &'static str,
+    },
     /// Freed for the plan, but its engine had not let it go yet when it was
     /// needed: it is there again without a rebuild.
     Restored {
@@ -347,6 +352,10 @@ impl<B: Backend> Slot<B> {
         }
         let mut held = self.recipe.lock().unwrap_or_else(|p| p.into_inner());
         let Some(recipe) = held.as_mut() else {
+            self.report(SlotEvent::RebuildRefused {
+                id: self.id,
+                why: "its op kept nothing to run it again with",
+            });
             return;
         };
         // Under fusion the stand-in's buffer is aliased once this tensor's
@@ -367,6 +376,10 @@ impl<B: Backend> Slot<B> {
             // Not on the device now: no buffer to alias, this one stays.
             Some(_) => {
                 *held = None;
+                self.report(SlotEvent::RebuildRefused {
+                    id: self.id,
+                    why: "the tensor standing in for it was not on the device",
+                });
                 return;
             }
             None => None,
@@ -385,6 +398,10 @@ impl<B: Backend> Slot<B> {
             transfer::Release::Refused(primitive) => {
                 *storage = Storage::Resident(primitive);
                 *held = None;
+                self.report(SlotEvent::RebuildRefused {
+                    id: self.id,
+                    why: "another live tensor shares its buffer (an op returned its input)",
+                });
                 return;
             }
         }

@@ -126,6 +126,9 @@ impl RecomputeGraph {
             let Some(op) = profile.ops.get(t.key.op as usize) else {
                 continue;
             };
+            if t.rebuild_refused {
+                continue;
+            }
             let Some(needed) = t.first_backward_use else {
                 continue;
             };
@@ -314,7 +317,23 @@ pub fn resolve_needs(graph: &RecomputeGraph, decisions: &mut [Decision]) {
 
 #[cfg(test)]
 mod tests {
-    use super::replays_alike_under_fusion;
+    use super::{replays_alike_under_fusion, RecomputeGraph};
+    use crate::testing::chain;
+
+    #[test]
+    fn a_tensor_its_executor_could_not_free_for_a_rebuild_is_not_rebuilt() {
+        let mut profile = chain(&[1 << 20; 3]);
+        let second = profile.saved_tensors().nth(1).unwrap().key;
+        assert!(RecomputeGraph::of(&profile).can_recompute(second));
+        for t in profile.tensors.iter_mut().filter(|t| t.key == second) {
+            t.rebuild_refused = true;
+        }
+        let graph = RecomputeGraph::of(&profile);
+        assert!(!graph.can_recompute(second));
+        // The others still are.
+        let third = profile.saved_tensors().nth(2).unwrap().key;
+        assert!(graph.can_recompute(third));
+    }
 
     #[test]
     fn only_element_wise_and_layout_ops_are_replayed_under_fusion() {

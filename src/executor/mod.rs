@@ -47,6 +47,7 @@ use crate::runtime_failure::SkippedCandidates;
 use crate::sparsity::PendingZeros;
 use crate::transfer::{DeviceMemory, DeviceReport, DeviceUsage, TransferError, TransferOptions};
 use burn_swap_plan::cost::{calibrate, replay, CodecTime, MeasuredStep};
+use burn_swap_plan::memory::Footprint;
 
 mod device;
 mod planning;
@@ -185,6 +186,10 @@ struct ActivePlan {
     equal_sources: std::collections::HashSet<TensorKey>,
     /// See [`Executor::starts_over`].
     restart_signature: Option<u64>,
+    /// The device bytes the plan expects the iteration to have added at
+    /// each op (empty where not known): what the executor's own count is
+    /// compared with where a copy waits for room.
+    expected: Vec<u64>,
 }
 
 /// Whether the plan's rebuilt tensors are rebuilt: not in a build without
@@ -281,6 +286,7 @@ impl ActivePlan {
             earlier_equals,
             equal_sources,
             restart_signature,
+            expected: Vec::new(),
         }
     }
 }
@@ -410,6 +416,9 @@ pub(crate) struct Executor {
     unseen: UnseenBytes,
     /// Rebuilt tensors compared with the tensors they stand for.
     rebuild_checks: RebuildChecks,
+    /// Tensors of this iteration the plan rebuilds that their slots could
+    /// not free, with their bytes and why.
+    rebuilds_refused: Vec<(TensorKey, u64, &'static str)>,
     /// The last iteration's rebuilds and their tensors, to compare.
     checks_due: Vec<Box<dyn RebuildCheck>>,
     /// What the comparison at this iteration's start found, and its time.
@@ -496,6 +505,7 @@ impl Executor {
             calibrated_costs: None,
             unseen: UnseenBytes::default(),
             rebuild_checks: RebuildChecks::default(),
+            rebuilds_refused: Vec::new(),
             checks_due: Vec::new(),
             found_checks: None,
             zero_counts: Vec::new(),
@@ -726,6 +736,13 @@ impl Executor {
                     self.set_resident(id, false);
                     self.recorder.dropped(id, at);
                 }
+                SlotEvent::RebuildRefused { id, why } => {
+                    if let Some(live) = self.live.get(&id) {
+                        if let Some(key) = live.key {
+                            self.rebuilds_refused.push((key, live.bytes, why));
+                        }
+                    }
+                }
                 SlotEvent::Rebuilt { id } | SlotEvent::Restored { id } => {
                     self.set_resident(id, true);
                     if let Some(live) = self.live.get_mut(&id) {
@@ -829,6 +846,15 @@ impl Executor {
                 next += 1;
                 continue;
             }
+            tracing::debug!(
+                op = self.next_op.saturating_sub(1),
+                tracked = self.growth() + self.download_bytes,
+                downloads = self.download_bytes,
+                driver = real,
+                budget,
+                expected = self.expected_at(self.next_op.saturating_sub(1)),
+                "download waited for, for room"
+            );
             let (bytes, _) = self.downloads.remove(next).expect("in range");
             self.download_bytes -= bytes;
             real = real.saturating_sub(bytes);
@@ -905,6 +931,15 @@ impl Executor {
             true => budget.saturating_sub(self.unseen.in_force),
             false => 0,
         })
+    }
+
+    /// The device bytes the plan in force expects the iteration to have
+    /// added at op `index` (0 where not known).
+    fn expected_at(&self, index: u32) -> u64 {
+        self.active
+            .as_ref()
+            .and_then(|a| a.expected.get(index as usize).copied())
+            .unwrap_or(0)
     }
 
     /// What the driver's count of the iteration's growth is held to: the
@@ -1018,6 +1053,17 @@ impl Executor {
             };
             match &mut room {
                 Some(room) if bytes > *room && index + 1 < needed => {
+                    tracing::debug!(
+                        op = index,
+                        needed,
+                        bytes,
+                        room = *room,
+                        tracked = self.growth() + self.download_bytes,
+                        downloads = self.download_bytes,
+                        driver = self.real_growth,
+                        expected = self.expected_at(index),
+                        "prefetch put off for room"
+                    );
                     self.deferred.push((needed, bytes, weak));
                 }
                 Some(room) => {
@@ -1581,6 +1627,18 @@ impl Executor {
                 result = self.replan_reported(&profile, &mut report, &why);
             }
         }
+        let refused = std::mem::take(&mut self.rebuilds_refused);
+        if followed_plan && !refused.is_empty() && result.is_ok() {
+            if let Some(profile) = self.profile_without_refused_rebuilds(&refused) {
+                let why = format!(
+                    " ({} tensors the plan rebuilds stayed on the device, {}: plans keep or swap them)",
+                    refused.len(),
+                    refused_in_words(&refused)
+                );
+                crate::notice::say(|| format!("planning again{why}"));
+                result = self.replan_reported(&profile, &mut report, &why);
+            }
+        }
         if (!checked.differed.is_empty() || checked.unverifiable > 0) && result.is_ok() {
             if let Some(profile) = self.profile_without_differing_rebuilds() {
                 let why = match checked.differed.len() {
@@ -1761,6 +1819,20 @@ impl Executor {
 
     /// The profile the plan in force was made from, with the ops a rebuild
     /// of which differed marked as not replayable.
+    /// The plan's profile with the tensors of `refused` (their executor
+    /// could not free them for their rebuild) kept out of rebuilds.
+    fn profile_without_refused_rebuilds(
+        &mut self,
+        refused: &[(TensorKey, u64, &'static str)],
+    ) -> Option<Profile> {
+        let keys: std::collections::HashSet<TensorKey> = refused.iter().map(|r| r.0).collect();
+        self.plan_profile_amended(|profile| {
+            for t in profile.tensors.iter_mut().filter(|t| keys.contains(&t.key)) {
+                t.rebuild_refused = true;
+            }
+        })
+    }
+
     fn profile_without_differing_rebuilds(&mut self) -> Option<Profile> {
         let differing = self.rebuild_checks.differing();
         self.plan_profile_amended(|profile| {
@@ -1871,6 +1943,23 @@ impl StepClock {
             }
         }
     }
+}
+
+/// `refused` rebuilds summed up: their bytes, and each reason with how many.
+fn refused_in_words(refused: &[(TensorKey, u64, &'static str)]) -> String {
+    let bytes: u64 = refused.iter().map(|r| r.1).sum();
+    let mut reasons: Vec<(&'static str, usize)> = Vec::new();
+    for (_, _, why) in refused {
+        match reasons.iter_mut().find(|(w, _)| w == why) {
+            Some((_, n)) => *n += 1,
+            None => reasons.push((why, 1)),
+        }
+    }
+    let reasons: Vec<String> = reasons
+        .iter()
+        .map(|(why, n)| format!("{n}: {why}"))
+        .collect();
+    format!("{} ({})", human_bytes(bytes), reasons.join("; "))
 }
 
 #[cfg(test)]

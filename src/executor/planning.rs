@@ -422,7 +422,9 @@ impl Executor {
                 tracing::warn!(path = %path.display(), %err, "could not write the profile");
             }
         }
-        self.active = Some(ActivePlan::new(plan));
+        let mut active = ActivePlan::new(plan);
+        active.expected = Footprint::of(profile).timeline(profile, &active.plan.decisions);
+        self.active = Some(active);
         self.status = Ok(());
         // Once per profiled iteration: tensors that never leave are
         // never counted (under fusion), and asking again each plan

@@ -1198,3 +1198,43 @@ fn without_a_budget_downloads_are_not_tracked() {
     assert_eq!(executor.download_bytes, 0);
     assert!(executor.downloads_to_wait_for().is_empty());
 }
+
+#[test]
+fn a_tensor_the_plan_rebuilds_that_stayed_on_the_device_is_not_rebuilt_again() {
+    let (mut executor, _) = following_a_plan_on(Driver::default());
+    let profile = two_saved_tensors(1_000_000);
+    let key = profile.saved_tensors().next().unwrap().key;
+    executor.plan_profile = Some(Arc::new(profile));
+    executor.produced(7, key, 64 << 20, None);
+    executor
+        .tracker
+        .push(crate::handle::SlotEvent::RebuildRefused {
+            id: 7,
+            why: "the tensor standing in for it was not on the device",
+        });
+    executor.absorb_events(3);
+    let refused = std::mem::take(&mut executor.rebuilds_refused);
+    assert_eq!(refused.len(), 1);
+    assert_eq!(
+        refused_in_words(&refused),
+        "64.0 MiB (1: the tensor standing in for it was not on the device)"
+    );
+    let amended = executor.profile_without_refused_rebuilds(&refused).unwrap();
+    let flagged: Vec<bool> = amended.saved_tensors().map(|t| t.rebuild_refused).collect();
+    assert_eq!(flagged, [true, false]);
+    // The plans to come are made from it.
+    let graph = burn_swap_plan::recompute::RecomputeGraph::of;
+    assert!(graph(executor.plan_profile.as_ref().unwrap()).can_recompute(key));
+    assert!(!graph(&amended).can_recompute(key));
+}
+
+#[test]
+fn refused_rebuilds_are_summed_up_by_reason() {
+    let key = |op| TensorKey { op, output: 0 };
+    let refused = [
+        (key(1), 1 << 20, "a"),
+        (key(2), 2 << 20, "b"),
+        (key(3), 1 << 20, "a"),
+    ];
+    assert_eq!(refused_in_words(&refused), "4.0 MiB (2: a; 1: b)");
+}

@@ -300,6 +300,7 @@ impl Recorder {
                     rebuilt_at: moved.rebuilt,
                     swap_in_wait_ns: self.waited.get(id).copied().unwrap_or(0),
                     zero_fraction: self.zero_fractions.get(id).copied(),
+                    rebuild_refused: false,
                 }
             })
             .collect();
