@@ -440,6 +440,23 @@ mod rebuilding {
         };
         let time = replay(&profile, &decisions, &costs, CodecTime::Measured);
         assert_eq!(time.recompute_ns, 0.0);
+
+        // Swapped, the first leaves after the second is freed: under fusion
+        // the second takes its buffer then.
+        let j = decisions.iter().position(|d| d.key == first).unwrap();
+        let t = profile.tensors.iter().find(|t| t.key == first).unwrap();
+        decisions[j] = decision(t, Action::Swap);
+        let swapped = decisions[j];
+        assert!(swapped.offload_after < decisions[i].offload_after);
+        resolve_needs(&graph, &mut decisions);
+        // Here it cannot leave before backward needs it again: kept.
+        assert_eq!(decisions[j].action, Action::Keep);
+        // Were the second needed one op later, there would be an op between.
+        decisions[j] = swapped;
+        decisions[i].needed_at += 1;
+        resolve_needs(&graph, &mut decisions);
+        assert_eq!(decisions[j].action, Action::Swap);
+        assert_eq!(decisions[j].offload_after, decisions[i].offload_after + 1);
     }
 
     #[test]
