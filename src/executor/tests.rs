@@ -449,6 +449,23 @@ fn memory_the_plan_cannot_see_is_waited_for_too() {
     assert_eq!(executor.download_bytes, 20);
 }
 
+/// Puts in force a plan under a budget of 100 that swaps tensor `key`
+/// (`bytes`) after op 0, to be brought back at op 2 for its use at op 5.
+fn follow_one_swap(executor: &mut Executor, key: TensorKey, bytes: u64) {
+    let decision = crate::policy::Decision {
+        key,
+        bytes,
+        action: Action::Swap,
+        offload_after: 0,
+        prefetch_at: 2,
+        needed_at: 5,
+        codec: None,
+        stand_in: None,
+    };
+    let plan = crate::policy::plan_for_tests(vec![decision], Some(100));
+    executor.active = Some(ActivePlan::new(Arc::new(plan)));
+}
+
 #[test]
 fn a_prefetch_waits_while_the_device_is_over_the_budget() {
     let (mut executor, driver) = following_a_plan_on(Driver::default());
@@ -463,18 +480,7 @@ fn a_prefetch_waits_while_the_device_is_over_the_budget() {
     executor
         .offloaded
         .insert(1, Arc::downgrade(&slot) as Weak<dyn ManagedSlot>);
-    let decision = crate::policy::Decision {
-        key,
-        bytes: 30,
-        action: Action::Swap,
-        offload_after: 0,
-        prefetch_at: 2,
-        needed_at: 5,
-        codec: None,
-        stand_in: None,
-    };
-    let plan = crate::policy::plan_for_tests(vec![decision], Some(100));
-    executor.active = Some(ActivePlan::new(Arc::new(plan)));
+    follow_one_swap(&mut executor, key, 30);
     // 90 over the iteration's least: no room for 30 more before op 2...
     driver.used.store(10, Ordering::Relaxed);
     executor.downloads_to_wait_for();
@@ -508,18 +514,7 @@ fn what_the_device_adds_unseen_is_counted_once_against_the_budget() {
     executor.produced(1, key, 10, Some(weak()));
     executor.offloaded.insert(1, weak());
     executor.produced(2, TensorKey { op: 1, output: 0 }, 20, None);
-    let decision = crate::policy::Decision {
-        key,
-        bytes: 10,
-        action: Action::Swap,
-        offload_after: 0,
-        prefetch_at: 2,
-        needed_at: 5,
-        codec: None,
-        stand_in: None,
-    };
-    let plan = crate::policy::plan_for_tests(vec![decision], Some(100));
-    executor.active = Some(ActivePlan::new(Arc::new(plan)));
+    follow_one_swap(&mut executor, key, 10);
     driver.used.store(0, Ordering::Relaxed);
     assert!(executor.downloads_to_wait_for().is_empty());
     driver.used.store(80, Ordering::Relaxed);
