@@ -1817,8 +1817,6 @@ impl Executor {
         }
     }
 
-    /// The profile the plan in force was made from, with the ops a rebuild
-    /// of which differed marked as not replayable.
     /// The plan's profile with the tensors of `refused` (their executor
     /// could not free them for their rebuild) kept out of rebuilds.
     fn profile_without_refused_rebuilds(
@@ -1833,6 +1831,8 @@ impl Executor {
         })
     }
 
+    /// The profile the plan in force was made from, with the ops a rebuild
+    /// of which differed marked as not replayable.
     fn profile_without_differing_rebuilds(&mut self) -> Option<Profile> {
         let differing = self.rebuild_checks.differing();
         self.plan_profile_amended(|profile| {
