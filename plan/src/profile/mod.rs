@@ -137,8 +137,9 @@ pub struct TensorProfile {
     /// device (saved float tensors, every few iterations).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub zero_fraction: Option<f32>,
-    /// A plan's executor could not free it for a rebuild (under fusion,
-    /// one whose buffer another live tensor shares): plans keep or swap it.
+    /// A plan's executor could not free it for a rebuild (under fusion: the
+    /// tensor standing in for it had left the device, or another live
+    /// tensor shares its buffer): plans keep or swap it.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub rebuild_refused: bool,
 }
