@@ -1233,3 +1233,30 @@ fn refused_rebuilds_are_summed_up_by_reason() {
     ];
     assert_eq!(refused_in_words(&refused), "4.0 MiB (2: a; 1: b)");
 }
+
+#[test]
+fn plans_are_made_again_for_rebuilds_that_stayed_at_most_a_few_times() {
+    let device = HighWater::default();
+    let mut executor = following_an_empty_plan(1000, &device);
+    let mut replans = 0;
+    for i in 0..REFUSED_REPLANS + 2 {
+        let id = 100 + u64::from(i);
+        executor.produced(id, TensorKey { op: i, output: 0 }, 10, None);
+        executor
+            .tracker
+            .push(crate::handle::SlotEvent::RebuildRefused {
+                id,
+                why: "its op kept nothing to run it again with",
+            });
+        executor.absorb_events(i);
+        follow(&mut executor, 1);
+        let report = executor.last_report().unwrap();
+        if report
+            .plan
+            .is_some_and(|p| p.contains("stayed on the device"))
+        {
+            replans += 1;
+        }
+    }
+    assert_eq!(replans, REFUSED_REPLANS);
+}
