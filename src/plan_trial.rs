@@ -150,11 +150,14 @@ impl PlanTrial {
     /// Begins timing `active` (the policy's own plan) against `others`,
     /// and against `reserve` too if its first pace shows the replay missed
     /// it (see [`RIVAL_WINDOW`]). With neither it is decided at once.
+    /// `unplanned`: the rivals that could not plan (`who: why`), said in the
+    /// verdict.
     pub(crate) fn begin(
         &mut self,
         active: Arc<Plan>,
         others: Vec<Candidate>,
         reserve: Vec<Candidate>,
+        unplanned: Vec<String>,
     ) -> TrialStep {
         let of = active.op_signatures.clone();
         if others.is_empty() && reserve.is_empty() {
@@ -174,17 +177,9 @@ impl PlanTrial {
             queue: there_and_back(count),
             paces: vec![Vec::new(); count],
             reserve,
-            unplanned: Vec::new(),
+            unplanned,
         };
         TrialStep::Restart
-    }
-
-    /// Notes the rivals that could not plan (`who: why`), said in the
-    /// verdict of the trial under way.
-    pub(crate) fn not_planned(&mut self, rivals: Vec<String>) {
-        if let PlanTrial::Timing { unplanned, .. } = self {
-            *unplanned = rivals;
-        }
     }
 
     /// Whether plans are being timed.
@@ -400,10 +395,9 @@ mod tests {
     ) -> (PlanTrial, TrialStep) {
         let mut trial = PlanTrial::default();
         assert!(matches!(
-            trial.begin(own.clone(), others, Vec::new()),
+            trial.begin(own.clone(), others, Vec::new(), unplanned),
             TrialStep::Restart
         ));
-        trial.not_planned(unplanned);
         let mut active = own.clone();
         assert!(matches!(trial.next(&active, None, "home"), TrialStep::Wait));
         for (i, &pace) in paces.iter().enumerate() {
@@ -540,7 +534,7 @@ mod tests {
         // Run at 240 ms (within 1.25x of the 200 predicted): decided alone.
         let mut trial = PlanTrial::default();
         assert!(matches!(
-            trial.begin(own.clone(), Vec::new(), far()),
+            trial.begin(own.clone(), Vec::new(), far(), Vec::new()),
             TrialStep::Restart
         ));
         assert!(matches!(
@@ -549,7 +543,7 @@ mod tests {
         ));
         // Run at 400 ms: the rival is timed, and wins.
         let mut trial = PlanTrial::default();
-        trial.begin(own.clone(), Vec::new(), far());
+        trial.begin(own.clone(), Vec::new(), far(), Vec::new());
         let TrialStep::Try(capuchin) = trial.next(&own, ms(400), "home") else {
             panic!("the rival in reserve was not timed");
         };
@@ -575,6 +569,7 @@ mod tests {
             own.clone(),
             vec![rival(Arc::new(SwapAll), vec![1])],
             Vec::new(),
+            Vec::new(),
         );
         let remade = plan(None, vec![1]);
         assert!(matches!(
@@ -587,7 +582,7 @@ mod tests {
 
         let mut alone = PlanTrial::default();
         assert!(matches!(
-            alone.begin(own.clone(), Vec::new(), Vec::new()),
+            alone.begin(own.clone(), Vec::new(), Vec::new(), Vec::new()),
             TrialStep::Wait
         ));
         assert!(matches!(alone.way_for(&[1]), Some(Way::Own)));

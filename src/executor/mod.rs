@@ -187,8 +187,8 @@ struct ActivePlan {
     /// See [`Executor::starts_over`].
     restart_signature: Option<u64>,
     /// The device bytes the plan expects the iteration to have added at
-    /// each op (empty where not known): what the executor's own count is
-    /// compared with where a copy waits for room.
+    /// each op, where debug events are on (empty otherwise): what the
+    /// executor's own count is set beside where a copy waits for room.
     expected: Vec<u64>,
 }
 
@@ -1631,29 +1631,8 @@ impl Executor {
             }
         }
         let refused = std::mem::take(&mut self.rebuilds_refused);
-        if followed_plan && !refused.is_empty() && self.refused_replans == REFUSED_REPLANS {
-            crate::notice::once("refused rebuilds stay", || {
-                format!(
-                    "tensors the plan rebuilds still stay on the device after {REFUSED_REPLANS} plans made without the ones before ({}): the plan in force stays, and they are counted where they are",
-                    refused_in_words(&refused)
-                )
-            });
-        }
-        if followed_plan
-            && !refused.is_empty()
-            && result.is_ok()
-            && self.refused_replans < REFUSED_REPLANS
-        {
-            if let Some(profile) = self.profile_without_refused_rebuilds(&refused) {
-                self.refused_replans += 1;
-                let why = format!(
-                    " ({} tensors the plan rebuilds stayed on the device, {}: plans keep or swap them)",
-                    refused.len(),
-                    refused_in_words(&refused)
-                );
-                crate::notice::say(|| format!("planning again{why}"));
-                result = self.replan_reported(&profile, &mut report, &why);
-            }
+        if followed_plan && !refused.is_empty() && result.is_ok() {
+            result = self.replan_without_refused_rebuilds(&refused, &mut report);
         }
         if (!checked.differed.is_empty() || checked.unverifiable > 0) && result.is_ok() {
             if let Some(profile) = self.profile_without_differing_rebuilds() {
@@ -1834,20 +1813,6 @@ impl Executor {
         }
     }
 
-    /// The plan's profile with the tensors of `refused` (their executor
-    /// could not free them for their rebuild) kept out of rebuilds.
-    fn profile_without_refused_rebuilds(
-        &mut self,
-        refused: &[(TensorKey, u64, &'static str)],
-    ) -> Option<Profile> {
-        let keys: std::collections::HashSet<TensorKey> = refused.iter().map(|r| r.0).collect();
-        self.plan_profile_amended(|profile| {
-            for t in profile.tensors.iter_mut().filter(|t| keys.contains(&t.key)) {
-                t.rebuild_refused = true;
-            }
-        })
-    }
-
     /// The profile the plan in force was made from, with the ops a rebuild
     /// of which differed marked as not replayable.
     fn profile_without_differing_rebuilds(&mut self) -> Option<Profile> {
@@ -1869,13 +1834,6 @@ impl Executor {
 /// 0.35 s from the fourth on, and the plan refined from the 0.50 s step
 /// predicted 14.5% more than the steps took.
 const PACE_STEPS: usize = 4;
-
-/// How many plans, at most, are made again from one profile for tensors the
-/// plan rebuilds that stayed on the device: each leaves those out, and a
-/// new plan can rebuild others that stay. On ResNet-50 b92 under a 12 GiB
-/// cap seven such plans, before plans kept stand-ins on the device long
-/// enough, kept it from its timed steps for 170 s.
-const REFUSED_REPLANS: u32 = 3;
 
 /// How often, at most, an iteration that follows its plan under a budget
 /// reads the device's memory from the driver: ResNet-50 b48 on an H200 has
@@ -1967,23 +1925,6 @@ impl StepClock {
             }
         }
     }
-}
-
-/// `refused` rebuilds summed up: their bytes, and each reason with how many.
-fn refused_in_words(refused: &[(TensorKey, u64, &'static str)]) -> String {
-    let bytes: u64 = refused.iter().map(|r| r.1).sum();
-    let mut reasons: Vec<(&'static str, usize)> = Vec::new();
-    for (_, _, why) in refused {
-        match reasons.iter_mut().find(|(w, _)| w == why) {
-            Some((_, n)) => *n += 1,
-            None => reasons.push((why, 1)),
-        }
-    }
-    let reasons: Vec<String> = reasons
-        .iter()
-        .map(|(why, n)| format!("{n}: {why}"))
-        .collect();
-    format!("{} ({})", human_bytes(bytes), reasons.join("; "))
 }
 
 #[cfg(test)]

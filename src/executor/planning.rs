@@ -27,8 +27,7 @@ impl Executor {
             for why in &unplanned {
                 tracing::info!(rival = %why, "a rival's plan could not be made, so it is not timed");
             }
-            if let TrialStep::Restart = self.plan_trial.begin(active, others, reserve) {
-                self.plan_trial.not_planned(unplanned);
+            if let TrialStep::Restart = self.plan_trial.begin(active, others, reserve, unplanned) {
                 self.step_clock.restart();
             }
             return;
@@ -423,7 +422,10 @@ impl Executor {
             }
         }
         let mut active = ActivePlan::new(plan);
-        active.expected = Footprint::of(profile).timeline(profile, &active.plan.decisions);
+        // Only for the debug events that set it beside the executor's count.
+        if tracing::enabled!(target: "burn_swap::executor", tracing::Level::DEBUG) {
+            active.expected = Footprint::of(profile).timeline(profile, &active.plan.decisions);
+        }
         self.active = Some(active);
         self.status = Ok(());
         // Once per profiled iteration: tensors that never leave are
@@ -453,6 +455,51 @@ impl Executor {
         // What the plan was made from (`burn_swap::plan_profile`);
         // zeros counted later are merged into it.
         self.plan_profile = Some(Arc::new(profile.clone()));
+    }
+
+    /// Plans again from the plan's profile with the tensors of `refused`
+    /// (the plan rebuilds them, but their slots could not free them) kept
+    /// or swapped, at most [`REFUSED_REPLANS`] times from one profile; past
+    /// that the plan in force stays, and says so once.
+    pub(super) fn replan_without_refused_rebuilds(
+        &mut self,
+        refused: &[(TensorKey, u64, &'static str)],
+        report: &mut IterationReport,
+    ) -> Result<(), SwapError> {
+        if self.refused_replans == REFUSED_REPLANS {
+            crate::notice::once("refused rebuilds stay", || {
+                format!(
+                    "tensors the plan rebuilds still stay on the device after {REFUSED_REPLANS} plans made without the ones before ({}): the plan in force stays, and they are counted where they are",
+                    refused_in_words(refused)
+                )
+            });
+            return Ok(());
+        }
+        let Some(profile) = self.profile_without_refused_rebuilds(refused) else {
+            return Ok(());
+        };
+        self.refused_replans += 1;
+        let why = format!(
+            " ({} tensors the plan rebuilds stayed on the device, {}: plans keep or swap them)",
+            refused.len(),
+            refused_in_words(refused)
+        );
+        crate::notice::say(|| format!("planning again{why}"));
+        self.replan_reported(&profile, report, &why)
+    }
+
+    /// The plan's profile with the tensors of `refused` (their executor
+    /// could not free them for their rebuild) kept out of rebuilds.
+    pub(super) fn profile_without_refused_rebuilds(
+        &mut self,
+        refused: &[(TensorKey, u64, &'static str)],
+    ) -> Option<Profile> {
+        let keys: std::collections::HashSet<TensorKey> = refused.iter().map(|r| r.0).collect();
+        self.plan_profile_amended(|profile| {
+            for t in profile.tensors.iter_mut().filter(|t| keys.contains(&t.key)) {
+                t.rebuild_refused = true;
+            }
+        })
     }
 
     pub(super) fn replan(&mut self, profile: &Profile) -> Result<(), SwapError> {
@@ -627,4 +674,28 @@ fn plan_reason(plan: &Plan, why: &str) -> String {
             human_bytes(leave)
         ),
     }
+}
+
+/// How many plans, at most, are made again from one profile for tensors the
+/// plan rebuilds that stayed on the device: each leaves those out, and a
+/// new plan can rebuild others that stay. On ResNet-50 b92 under a 12 GiB
+/// cap seven such plans, before plans kept stand-ins on the device long
+/// enough, kept it from its timed steps for 170 s.
+pub(super) const REFUSED_REPLANS: u32 = 3;
+
+/// `refused` rebuilds summed up: their bytes, and each reason with how many.
+pub(super) fn refused_in_words(refused: &[(TensorKey, u64, &'static str)]) -> String {
+    let bytes: u64 = refused.iter().map(|r| r.1).sum();
+    let mut reasons: Vec<(&'static str, usize)> = Vec::new();
+    for (_, _, why) in refused {
+        match reasons.iter_mut().find(|(w, _)| w == why) {
+            Some((_, n)) => *n += 1,
+            None => reasons.push((why, 1)),
+        }
+    }
+    let reasons: Vec<String> = reasons
+        .iter()
+        .map(|(why, n)| format!("{n}: {why}"))
+        .collect();
+    format!("{} ({})", human_bytes(bytes), reasons.join("; "))
 }
