@@ -27,7 +27,8 @@
 //! `--search-start`, `--search-max`, `--gpt`, `--gpt-layers`, `--gpt-seq`,
 //! `--json`; on CUDA `--unfused` (every policy on CubeCL's backend without
 //! burn's fusion). `BURN_SWAP_UNDER_FUSION=0` leaves fusion tensors on the
-//! device.
+//! device. `RUST_LOG` picks burn-swap's `tracing` events each case prints to
+//! stderr (warnings by default).
 
 mod args;
 mod case;
@@ -57,6 +58,14 @@ pub(crate) type Device = burn::backend::Flex;
 pub(crate) type DeviceOf = <Device as burn::tensor::backend::BackendTypes>::Device;
 
 fn main() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("burn_swap=warn"));
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .with_target(false)
+        .init();
     let args: Vec<String> = std::env::args().skip(1).collect();
     if let Some(i) = args.iter().position(|a| a == "--case") {
         let case_json = args.get(i + 1).expect("--case takes the case as JSON");
