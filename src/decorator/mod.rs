@@ -238,7 +238,7 @@ impl<B: Backend> OpScope<B> {
                     e.install_probe(crate::transfer::memory_probe::<B>(&slot.device));
                 }
             }
-            let slots = if e.evicts_while_profiling() || e.counts_zeros() {
+            let slots = if e.wants_output_slots() {
                 outputs
                     .iter()
                     .map(|s| Arc::downgrade(s) as Weak<dyn ManagedSlot>)
@@ -291,21 +291,10 @@ impl<B: Backend> OpScope<B> {
                 }
                 Leave::ToHost(codec) => codec,
             };
-            match slot.offload(&end.transfer, codec) {
-                Ok(bytes) => {
-                    let weak: Weak<dyn ManagedSlot> = Arc::downgrade(slot) as Weak<dyn ManagedSlot>;
-                    executor::with(|e| e.offloaded(id, bytes, weak));
-                }
-                // A refusal by design is summed up once, at the end of the iteration.
-                Err(err @ crate::TransferError::Unsupported(_)) => {
-                    tracing::debug!(tensor = id, %err, "offload refused; the tensor stays on the device");
-                    executor::with(|e| e.transfer_refused(&err));
-                }
-                Err(err) => {
-                    tracing::warn!(tensor = id, %err, "offload failed; the tensor stays on the device");
-                    executor::with(|e| e.transfer_refused(&err));
-                }
-            }
+            offload(slot.clone(), &end.transfer, codec);
+        }
+        for (slot, codec) in end.leave_elsewhere {
+            offload(slot, &end.transfer, codec);
         }
         // While an iteration without a plan is profiled under a budget (where
         // autotune needs the device's room), the training thread keeps pace
@@ -314,6 +303,31 @@ impl<B: Backend> OpScope<B> {
         crate::transfer::progress(end.keep_pace);
         if holds_budget {
             wait_for_budget();
+        }
+    }
+}
+
+/// Copies a tensor the plan moves now to the host; a refusal or failure
+/// leaves it on the device, counted there.
+fn offload(
+    slot: Arc<dyn ManagedSlot>,
+    options: &TransferOptions,
+    codec: Option<crate::policy::Codec>,
+) {
+    let id = slot.id();
+    match slot.offload(options, codec) {
+        Ok(bytes) => {
+            let weak = Arc::downgrade(&slot);
+            executor::with(|e| e.offloaded(id, bytes, weak));
+        }
+        // A refusal by design is summed up once, at the end of the iteration.
+        Err(err @ crate::TransferError::Unsupported(_)) => {
+            tracing::debug!(tensor = id, %err, "offload refused; the tensor stays on the device");
+            executor::with(|e| e.transfer_refused(&err));
+        }
+        Err(err) => {
+            tracing::warn!(tensor = id, %err, "offload failed; the tensor stays on the device");
+            executor::with(|e| e.transfer_refused(&err));
         }
     }
 }

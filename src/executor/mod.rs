@@ -101,6 +101,10 @@ pub(crate) struct OpEnd {
     /// Tensors of the op (inputs and outputs, by id) the plan takes off the
     /// device now, and how.
     pub leave: Vec<(TensorId, Leave)>,
+    /// Tensors the op does not read that the plan copies to the host now,
+    /// compressed with the codec first where one is given (a stand-in kept
+    /// until the tensor it stands in for is freed).
+    pub leave_elsewhere: Vec<(Arc<dyn ManagedSlot>, Option<Codec>)>,
     /// Other tensors to move off now: the profiled iteration went over the budget.
     pub evict: Vec<Arc<dyn ManagedSlot>>,
     /// Inputs of this ReLU (by id) the plan rebuilds from its output (by
@@ -165,6 +169,8 @@ struct ActivePlan {
     /// Swapped and rebuilt tensors: key -> op after which it leaves the
     /// device, and how.
     leave_after: HashMap<TensorKey, (u32, Leave)>,
+    /// The same by op: op index -> keys that leave once it ran.
+    leave_at: HashMap<u32, Vec<TensorKey>>,
     /// op index -> keys to prefetch before it runs.
     prefetch_at: BTreeMap<u32, Vec<TensorKey>>,
     /// Swapped tensors: key -> (first backward use, bytes).
@@ -270,6 +276,18 @@ impl ActivePlan {
                 }
             }
         }
+        let mut leave_at: HashMap<u32, Vec<TensorKey>> = HashMap::default();
+        for (&key, &(after, _)) in &leave_after {
+            leave_at.entry(after).or_default().push(key);
+        }
+        // Copies run in the order they are asked: the one needed first goes first.
+        for keys in leave_at.values_mut() {
+            keys.sort_by_key(|k| {
+                needed
+                    .get(k)
+                    .map_or((u32::MAX, k.op), |&(at, _)| (at, k.op))
+            });
+        }
         // The plan's first op marks where an iteration starts over after a
         // pass without backward, where no other op of the plan looks like it.
         let first = plan.op_signatures.first().copied();
@@ -278,6 +296,7 @@ impl ActivePlan {
         Self {
             plan,
             leave_after,
+            leave_at,
             prefetch_at,
             needed,
             recipe_ops,
@@ -876,6 +895,15 @@ impl Executor {
     /// bytes under the budget by moving the least recently used ones off (as
     /// Capuchin's passive mode does), so that a model that does not fit the
     /// device can be profiled at all.
+    /// The decorator hands the executor the slots of an op's outputs: to
+    /// evict or count them while profiling, or, while a plan is followed,
+    /// to move those it moves after an op that does not read them.
+    pub(crate) fn wants_output_slots(&self) -> bool {
+        self.evicts_while_profiling()
+            || self.counts_zeros()
+            || self.on_plan && self.active.is_some()
+    }
+
     pub(crate) fn evicts_while_profiling(&self) -> bool {
         !self.on_plan && self.holds_budget()
     }
@@ -1270,16 +1298,23 @@ impl Executor {
             }
         }
         let mut slots = slots.into_iter();
+        let profiling = self.evicts_while_profiling() || self.counts_zeros();
         for info in &record.output_info {
             let key = TensorKey {
                 op: index,
                 output: info.output,
             };
-            self.produced(info.id, key, info.bytes, slots.next());
+            let leaves = self
+                .active
+                .as_ref()
+                .is_some_and(|a| self.on_plan && a.leave_after.contains_key(&key));
+            let slot = slots.next().filter(|_| profiling || leaves);
+            self.produced(info.id, key, info.bytes, slot);
         }
         self.absorb_events(index);
         let mut end = OpEnd {
             leave: Vec::new(),
+            leave_elsewhere: Vec::new(),
             evict: Vec::new(),
             stand_ins: Vec::new(),
             remember: Vec::new(),
@@ -1331,42 +1366,59 @@ impl Executor {
                             end.equal_to.push((id, earlier));
                         }
                     }
-                    let Some(&(at, leave)) = active.leave_after.get(&key) else {
+                }
+                // By op, not by the op's tensors: a plan may move a tensor
+                // after an op that does not read it (a stand-in kept until
+                // the tensor it stands in for is freed).
+                for &key in active.leave_at.get(&index).into_iter().flatten() {
+                    let (Some(&id), Some(&(_, leave))) =
+                        (self.by_key.get(&key), active.leave_after.get(&key))
+                    else {
                         continue;
                     };
-                    if at == index {
-                        let leave = match leave {
-                            Leave::ForRebuild { .. } => {
-                                let signature = active.plan.op_signatures[key.op as usize];
-                                let bytes = self.live.get(&id).map_or(0, |l| l.bytes);
-                                // A ReLU's output stands in for its input
-                                // with other bits (backward reads only their signs).
-                                let comparable = !active.stand_ins.contains_key(&key);
-                                let verify_first =
-                                    comparable && active.verify_first.contains(&key.op);
-                                match self.rebuild_checks.on_drop(
-                                    id,
-                                    key,
-                                    signature,
-                                    bytes,
-                                    self.rebuild_check_bytes(),
-                                    comparable,
-                                    verify_first,
-                                ) {
-                                    RebuildAs::Checked => Leave::ForRebuild { check: true },
-                                    RebuildAs::Unchecked => Leave::ForRebuild { check: false },
-                                    // Not to be rebuilt yet (or ever): swapped
-                                    // meanwhile, so the device holds what the
-                                    // plan holds; fetched when backward reads it.
-                                    RebuildAs::Kept => Leave::ToHost(None),
-                                }
+                    let leave = match leave {
+                        Leave::ForRebuild { .. } => {
+                            let signature = active.plan.op_signatures[key.op as usize];
+                            let bytes = self.live.get(&id).map_or(0, |l| l.bytes);
+                            // A ReLU's output stands in for its input
+                            // with other bits (backward reads only their signs).
+                            let comparable = !active.stand_ins.contains_key(&key);
+                            let verify_first = comparable && active.verify_first.contains(&key.op);
+                            match self.rebuild_checks.on_drop(
+                                id,
+                                key,
+                                signature,
+                                bytes,
+                                self.rebuild_check_bytes(),
+                                comparable,
+                                verify_first,
+                            ) {
+                                RebuildAs::Checked => Leave::ForRebuild { check: true },
+                                RebuildAs::Unchecked => Leave::ForRebuild { check: false },
+                                // Not to be rebuilt yet (or ever): swapped
+                                // meanwhile, so the device holds what the
+                                // plan holds; fetched when backward reads it.
+                                RebuildAs::Kept => Leave::ToHost(None),
                             }
-                            to_host => to_host,
-                        };
-                        end.leave.push((id, leave));
-                        if let Leave::ToHost(_) = leave {
-                            self.tally.asked += 1;
                         }
+                        to_host => to_host,
+                    };
+                    if let Leave::ToHost(_) = leave {
+                        self.tally.asked += 1;
+                    }
+                    if record.inputs.contains(&id) || record.outputs.contains(&id) {
+                        end.leave.push((id, leave));
+                        continue;
+                    }
+                    // Its slot, kept as it was made. A rebuild needs the
+                    // op's own handle: elsewhere the tensor is swapped.
+                    let slot = self.live.get(&id).and_then(|l| l.slot.as_ref()?.upgrade());
+                    if let Some(slot) = slot {
+                        let codec = match leave {
+                            Leave::ToHost(codec) => codec,
+                            Leave::ForRebuild { .. } => None,
+                        };
+                        end.leave_elsewhere.push((slot, codec));
                     }
                 }
             }
@@ -1469,7 +1521,47 @@ impl Executor {
         }
         self.recorder.backward_starts(self.next_op);
         self.sample_device(self.next_op);
+        if tracing::enabled!(target: "burn_swap::executor", tracing::Level::DEBUG) {
+            self.describe_resident();
+        }
         self.phase = Phase::Backward;
+    }
+
+    /// What the executor counts on the device as backward starts, by what
+    /// the plan does with each tensor, beside the plan's expected bytes: a
+    /// debug event, to find what the device holds that the plan does not.
+    fn describe_resident(&self) {
+        let Some(active) = &self.active else {
+            return;
+        };
+        let (mut before, mut kept, mut leaving, mut rebuilt) = (0u64, 0u64, 0u64, 0u64);
+        let mut late = Vec::new();
+        for live in self.live.values().filter(|l| l.resident) {
+            match live.key.map(|k| (k, active.leave_after.get(&k))) {
+                None => before += live.bytes,
+                Some((_, None)) => kept += live.bytes,
+                Some((key, Some(&(after, leave)))) => {
+                    match leave {
+                        Leave::ToHost(_) => leaving += live.bytes,
+                        Leave::ForRebuild { .. } => rebuilt += live.bytes,
+                    }
+                    late.push((live.bytes, key.op, after, matches!(leave, Leave::ToHost(_))));
+                }
+            }
+        }
+        late.sort_unstable_by(|a, b| b.cmp(a));
+        late.truncate(12);
+        tracing::debug!(
+            op = self.next_op,
+            tracked = self.growth(),
+            expected = self.expected_at(self.next_op),
+            from_before_the_iteration = before,
+            kept_or_not_saved = kept,
+            swapped_still_here = leaving,
+            rebuilt_still_here = rebuilt,
+            largest_still_here = ?late,
+            "resident as backward starts"
+        );
     }
 
     /// The iteration boundary: finalise the profile, re-plan if the graph

@@ -1260,3 +1260,57 @@ fn plans_are_made_again_for_rebuilds_that_stayed_at_most_a_few_times() {
     }
     assert_eq!(replans, REFUSED_REPLANS);
 }
+
+#[test]
+fn a_tensor_leaves_after_the_op_the_plan_names_even_one_that_does_not_read_it() {
+    // The plan moves tensor 1 (op 0's output, read by op 1) after op 2,
+    // which reads only op 1's output: a stand-in kept until the tensor it
+    // stands in for is freed is moved so.
+    let (mut executor, _) = following_a_plan_on(Driver::default());
+    let key = TensorKey { op: 0, output: 0 };
+    let mut plan = crate::policy::plan_for_tests(
+        vec![crate::policy::Decision {
+            key,
+            bytes: 10,
+            action: Action::Swap,
+            offload_after: 2,
+            prefetch_at: 3,
+            needed_at: 4,
+            codec: None,
+            stand_in: None,
+        }],
+        Some(100),
+    );
+    plan.op_signatures = (0..5).collect();
+    executor.active = Some(ActivePlan::new(Arc::new(plan)));
+    let op = |index: u32, inputs: Vec<u64>, output: u64| OpRecord {
+        index,
+        name: "op",
+        signature: index as u64,
+        inputs,
+        output_info: vec![crate::profiler::OutputInfo {
+            id: output,
+            output: 0,
+            bytes: 10,
+            shape: vec![10],
+            dtype: "F32".into(),
+        }],
+        outputs: vec![output],
+        replayable: false,
+        flops: 0,
+        bytes: 10,
+    };
+    let slot = downloading(1);
+    let mut finish = |record: OpRecord, slots: Vec<Weak<dyn ManagedSlot>>| {
+        executor.next_op = record.index + 1;
+        let end = executor.finish_op(record, None, slots);
+        let here: Vec<TensorId> = end.leave.iter().map(|&(id, _)| id).collect();
+        let elsewhere: Vec<TensorId> = end.leave_elsewhere.iter().map(|(s, _)| s.id()).collect();
+        (here, elsewhere)
+    };
+    let weak = Arc::downgrade(&slot) as Weak<dyn ManagedSlot>;
+    assert_eq!(finish(op(0, vec![], 1), vec![weak]), (vec![], vec![]));
+    assert_eq!(finish(op(1, vec![1], 2), Vec::new()), (vec![], vec![]));
+    // Op 2 does not read it: its slot, kept as op 0 made it, goes.
+    assert_eq!(finish(op(2, vec![2], 3), Vec::new()), (vec![], vec![1]));
+}
