@@ -890,11 +890,6 @@ impl Executor {
         self.recorder.waited_for_budget(nanos);
     }
 
-    /// While an iteration is profiled (no plan to follow) under a budget and
-    /// the policy moves tensors, burn-swap keeps the iteration's resident
-    /// bytes under the budget by moving the least recently used ones off (as
-    /// Capuchin's passive mode does), so that a model that does not fit the
-    /// device can be profiled at all.
     /// The decorator hands the executor the slots of an op's outputs: to
     /// evict or count them while profiling, or, while a plan is followed,
     /// to move those it moves after an op that does not read them.
@@ -904,6 +899,11 @@ impl Executor {
             || self.on_plan && self.active.is_some()
     }
 
+    /// While an iteration is profiled (no plan to follow) under a budget and
+    /// the policy moves tensors, burn-swap keeps the iteration's resident
+    /// bytes under the budget by moving the least recently used ones off (as
+    /// Capuchin's passive mode does), so that a model that does not fit the
+    /// device can be profiled at all.
     pub(crate) fn evicts_while_profiling(&self) -> bool {
         !self.on_plan && self.holds_budget()
     }
