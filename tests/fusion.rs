@@ -210,6 +210,26 @@ fn rebuilt_tensors_under_fusion_are_bit_identical() {
     assert_same("small-cnn", &expected, &actual);
 }
 
+/// An earlier output standing in for a later equal one is swapped after
+/// the op that frees the later one, which does not read it: it leaves the
+/// device then (its alias with it), and what is computed is the same.
+#[cfg(feature = "recompute")]
+#[test]
+fn a_swapped_stand_in_under_fusion_leaves_after_an_op_that_does_not_read_it() {
+    let _guard = serial();
+    let spec = ModelSpec::new(ModelKind::SmallCnn);
+    let expected = train::<Plain>(spec, 4);
+    burn_swap::configure(
+        SwapConfig::builder()
+            .policy(common::SwapStandIns)
+            .min_swap_bytes(0)
+            .build(),
+    );
+    let actual = train::<Swap>(spec, 4);
+    common::assert_stand_ins_left(&burn_swap::current_plan().unwrap());
+    assert_same("small-cnn", &expected, &actual);
+}
+
 /// Every tensor that can be rebuilt, rebuilt, in a transformer: the
 /// training stream runs the blocks it runs without burn-swap, so the
 /// kernels autotune picks for them are the same ones.

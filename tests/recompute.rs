@@ -9,15 +9,12 @@ mod common;
 use std::sync::Arc;
 
 use burn::backend::Flex;
-use burn_swap::policy::{
-    resolve_needs, Action, Capuchin, Decision, Plan, PlanError, PlanParams, Policy, RecomputeGraph,
-    SuperNeurons,
-};
+use burn_swap::policy::{Capuchin, Plan, PlanError, PlanParams, Policy, SuperNeurons};
 use burn_swap::{KeepAll, Profile, SwapAutodiff, SwapConfig};
 use burn_swap_models::{Batch, Model, ModelKind, ModelSpec};
 use common::{
-    assert_same_gradients_on_flex, gradients_per_iteration, planning_error, serial,
-    time_priced_policies, RebuildAll,
+    assert_same_gradients_on_flex, assert_stand_ins_left, gradients_per_iteration, planning_error,
+    serial, time_priced_policies, RebuildAll, SwapStandIns,
 };
 
 type Swap = SwapAutodiff<Flex>;
@@ -171,44 +168,6 @@ fn a_tensor_whose_earlier_equal_output_is_missing_stays_on_the_device() {
     assert!(rebuilt_last_iteration() > 0);
 }
 
-/// Rebuilds what can be rebuilt, and swaps each earlier output that stands
-/// in for a later equal one: the plan keeps it until that one is freed and
-/// moves it after an op that does not read it.
-#[derive(Debug)]
-struct SwapStandIns;
-
-impl Policy for SwapStandIns {
-    fn name(&self) -> &str {
-        "swap-stand-ins"
-    }
-
-    fn plan(&self, profile: &Profile, params: &PlanParams) -> Result<Plan, PlanError> {
-        let mut plan = RebuildAll.plan(profile, params)?;
-        let sources: Vec<_> = plan
-            .decisions
-            .iter()
-            .filter_map(|d| d.stand_in.filter(|s| s.op < d.key.op))
-            .collect();
-        for d in plan
-            .decisions
-            .iter_mut()
-            .filter(|d| sources.contains(&d.key))
-        {
-            let t = profile.tensors.iter().find(|t| t.key == d.key).unwrap();
-            let needed = t.first_backward_use.unwrap();
-            *d = Decision {
-                action: Action::Swap,
-                offload_after: t.last_forward_use,
-                prefetch_at: needed,
-                needed_at: needed,
-                ..*d
-            };
-        }
-        resolve_needs(&RecomputeGraph::of(profile), &mut plan.decisions);
-        Ok(plan)
-    }
-}
-
 #[test]
 fn a_swapped_stand_in_leaves_after_an_op_that_does_not_read_it() {
     let _guard = serial();
@@ -217,30 +176,7 @@ fn a_swapped_stand_in_leaves_after_an_op_that_does_not_read_it() {
         .min_swap_bytes(0)
         .build();
     let plan = assert_same_gradients(ModelKind::SmallCnn, config, 4);
-    let profile = burn_swap::last_profile().expect("the last iteration's profile");
-    let late: Vec<_> = plan
-        .decisions
-        .iter()
-        .filter(|d| d.action == Action::Swap)
-        .filter(|d| {
-            let t = profile.tensors.iter().find(|t| t.key == d.key).unwrap();
-            !t.forward_uses.contains(&d.offload_after)
-        })
-        .collect();
-    assert!(
-        !late.is_empty(),
-        "no stand-in moved after another op: {plan}"
-    );
-    for d in late {
-        let t = profile.tensors.iter().find(|t| t.key == d.key).unwrap();
-        let left = t.offloaded_at.first().copied();
-        assert!(
-            left.is_some_and(|at| at >= d.offload_after && at < d.needed_at),
-            "{:?} was to leave after op {}, left at {left:?}",
-            d.key,
-            d.offload_after
-        );
-    }
+    assert_stand_ins_left(&plan);
 }
 
 #[test]

@@ -165,3 +165,73 @@ impl burn_swap::policy::Policy for RebuildAll {
         Ok(plan)
     }
 }
+
+/// Rebuilds what can be rebuilt, and swaps each earlier output that stands
+/// in for a later equal one: the plan keeps it until that one is freed and
+/// moves it after an op that does not read it.
+#[derive(Debug)]
+pub struct SwapStandIns;
+
+impl burn_swap::policy::Policy for SwapStandIns {
+    fn name(&self) -> &str {
+        "swap-stand-ins"
+    }
+
+    fn plan(
+        &self,
+        profile: &burn_swap::Profile,
+        params: &burn_swap::policy::PlanParams,
+    ) -> Result<burn_swap::policy::Plan, burn_swap::policy::PlanError> {
+        use burn_swap::policy::{resolve_needs, Action, Decision, Policy, RecomputeGraph};
+        let mut plan = RebuildAll.plan(profile, params)?;
+        let sources: Vec<_> = plan
+            .decisions
+            .iter()
+            .filter_map(|d| d.stand_in.filter(|s| s.op < d.key.op))
+            .collect();
+        for d in plan
+            .decisions
+            .iter_mut()
+            .filter(|d| sources.contains(&d.key))
+        {
+            let t = profile.tensors.iter().find(|t| t.key == d.key).unwrap();
+            let needed = t.first_backward_use.unwrap();
+            *d = Decision {
+                action: Action::Swap,
+                offload_after: t.last_forward_use,
+                prefetch_at: needed,
+                needed_at: needed,
+                ..*d
+            };
+        }
+        resolve_needs(&RecomputeGraph::of(profile), &mut plan.decisions);
+        Ok(plan)
+    }
+}
+
+/// Each tensor `plan` swaps after an op that does not read it left the
+/// device within its planned window in the last iteration.
+pub fn assert_stand_ins_left(plan: &burn_swap::policy::Plan) {
+    use burn_swap::policy::Action;
+    let profile = burn_swap::last_profile().expect("the last iteration's profile");
+    let tensor = |key| profile.tensors.iter().find(|t| t.key == key).unwrap();
+    let late: Vec<_> = plan
+        .decisions
+        .iter()
+        .filter(|d| d.action == Action::Swap)
+        .filter(|d| !tensor(d.key).forward_uses.contains(&d.offload_after))
+        .collect();
+    assert!(
+        !late.is_empty(),
+        "no stand-in moved after another op: {plan}"
+    );
+    for d in late {
+        let left = tensor(d.key).offloaded_at.first().copied();
+        assert!(
+            left.is_some_and(|at| at >= d.offload_after && at < d.needed_at),
+            "{:?} was to leave after op {}, left at {left:?}",
+            d.key,
+            d.offload_after
+        );
+    }
+}
