@@ -169,8 +169,8 @@ struct ActivePlan {
     /// Swapped and rebuilt tensors: key -> op after which it leaves the
     /// device, and how.
     leave_after: HashMap<TensorKey, (u32, Leave)>,
-    /// The same by op: op index -> keys that leave once it ran.
-    leave_at: HashMap<u32, Vec<TensorKey>>,
+    /// The same by op: op index -> what leaves once it ran, and how.
+    leave_at: HashMap<u32, Vec<(TensorKey, Leave)>>,
     /// op index -> keys to prefetch before it runs.
     prefetch_at: BTreeMap<u32, Vec<TensorKey>>,
     /// Swapped tensors: key -> (first backward use, bytes).
@@ -276,13 +276,13 @@ impl ActivePlan {
                 }
             }
         }
-        let mut leave_at: HashMap<u32, Vec<TensorKey>> = HashMap::default();
-        for (&key, &(after, _)) in &leave_after {
-            leave_at.entry(after).or_default().push(key);
+        let mut leave_at: HashMap<u32, Vec<(TensorKey, Leave)>> = HashMap::default();
+        for (&key, &(after, leave)) in &leave_after {
+            leave_at.entry(after).or_default().push((key, leave));
         }
         // Copies run in the order they are asked: the one needed first goes first.
-        for keys in leave_at.values_mut() {
-            keys.sort_by_key(|k| {
+        for leaving in leave_at.values_mut() {
+            leaving.sort_by_key(|(k, _)| {
                 needed
                     .get(k)
                     .map_or((u32::MAX, k.op), |&(at, _)| (at, k.op))
@@ -894,9 +894,13 @@ impl Executor {
     /// evict or count them while profiling, or, while a plan is followed,
     /// to move those it moves after an op that does not read them.
     pub(crate) fn wants_output_slots(&self) -> bool {
-        self.evicts_while_profiling()
-            || self.counts_zeros()
-            || self.on_plan && self.active.is_some()
+        self.profiles_with_slots() || self.on_plan && self.active.is_some()
+    }
+
+    /// Output slots are kept for every tensor while profiling: to evict
+    /// them, or count their zeros.
+    fn profiles_with_slots(&self) -> bool {
+        self.evicts_while_profiling() || self.counts_zeros()
     }
 
     /// While an iteration is profiled (no plan to follow) under a budget and
@@ -1298,17 +1302,20 @@ impl Executor {
             }
         }
         let mut slots = slots.into_iter();
-        let profiling = self.evicts_while_profiling() || self.counts_zeros();
+        let profiling = self.profiles_with_slots();
         for info in &record.output_info {
             let key = TensorKey {
                 op: index,
                 output: info.output,
             };
-            let leaves = self
-                .active
-                .as_ref()
-                .is_some_and(|a| self.on_plan && a.leave_after.contains_key(&key));
-            let slot = slots.next().filter(|_| profiling || leaves);
+            // While a plan is followed, only those it moves.
+            let slot = slots.next().filter(|_| {
+                profiling
+                    || self
+                        .active
+                        .as_ref()
+                        .is_some_and(|a| self.on_plan && a.leave_after.contains_key(&key))
+            });
             self.produced(info.id, key, info.bytes, slot);
         }
         self.absorb_events(index);
@@ -1370,13 +1377,15 @@ impl Executor {
                 // By op, not by the op's tensors: a plan may move a tensor
                 // after an op that does not read it (a stand-in kept until
                 // the tensor it stands in for is freed).
-                for &key in active.leave_at.get(&index).into_iter().flatten() {
-                    let (Some(&id), Some(&(_, leave))) =
-                        (self.by_key.get(&key), active.leave_after.get(&key))
-                    else {
+                for &(key, leave) in active.leave_at.get(&index).into_iter().flatten() {
+                    let Some(&id) = self.by_key.get(&key) else {
                         continue;
                     };
+                    let of_this_op = record.inputs.contains(&id) || record.outputs.contains(&id);
                     let leave = match leave {
+                        // A rebuild needs the op's own handle: elsewhere the
+                        // tensor is swapped.
+                        Leave::ForRebuild { .. } if !of_this_op => Leave::ToHost(None),
                         Leave::ForRebuild { .. } => {
                             let signature = active.plan.op_signatures[key.op as usize];
                             let bytes = self.live.get(&id).map_or(0, |l| l.bytes);
@@ -1406,18 +1415,13 @@ impl Executor {
                     if let Leave::ToHost(_) = leave {
                         self.tally.asked += 1;
                     }
-                    if record.inputs.contains(&id) || record.outputs.contains(&id) {
+                    if of_this_op {
                         end.leave.push((id, leave));
                         continue;
                     }
-                    // Its slot, kept as it was made. A rebuild needs the
-                    // op's own handle: elsewhere the tensor is swapped.
+                    // Its slot, kept as it was made.
                     let slot = self.live.get(&id).and_then(|l| l.slot.as_ref()?.upgrade());
-                    if let Some(slot) = slot {
-                        let codec = match leave {
-                            Leave::ToHost(codec) => codec,
-                            Leave::ForRebuild { .. } => None,
-                        };
+                    if let (Some(slot), Leave::ToHost(codec)) = (slot, leave) {
                         end.leave_elsewhere.push((slot, codec));
                     }
                 }
