@@ -327,10 +327,11 @@ fn verdict(
                 )
             });
             format!(
-                "{} {} ms ({}{predicted})",
+                "{} {} ms ({}{predicted}; {})",
                 c.way.describe(policy),
                 ms(mean),
-                each.join(", ")
+                each.join(", "),
+                moves(&c.plan)
             )
         })
         .collect();
@@ -344,6 +345,29 @@ fn verdict(
         timed.join(", "),
         candidates[best].way.describe(policy)
     )
+}
+
+/// What a plan does with the saved tensors, in a few words: plans timed
+/// against each other differ there, and the trial's verdict shows how.
+fn moves(plan: &Plan) -> String {
+    let swapped = plan.swapped_count();
+    let mut words = vec![match swapped {
+        0 => "nothing swapped".to_string(),
+        n => format!(
+            "{n} swapped ({})",
+            burn_swap_plan::human_bytes(plan.swapped_bytes())
+        ),
+    }];
+    if plan.compressed_count() > 0 {
+        words.push(format!("{} compressed", plan.compressed_count()));
+    }
+    if plan.rerun_count() > 0 {
+        words.push(format!("{} rebuilt", plan.rerun_count()));
+    }
+    if plan.stand_in_count() > 0 {
+        words.push(format!("{} stood in for", plan.stand_in_count()));
+    }
+    words.join(", ")
 }
 
 #[cfg(test)]
@@ -469,8 +493,9 @@ mod tests {
         let (_, step) = run(&own, others, &[290, 276, 290]);
         match step {
             TrialStep::Decided { verdict, .. } => assert!(
-                verdict.contains("capuchin's plan 276.0 ms (276.0; predicted 324.0 ms, +17.4%)")
-                    && verdict.contains("home's plan 290.0 ms (290.0, 290.0)"),
+                verdict.contains(
+                    "capuchin's plan 276.0 ms (276.0; predicted 324.0 ms, +17.4%; 1 swapped (1.0 MiB))"
+                ) && verdict.contains("home's plan 290.0 ms (290.0, 290.0; 1 swapped (1.0 MiB))"),
                 "{verdict}"
             ),
             other => panic!("{other:?}"),

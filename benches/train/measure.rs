@@ -255,6 +255,12 @@ pub struct FusionSwaps {
     /// Training-thread time a step spent moving pending offloads on.
     #[serde(default)]
     pub progress_ms_per_step: f64,
+    /// Of it, launching the copies of taken buffers.
+    #[serde(default)]
+    pub copy_launch_ms_per_step: f64,
+    /// Of it, registering polls.
+    #[serde(default)]
+    pub poll_ms_per_step: f64,
     /// Tensors rebuilt beside the training stream, a step.
     #[serde(default)]
     pub rebuilt_per_step: u64,
@@ -284,6 +290,10 @@ pub fn fusion_swaps_since(
         take_lag_ops_max: after.take_lag_ops_max,
         polls_per_step: (after.polls - before.polls) / steps,
         progress_ms_per_step: (after.progress_ns - before.progress_ns) as f64 / 1e6 / steps as f64,
+        copy_launch_ms_per_step: (after.copy_launch_ns - before.copy_launch_ns) as f64
+            / 1e6
+            / steps as f64,
+        poll_ms_per_step: (after.poll_ns - before.poll_ns) as f64 / 1e6 / steps as f64,
         rebuilt_per_step: (after.rebuilt - before.rebuilt) / steps,
         rebuilds_not_needed_per_step: (after.rebuilds_not_needed - before.rebuilds_not_needed)
             / steps,

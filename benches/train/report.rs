@@ -101,13 +101,15 @@ pub fn print_table(rows: &[Row]) {
         let mut why = row.why.clone().unwrap_or_default();
         if let Some(f) = m.and_then(|m| m.fusion_swaps).filter(|_| swap.is_some()) {
             why = format!(
-                "{why} (fusion: {} moved/step, {} kept, taken {:.1} ops after asked, at most {}; {} polls and {:.1} ms of the training thread a step; {} rebuilt beside the training stream, {} still there)",
+                "{why} (fusion: {} moved/step, {} kept, taken {:.1} ops after asked, at most {}; {} polls and {:.1} ms of the training thread a step ({:.1} launching copies, {:.1} polling); {} rebuilt beside the training stream, {} still there)",
                 mib(f.moved_bytes_per_step),
                 f.kept_per_step,
                 f.take_lag_ops_mean,
                 f.take_lag_ops_max,
                 f.polls_per_step,
                 f.progress_ms_per_step,
+                f.copy_launch_ms_per_step,
+                f.poll_ms_per_step,
                 f.rebuilt_per_step,
                 f.rebuilds_not_needed_per_step
             );

@@ -160,6 +160,11 @@ pub struct FusionSwapStats {
     /// Training-thread time spent moving pending offloads on after ops
     /// (polls, the copies' launches, waits to keep pace), in nanoseconds.
     pub progress_ns: u64,
+    /// Of it, launching the copies of taken buffers (a pinned block, the
+    /// job handed to CubeCL's device thread), in nanoseconds.
+    pub copy_launch_ns: u64,
+    /// Of it, registering polls on fusion's server, in nanoseconds.
+    pub poll_ns: u64,
     /// Buffers taken out of fusion and freed: their tensors are rebuilt.
     pub freed: u64,
     /// Tensors rebuilt on burn-swap's rebuild stream and put back under
@@ -180,6 +185,8 @@ static TAKE_LAG: AtomicU64 = AtomicU64::new(0);
 static TAKE_LAG_MAX: AtomicU64 = AtomicU64::new(0);
 static POLLS: AtomicU64 = AtomicU64::new(0);
 static PROGRESS_NS: AtomicU64 = AtomicU64::new(0);
+static COPY_LAUNCH_NS: AtomicU64 = AtomicU64::new(0);
+static POLL_NS: AtomicU64 = AtomicU64::new(0);
 static FREED: AtomicU64 = AtomicU64::new(0);
 static REBUILT: AtomicU64 = AtomicU64::new(0);
 static REBUILDS_NOT_NEEDED: AtomicU64 = AtomicU64::new(0);
@@ -197,6 +204,8 @@ pub fn stats() -> FusionSwapStats {
         take_lag_ops_max: TAKE_LAG_MAX.load(Ordering::Relaxed),
         polls: POLLS.load(Ordering::Relaxed),
         progress_ns: PROGRESS_NS.load(Ordering::Relaxed),
+        copy_launch_ns: COPY_LAUNCH_NS.load(Ordering::Relaxed),
+        poll_ns: POLL_NS.load(Ordering::Relaxed),
         freed: FREED.load(Ordering::Relaxed),
         rebuilt: REBUILT.load(Ordering::Relaxed),
         rebuilds_not_needed: REBUILDS_NOT_NEEDED.load(Ordering::Relaxed),
@@ -437,7 +446,10 @@ impl<R: CubeRuntime> TakeCell<R> {
         };
         let bytes = tensor.handle.size_in_used();
         let zeros = self.zeros.lock().unwrap_or_else(|p| p.into_inner()).take();
-        *state = match cube::offload(tensor, &pinned, codec, zeros) {
+        let launched = std::time::Instant::now();
+        let copy = cube::offload(tensor, &pinned, codec, zeros);
+        COPY_LAUNCH_NS.fetch_add(launched.elapsed().as_nanos() as u64, Ordering::Relaxed);
+        *state = match copy {
             Ok(copy) => {
                 MOVED.fetch_add(1, Ordering::Relaxed);
                 MOVED_BYTES.fetch_add(bytes, Ordering::Relaxed);
@@ -530,7 +542,9 @@ impl<R: CubeRuntime> Pending for PendingTake<R> {
             return;
         }
         POLLS.fetch_add(1, Ordering::Relaxed);
+        let started = std::time::Instant::now();
         submit(&self.client, Poll { cells, witnesses });
+        POLL_NS.fetch_add(started.elapsed().as_nanos() as u64, Ordering::Relaxed);
     }
 
     fn catch_up(&self) {
