@@ -78,9 +78,9 @@ pub enum DeviceAllocator {
 pub enum PoolCap {
     /// Where the budget is taken from the device's free memory (no budget
     /// given, so the device is the limit): uncapped until an iteration that
-    /// followed a plan left the driver less than two of the largest tensor
-    /// free outside the pool, then half the free memory training began
-    /// with. Never capped where a budget is given.
+    /// followed a plan left the driver less than one and a half of the
+    /// largest tensor free outside the pool, then half the free memory
+    /// training began with. Never capped where a budget is given.
     #[default]
     HalfFree,
     /// The driver's pool, uncapped: fastest where it does not end in
