@@ -467,7 +467,9 @@ mod tests {
                 assert!(Arc::ptr_eq(&back, &capuchin));
                 assert!(
                     verdict.ends_with("capuchin's plan stays")
-                        && verdict.contains("home's plan 501.0 ms (500.0, 502.0)"),
+                        && verdict.contains(
+                            "home's plan 501.0 ms (500.0, 502.0; 1 swapped (1.0 MiB), 1 compressed)"
+                        ),
                     "{verdict}"
                 );
             }
