@@ -16,8 +16,8 @@ const RECLAIM_MARGIN_TENSORS: u64 = 3;
 /// under which a planned iteration caps the pool ([`PoolCap::HalfFree`]).
 /// Under a 12 GiB cap on an H200, GPT-small b4 first came to 1.01-1.13 of
 /// its largest tensor and ran out of memory uncapped; GPT-small b3 (1.74)
-/// and ResNet-50 b92 (1.94) trained 90 iterations uncapped, at 0.81x and
-/// 0.77x of plain's speed against 0.52x and 0.62x capped.
+/// and ResNet-50 b92 (1.94) trained 90 and 71 iterations uncapped, at 0.81x
+/// and 0.77x of plain's speed against 0.52x and 0.62x capped.
 const PRESSED_MARGIN_TENSORS: f64 = 1.5;
 
 /// A budget taken from the device's free memory leaves at least this much of
