@@ -238,13 +238,11 @@ impl<B: Backend> OpScope<B> {
                     e.install_probe(crate::transfer::memory_probe::<B>(&slot.device));
                 }
             }
-            let slots = if e.wants_output_slots() {
+            let slots = || {
                 outputs
                     .iter()
                     .map(|s| Arc::downgrade(s) as Weak<dyn ManagedSlot>)
                     .collect()
-            } else {
-                Vec::new()
             };
             e.finish_op(record, started, slots)
         });

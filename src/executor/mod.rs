@@ -890,11 +890,13 @@ impl Executor {
         self.recorder.waited_for_budget(nanos);
     }
 
-    /// The decorator hands the executor the slots of an op's outputs: to
-    /// evict or count them while profiling, or, while a plan is followed,
-    /// to move those it moves after an op that does not read them.
-    pub(crate) fn wants_output_slots(&self) -> bool {
-        self.profiles_with_slots() || self.on_plan && self.active.is_some()
+    /// Whether the plan in force moves the tensor `key` off the device.
+    fn plan_moves(&self, key: &TensorKey) -> bool {
+        self.on_plan
+            && self
+                .active
+                .as_ref()
+                .is_some_and(|a| a.leave_after.contains_key(key))
     }
 
     /// Output slots are kept for every tensor while profiling: to evict
@@ -1281,13 +1283,13 @@ impl Executor {
     }
 
     /// An op finished: registers its outputs (with their slots, in output
-    /// order, when [`Self::evicts_while_profiling`]) and says which tensors
-    /// to move off now.
+    /// order, from `slots`, called only where some are kept) and says which
+    /// tensors to move off now.
     pub(crate) fn finish_op(
         &mut self,
         mut record: OpRecord,
         started: Option<Instant>,
-        slots: Vec<Weak<dyn ManagedSlot>>,
+        slots: impl FnOnce() -> Vec<Weak<dyn ManagedSlot>>,
     ) -> OpEnd {
         if self.starts_over(record.index, record.signature) {
             self.start_over();
@@ -1301,21 +1303,21 @@ impl Executor {
                 active.verify_first.insert(index);
             }
         }
-        let mut slots = slots.into_iter();
+        // The outputs' slots are kept while profiling (to evict them or
+        // count their zeros) and, while a plan is followed, for those it
+        // moves (after an op that may not read them): only then are they
+        // asked for, once the op's place is known.
         let profiling = self.profiles_with_slots();
+        let key_of = |output: u16| TensorKey { op: index, output };
+        let wanted = profiling
+            || record
+                .output_info
+                .iter()
+                .any(|i| self.plan_moves(&key_of(i.output)));
+        let mut slots = if wanted { slots() } else { Vec::new() }.into_iter();
         for info in &record.output_info {
-            let key = TensorKey {
-                op: index,
-                output: info.output,
-            };
-            // While a plan is followed, only those it moves.
-            let slot = slots.next().filter(|_| {
-                profiling
-                    || self
-                        .active
-                        .as_ref()
-                        .is_some_and(|a| self.on_plan && a.leave_after.contains_key(&key))
-            });
+            let key = key_of(info.output);
+            let slot = slots.next().filter(|_| profiling || self.plan_moves(&key));
             self.produced(info.id, key, info.bytes, slot);
         }
         self.absorb_events(index);

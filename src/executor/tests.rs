@@ -1303,7 +1303,7 @@ fn a_tensor_leaves_after_the_op_the_plan_names_even_one_that_does_not_read_it() 
     let slot = downloading(1);
     let mut finish = |record: OpRecord, slots: Vec<Weak<dyn ManagedSlot>>| {
         executor.next_op = record.index + 1;
-        let end = executor.finish_op(record, None, slots);
+        let end = executor.finish_op(record, None, || slots);
         let here: Vec<TensorId> = end.leave.iter().map(|&(id, _)| id).collect();
         let elsewhere: Vec<TensorId> = end.leave_elsewhere.iter().map(|(s, _)| s.id()).collect();
         (here, elsewhere)
