@@ -2,7 +2,7 @@
 //!
 //! | variable | meaning | default |
 //! |---|---|---|
-//! | `BURN_SWAP_POLICY` | `auto`, `keep-all`, `swap-all`, `compress-all`, `cswap` (needs a cost model), `oracle`, `superneurons`, `capuchin` or `home` (the last two need the link's cost: a cost model, or CUDA, where it is timed); `auto`: `home` where there is a budget and the link's cost is known (CUDA), `swap-all` where only a budget is, `keep-all` where there is no budget (see [`Auto`](crate::policy::Auto)) | `auto` |
+//! | `BURN_SWAP_POLICY` | `auto`, `keep-all`, `swap-all`, `compress-all` (ZVC; `compress-all:CODEC` names the codec: `zvc`, `rle`, `csr`, `lz4`, `bitmap`), `cswap` (needs a cost model), `oracle`, `superneurons`, `capuchin` or `home` (the last two need the link's cost: a cost model, or CUDA, where it is timed); `auto`: `home` where there is a budget and the link's cost is known (CUDA), `swap-all` where only a budget is, `keep-all` where there is no budget (see [`Auto`](crate::policy::Auto)) | `auto` |
 //! | `BURN_SWAP_REBUILD` | `off`: plans rebuild no tensor in backward (they keep, swap or compress); `on` needs the `recompute` feature | on with the `recompute` feature |
 //! | `BURN_SWAP_BUDGET` | device bytes an iteration may add to what the device held when it began (saved activations, working tensors, downloads in flight), e.g. `6GiB`, `512MB`, `1000000`; `auto`: the device's free memory when the iteration begins, less a share of it (`BURN_SWAP_BUDGET_MARGIN`, a half, or a quarter where a half leaves no plan or a slower one; at least 512 MiB), where the driver says it (CUDA), see [`SwapConfig::budget_from_free_memory`]; `none`: no budget | `auto` |
 //! | `BURN_SWAP_BUDGET_MARGIN` | the share of the free memory a budget taken from it leaves free: `40%` or `0.4` fixed, or the least and the first share, `25%..50%`: the first unless it leaves no plan or a slower one (see [`SwapConfig::free_memory_margin`]) | `25%..50%` |
@@ -653,7 +653,7 @@ fn default_pinned_pool_bytes() -> u64 {
 pub fn policy_by_name(name: &str) -> Result<Arc<dyn Policy>, SwapError> {
     policy::by_name_with_progress(name, Some(Arc::new(say_search_progress))).ok_or_else(|| {
         SwapError::Config(format!(
-            "unknown policy `{}` (expected auto, keep-all, swap-all, compress-all, cswap, oracle, superneurons, capuchin or home)",
+            "unknown policy `{}` (expected auto, keep-all, swap-all, compress-all, compress-all:CODEC with CODEC zvc, rle, csr, lz4 or bitmap, cswap, oracle, superneurons, capuchin or home)",
             name.trim()
         ))
     })

@@ -19,7 +19,8 @@
 //! CSR at 64 MB (more than 10 minutes on an H100). Options:
 //!
 //! - `--sizes 1MB,64MB,1GB` sizes of the table rows (KB, MB, GB)
-//! - `--codecs zvc,rle,csr,lz4` codecs of the table rows and pass comparison
+//! - `--codecs zvc,rle,csr,lz4,bitmap` codecs of the table rows and pass
+//!   comparison (Bitmap's inputs are zeros and 1.0, the tensors it is for)
 //! - `--dtypes f32,f16,bf16` every listed dtype at every size (default: f32,
 //!   plus f16 and bf16 ZVC at 64 MB)
 //! - `--sparsities 0.2,0.5,0.8,0.95`, `--reps N` (timed batches per
@@ -83,9 +84,17 @@ mod bench {
     }
 
     /// Scattered zeros with probability `sp_per_10k / 10000`, non-zero
-    /// values in [1, 2) (16-bit: two halves per word).
+    /// values in [1, 2) (16-bit: two halves per word), or all 1.0 with
+    /// `ones` (Bitmap's tensors: dropout masks).
     #[cube(launch)]
-    fn gen_data(out: &mut Array<u32>, n: u32, seed: u32, sp_per_10k: u32, #[comptime] half: bool) {
+    fn gen_data(
+        out: &mut Array<u32>,
+        n: u32,
+        seed: u32,
+        sp_per_10k: u32,
+        #[comptime] half: bool,
+        #[comptime] ones: bool,
+    ) {
         let stride = CUBE_COUNT as u32 * CUBE_DIM;
         let mut i = CUBE_POS as u32 * CUBE_DIM + UNIT_POS;
         while i < n {
@@ -100,6 +109,10 @@ mod bench {
             if half {
                 let mut lo = 0x3C00u32 | (h & 0x3FFu32);
                 let mut hi = 0x3C00u32 | ((h >> 10) & 0x3FFu32);
+                if ones {
+                    lo = 0x3C00u32;
+                    hi = 0x3C00u32;
+                }
                 // scaled, not `% 10000`: 2^16 is no multiple of 10000, so a
                 // remainder would draw zeros too often (0.534 for sp 0.5)
                 if ((g & 0xFFFFu32) * 10000u32) >> 16 < sp_per_10k {
@@ -111,6 +124,9 @@ mod bench {
                 out[i as usize] = lo | (hi << 16);
             } else {
                 let mut v = 0x3F80_0000u32 | (h & 0x007F_FFFFu32);
+                if ones {
+                    v = 0x3F80_0000u32;
+                }
                 if g % 10000u32 < sp_per_10k {
                     v = 0u32;
                 }
@@ -241,6 +257,22 @@ mod bench {
     }
 
     fn gen(c: &Client, words: usize, sp: f64, seed: u32, half: bool) -> Handle {
+        gen_values(c, words, sp, seed, half, false)
+    }
+
+    /// The input a codec is timed on: [`gen`]'s, or zeros and 1.0 for Bitmap.
+    fn gen_for(
+        c: &Client,
+        codec: CodecKind,
+        words: usize,
+        sp: f64,
+        seed: u32,
+        half: bool,
+    ) -> Handle {
+        gen_values(c, words, sp, seed, half, codec == CodecKind::Bitmap)
+    }
+
+    fn gen_values(c: &Client, words: usize, sp: f64, seed: u32, half: bool, ones: bool) -> Handle {
         let h = c.empty(words * 4);
         gen_data::launch(
             c,
@@ -251,6 +283,7 @@ mod bench {
             seed,
             (sp * 10000.0).round() as u32,
             half,
+            ones,
         );
         h
     }
@@ -492,8 +525,17 @@ mod bench {
                 );
                 drop((a, b));
                 for &sp in &opts.sparsities {
-                    let input = gen(&client, words, sp, 1234 + (sp * 100.0) as u32, half);
+                    let seed = 1234 + (sp * 100.0) as u32;
+                    let input = gen(&client, words, sp, seed, half);
+                    // Bitmap's rows: zeros and 1.0 (made only when asked for)
+                    let ones = codecs
+                        .contains(&CodecKind::Bitmap)
+                        .then(|| gen_for(&client, CodecKind::Bitmap, words, sp, seed, half));
                     for &codec in &codecs {
+                        let input = match (codec, &ones) {
+                            (CodecKind::Bitmap, Some(ones)) => ones,
+                            _ => &input,
+                        };
                         let row = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                             run_one(
                                 &client,
@@ -501,7 +543,7 @@ mod bench {
                                 codec,
                                 dtype,
                                 len,
-                                &input,
+                                input,
                                 sp,
                                 reps,
                                 [d2d_rw, copy_rw],
@@ -527,7 +569,7 @@ mod bench {
             .codecs
             .iter()
             .copied()
-            .filter(|&c| c != CodecKind::Lz4)
+            .filter(|&c| LaunchConfig::has_single_pass(c))
             .collect();
         for &bytes in opts.sizes.iter().filter(|&&b| opts.passes && b >= 64 << 20) {
             let len = bytes / 4;
@@ -590,7 +632,7 @@ mod bench {
                 for &codec in &opts.tuner_codecs {
                     for &direction in &opts.tuner_directions {
                         let len = bytes / dtype.size();
-                        let input = gen(&client, bytes / 4, tsp, 99, dtype.size() == 2);
+                        let input = gen_for(&client, codec, bytes / 4, tsp, 99, dtype.size() == 2);
                         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                             tuner_vs_exhaustive(&client, codec, dtype, len, &input, direction, tsp)
                         }));

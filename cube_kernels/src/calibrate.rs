@@ -1,7 +1,8 @@
 //! The codecs' time model for one device: every codec and element type
 //! timed on synthetic tensors made on the device (sizes and sparsities on a
-//! grid), fitted with `burn-swap-plan`'s [`CodecTimeModel`], kept in a JSON
-//! file and measured again when the device or the kernels change.
+//! grid; for Bitmap, zeros and 1.0, the tensors it is chosen for), fitted
+//! with `burn-swap-plan`'s [`CodecTimeModel`], kept in a JSON file and
+//! measured again when the device or the kernels change.
 //!
 //! Each sample times the tuned launch configuration of its size (the one
 //! the executor would run), so the first calibration on a device also
@@ -90,6 +91,7 @@ pub fn plan_codec(codec: CodecKind) -> Codec {
         CodecKind::Rle => Codec::Rle,
         CodecKind::Csr => Codec::Csr,
         CodecKind::Lz4 => Codec::Lz4,
+        CodecKind::Bitmap => Codec::Bitmap,
     }
 }
 
@@ -100,6 +102,7 @@ pub fn codec_kind(codec: Codec) -> CodecKind {
         Codec::Rle => CodecKind::Rle,
         Codec::Csr => CodecKind::Csr,
         Codec::Lz4 => CodecKind::Lz4,
+        Codec::Bitmap => CodecKind::Bitmap,
     }
 }
 
@@ -167,7 +170,8 @@ impl Calibration {
     }
 
     /// Times every codec on synthetic tensors of the given element type,
-    /// bytes and zero fraction (e.g. a profile's saved tensors);
+    /// bytes and zero fraction (e.g. a profile's saved tensors; Bitmap on
+    /// two-valued ones, see [`synthetic_for`]);
     /// `progress(done, total)` after each sample.
     pub fn measure_tensors<R: Runtime>(
         &self,
@@ -180,8 +184,17 @@ impl Calibration {
         let mut samples = Vec::with_capacity(total);
         for (seed, &(dtype, bytes, zeros)) in tensors.iter().enumerate() {
             let len = bytes / dtype.size();
-            let input = synthetic(client, dtype, len, zeros, seed as u32);
+            // one tensor for the codecs that share their data, made once
+            let mut shared = None;
             for &codec in &self.codecs {
+                let input = match codec {
+                    CodecKind::Bitmap => {
+                        synthetic_for(client, codec, dtype, len, zeros, seed as u32)
+                    }
+                    _ => shared
+                        .get_or_insert_with(|| synthetic(client, dtype, len, zeros, seed as u32))
+                        .clone(),
+                };
                 samples.push(self.sample(client, tuner, codec, dtype, len, zeros, &input)?);
                 progress(samples.len(), total);
             }
@@ -289,6 +302,46 @@ pub fn synthetic<R: Runtime>(
     zero_fraction: f64,
     seed: u32,
 ) -> cubecl::server::Handle {
+    fill(client, dtype, len, zero_fraction, seed, 0)
+}
+
+/// The bit pattern of 1.0 in `dtype` (in the low half for 16-bit types).
+pub fn one_bits(dtype: DType) -> u32 {
+    match dtype {
+        DType::F32 => 0x3F80_0000,
+        DType::F16 => 0x3C00,
+        DType::BF16 => 0x3F80,
+    }
+}
+
+/// The tensor `codec` is timed on: [`synthetic`]'s zeros, and its other
+/// elements as [`synthetic`] makes them, except for Bitmap, which is
+/// chosen for tensors of zeros and one value (dropout masks): there they
+/// are all 1.0 ([`one_bits`]), so its model is fitted on bits mode.
+pub fn synthetic_for<R: Runtime>(
+    client: &ComputeClient<R>,
+    codec: CodecKind,
+    dtype: DType,
+    len: usize,
+    zero_fraction: f64,
+    seed: u32,
+) -> cubecl::server::Handle {
+    let value = match codec {
+        CodecKind::Bitmap => one_bits(dtype),
+        _ => 0,
+    };
+    fill(client, dtype, len, zero_fraction, seed, value)
+}
+
+/// [`synthetic`], with the non-zero elements `value` where it is not zero.
+fn fill<R: Runtime>(
+    client: &ComputeClient<R>,
+    dtype: DType,
+    len: usize,
+    zero_fraction: f64,
+    seed: u32,
+    value: u32,
+) -> cubecl::server::Handle {
     let words = dtype.words(len).max(1);
     let handle = client.empty(words * 4);
     let threshold = (zero_fraction.clamp(0.0, 1.0) * 65536.0).round() as u32;
@@ -308,6 +361,7 @@ pub fn synthetic<R: Runtime>(
         threshold,
         seed,
         u32::from(dtype.size() == 2),
+        value,
     );
     handle
 }
@@ -323,13 +377,13 @@ fn mix(i: u32, seed: u32) -> u32 {
 }
 
 /// Word `w` of the tensor: each element zero when its hash's low 16 bits
-/// fall under `threshold` (of 65536), else the hash with its low bit set;
-/// `half` packs two 16-bit elements a word.
+/// fall under `threshold` (of 65536), else `value` if it is not zero, else
+/// the hash with its low bit set; `half` packs two 16-bit elements a word.
 #[cube(launch)]
-fn fill_sparse(out: &mut Array<u32>, words: u32, threshold: u32, seed: u32, half: u32) {
+fn fill_sparse(out: &mut Array<u32>, words: u32, threshold: u32, seed: u32, half: u32, value: u32) {
     let w = CUBE_POS_Y * CUBE_COUNT_X * CUBE_DIM_X + ABSOLUTE_POS_X;
     if w < words {
-        let mut value = 0u32;
+        let mut word = 0u32;
         if half == 1u32 {
             let lo = mix(w * 2u32, seed);
             let hi = mix(w * 2u32 + 1u32, seed);
@@ -337,18 +391,27 @@ fn fill_sparse(out: &mut Array<u32>, words: u32, threshold: u32, seed: u32, half
             let mut hi_v = 0u32;
             if (lo & 0xffffu32) >= threshold {
                 lo_v = (lo >> 16u32) | 1u32;
+                if value != 0u32 {
+                    lo_v = value;
+                }
             }
             if (hi & 0xffffu32) >= threshold {
                 hi_v = (hi >> 16u32) | 1u32;
+                if value != 0u32 {
+                    hi_v = value;
+                }
             }
-            value = lo_v | (hi_v << 16u32);
+            word = lo_v | (hi_v << 16u32);
         } else {
             let h = mix(w, seed);
             if (h & 0xffffu32) >= threshold {
-                value = h | 1u32;
+                word = h | 1u32;
+                if value != 0u32 {
+                    word = value;
+                }
             }
         }
-        out[w as usize] = value;
+        out[w as usize] = word;
     }
 }
 
@@ -380,19 +443,23 @@ mod tests {
         }
         let calibration = Calibration::default();
         assert!(calibration.sizes_for(DType::F16).count() < calibration.sizes.len());
+        let codecs = CodecKind::ALL.len();
         assert_eq!(
             calibration.len(),
-            calibration.sizes.len() * 2 * 10 * 4 - 10 * 4,
+            calibration.sizes.len() * 2 * 10 * codecs - 10 * codecs,
             "2 GB of f16 left out"
         );
     }
 
     /// The planning core sizes a compressed copy coming back by its
     /// tensor's zeros; what the codecs really make must never be more.
+    /// Bitmap is offered only for tensors of zeros and one value, so it is
+    /// held to its bound on those (where it is exact).
     #[test]
     fn the_planning_cores_packed_size_bounds_the_codecs_output() {
-        // Zeros in runs and scattered, at fractions between the extremes.
-        let pattern = |len: usize, zeros: f64, scattered: bool| -> Vec<f32> {
+        // Zeros in runs and scattered, at fractions between the extremes;
+        // the others distinct, or all 1.0 (`two_valued`).
+        let pattern = |len: usize, zeros: f64, scattered: bool, two_valued: bool| -> Vec<f32> {
             (0..len)
                 .map(|i| {
                     let u = if scattered {
@@ -402,6 +469,8 @@ mod tests {
                     };
                     if u < zeros {
                         0.0
+                    } else if two_valued {
+                        1.0
                     } else {
                         1.0 + i as f32
                     }
@@ -412,7 +481,8 @@ mod tests {
             for len in [1, 2049, 100_003] {
                 for zeros in [0.0, 0.13, 0.5, 0.9, 1.0] {
                     for scattered in [false, true] {
-                        let values = pattern(len, zeros, scattered);
+                        let two_valued = codec == Codec::Bitmap;
+                        let values = pattern(len, zeros, scattered, two_valued);
                         let counted = values.iter().filter(|v| **v == 0.0).count();
                         let fraction = counted as f64 / len as f64;
                         let words: Vec<u32> = values.iter().map(|v| v.to_bits()).collect();
@@ -424,6 +494,9 @@ mod tests {
                             "{codec} len {len} zeros {fraction}: {} > {bound}",
                             out.len() * 4
                         );
+                        if two_valued {
+                            assert_eq!(bound, (10 + len.div_ceil(32)) as u64 * 4);
+                        }
                     }
                 }
             }

@@ -27,6 +27,9 @@ pub fn compress(
             max: crate::format::MAX_ELEMENTS - 1,
         });
     }
+    if codec == CodecKind::Bitmap {
+        return Ok(compress_bitmap(dtype, words, len));
+    }
     let layout = Layout::new(codec, len);
     let n = chunks(len);
     let mut out = vec![0u32; layout.payload];
@@ -89,6 +92,7 @@ pub fn compress(
                 );
                 nbytes
             }
+            CodecKind::Bitmap => unreachable!("Bitmap has no chunks"),
         };
         out[layout.offsets + c] = offset as u32;
         offset += count;
@@ -113,14 +117,135 @@ pub(crate) fn region_word(codec: CodecKind, dtype: DType, e: usize) -> usize {
         CodecKind::Zvc => e * dtype.size() / 4,
         CodecKind::Csr | CodecKind::Rle => e * dtype.size() / 4 + e / 2,
         CodecKind::Lz4 => e / 4,
+        CodecKind::Bitmap => unreachable!("Bitmap has no chunks"),
     }
 }
 
+/// Bitmap compress: bits mode when every non-zero element has one bit
+/// pattern, else stored mode (see the format table).
+fn compress_bitmap(dtype: DType, words: &[u32], len: usize) -> Vec<u32> {
+    let mut value = 0u32;
+    let mut two_valued = true;
+    for i in 0..len {
+        let e = elem(words, dtype, i);
+        if e != 0 {
+            if value == 0 {
+                value = e;
+            } else if e != value {
+                two_valued = false;
+                break;
+            }
+        }
+    }
+    let (mode, value) = if two_valued {
+        (BITMAP_BITS, value)
+    } else {
+        (BITMAP_STORED, 0)
+    };
+    let total = bitmap_total_words(dtype, len, mode).expect("a Bitmap mode");
+    let mut out = Vec::with_capacity(total);
+    out.extend_from_slice(&[0; HEADER_WORDS]);
+    out.extend_from_slice(&[mode, value]);
+    if two_valued {
+        let mut bits = vec![0u32; len.div_ceil(GROUP)];
+        for i in 0..len {
+            if elem(words, dtype, i) != 0 {
+                bits[i / GROUP] |= 1 << (i % GROUP);
+            }
+        }
+        out.extend_from_slice(&bits);
+    } else {
+        let n = dtype.words(len);
+        out.extend_from_slice(&words[..n]);
+        if dtype.size() == 2 && len % 2 == 1 {
+            // the junk upper half of the last word
+            out[total - 1] &= 0xFFFF;
+        }
+    }
+    let header = Header {
+        codec: CodecKind::Bitmap,
+        dtype,
+        len,
+        total_words: total,
+        checksum: data_checksum(words, dtype, len),
+    };
+    out[..HEADER_WORDS].copy_from_slice(&header.encode());
+    out
+}
+
+/// Bitmap's index check: a known mode, the total it implies, a value that
+/// fits the dtype (zero in stored mode). Returns the mode and the value.
+fn validate_bitmap(words: &[u32], h: &Header) -> Result<(u32, u32), CodecError> {
+    let (mode, value) = (words[HEADER_WORDS], words[HEADER_WORDS + 1]);
+    let total = bitmap_total_words(h.dtype, h.len, mode)
+        .ok_or(CodecError::Corrupt("unknown bitmap mode"))?;
+    if total != h.total_words {
+        return Err(CodecError::Corrupt(
+            "total size does not match the bitmap mode",
+        ));
+    }
+    let fits = match mode {
+        BITMAP_BITS => h.dtype.size() == 4 || value <= 0xFFFF,
+        _ => value == 0,
+    };
+    if !fits {
+        return Err(CodecError::Corrupt("bitmap value does not fit the mode"));
+    }
+    Ok((mode, value))
+}
+
+/// Bitmap decompress of a buffer [`validate_bitmap`] accepted: the words,
+/// before the checksum check.
+fn decompress_bitmap(
+    words: &[u32],
+    h: &Header,
+    mode: u32,
+    value: u32,
+) -> Result<Vec<u32>, CodecError> {
+    let payload = &words[HEADER_WORDS + BITMAP_INDEX_WORDS..h.total_words];
+    let dtype = h.dtype;
+    let mut out = Vec::with_capacity(dtype.words(h.len));
+    if mode == BITMAP_STORED {
+        out.extend_from_slice(payload);
+        if dtype.size() == 2 && h.len % 2 == 1 {
+            if let Some(last) = out.last_mut() {
+                if *last >> 16 != 0 {
+                    return Err(CodecError::Corrupt("stored bitmap padding is not zero"));
+                }
+            }
+        }
+        return Ok(out);
+    }
+    if value == 0 && payload.iter().any(|&w| w != 0) {
+        return Err(CodecError::Corrupt("bitmap bit set with a zero value"));
+    }
+    let tail = h.len % GROUP;
+    if tail != 0 && payload[payload.len() - 1] >> tail != 0 {
+        return Err(CodecError::Corrupt("bitmap bit past the end"));
+    }
+    let elems: Vec<u32> = (0..h.len)
+        .map(|i| {
+            if payload[i / GROUP] >> (i % GROUP) & 1 == 1 {
+                value
+            } else {
+                0
+            }
+        })
+        .collect();
+    pack(&elems, dtype, &mut out);
+    Ok(out)
+}
+
 /// Validate the index of a compressed buffer (offsets monotone, each chunk's
-/// region inside the payload, the last offset matching the payload size).
+/// region inside the payload, the last offset matching the payload size;
+/// Bitmap: a known mode, the total it implies, a value that fits).
 /// Returns the header. Cost: one pass over the `nchunks + 1` offsets.
 pub fn validate_index(words: &[u32]) -> Result<Header, CodecError> {
     let h = Header::decode(words, Some(words.len()))?;
+    if h.codec == CodecKind::Bitmap {
+        validate_bitmap(words, &h)?;
+        return Ok(h);
+    }
     let layout = Layout::new(h.codec, h.len);
     let n = chunks(h.len);
     let offs = &words[layout.offsets..layout.offsets + n + 1];
@@ -134,11 +259,13 @@ pub fn validate_index(words: &[u32]) -> Result<Header, CodecError> {
             CodecKind::Zvc => chunk_len.next_multiple_of(h.dtype.per_word()),
             CodecKind::Csr | CodecKind::Rle => chunk_len.next_multiple_of(2),
             CodecKind::Lz4 => lz4_max_chunk_words(h.dtype) * 4,
+            CodecKind::Bitmap => unreachable!("Bitmap has no chunks"),
         };
         let unit = match h.codec {
             CodecKind::Zvc => h.dtype.per_word(),
             CodecKind::Csr | CodecKind::Rle => 2,
             CodecKind::Lz4 => 4,
+            CodecKind::Bitmap => unreachable!("Bitmap has no chunks"),
         };
         if b < a || b - a > max || b % unit != 0 {
             return Err(CodecError::Corrupt(
@@ -159,6 +286,11 @@ pub fn validate_index(words: &[u32]) -> Result<Header, CodecError> {
 /// last word zero-padded for an odd number of 16-bit elements) and the header.
 pub fn decompress(words: &[u32]) -> Result<(Vec<u32>, Header), CodecError> {
     let h = validate_index(words)?;
+    if h.codec == CodecKind::Bitmap {
+        let (mode, value) = validate_bitmap(words, &h)?;
+        let out = decompress_bitmap(words, &h, mode, value)?;
+        return check_sum(out, h);
+    }
     let layout = Layout::new(h.codec, h.len);
     let n = chunks(h.len);
     let offs = &words[layout.offsets..layout.offsets + n + 1];
@@ -237,10 +369,16 @@ pub fn decompress(words: &[u32]) -> Result<(Vec<u32>, Header), CodecError> {
                 let out = lz4::decompress_block(&bytes, chunk_len * dtype.size())?;
                 lz4::push_elems(&out, dtype, &mut elems);
             }
+            CodecKind::Bitmap => unreachable!("Bitmap has no chunks"),
         }
     }
     let mut out = Vec::with_capacity(dtype.words(h.len));
     pack(&elems, dtype, &mut out);
+    check_sum(out, h)
+}
+
+/// The decoded words if their checksum is the header's.
+fn check_sum(out: Vec<u32>, h: Header) -> Result<(Vec<u32>, Header), CodecError> {
     let found = checksum(&out);
     if found != h.checksum {
         return Err(CodecError::ChecksumMismatch {

@@ -1,4 +1,5 @@
-//! Decompress kernels for CSR and RLE (ZVC's is in `zvc.rs`). Chunks are independent (their
+//! Decompress kernels for CSR and RLE (ZVC's is in `zvc.rs`, Bitmap's in
+//! `bitmap.rs`). Chunks are independent (their
 //! offsets are in the index), so cubes stride over chunks with no
 //! inter-cube communication. Every index read from the compressed buffer is
 //! checked before use; a chunk that fails a check is not written and sets a
@@ -26,6 +27,8 @@ pub(crate) const STATUS_BAD_OFFSETS: u32 = 1;
 pub(crate) const STATUS_BAD_MASK: u32 = 2;
 pub(crate) const STATUS_BAD_INDEX: u32 = 4;
 pub(crate) const STATUS_BAD_LZ4: u32 = 8;
+/// A Bitmap mode, total size or value the format does not allow.
+pub(crate) const STATUS_BAD_BITMAP: u32 = 16;
 
 /// CSR (`rle = false`) and RLE (`rle = true`) decompression: each output
 /// element binary-searches the chunk's sorted indices in shared memory.

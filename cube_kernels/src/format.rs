@@ -6,7 +6,8 @@
 //! header (HEADER_WORDS) | codec-specific index | payload
 //! ```
 //!
-//! The input is cut into chunks of [`CHUNK`] elements; every chunk is encoded
+//! ZVC, CSR, RLE and LZ4 cut the input into chunks of [`CHUNK`] elements
+//! (Bitmap has no chunks, see below); every chunk is encoded
 //! independently (which is what lets the GPU decode in parallel) and its
 //! position in the payload is recorded in the index, so no decoder needs a
 //! scan. Elements are handled as bit patterns: a 32-bit dtype is one word per
@@ -27,6 +28,17 @@
 //! | CSR | `nchunks + 1` row pointers (elements, padded to even) | the non-zero elements, then their `u16` column (position in the chunk) |
 //! | RLE | `nchunks + 1` run pointers (runs, padded to even) | the value of each run, then its `u16` start in the chunk |
 //! | LZ4 | `nchunks + 1` byte offsets (multiples of 4) | one LZ4 block per chunk, padded to whole words |
+//! | Bitmap | no chunks: word 8 the mode, word 9 the value (see below) | bits mode: `ceil(len / 32)` words, bit `i % 32` of word `i / 32` set iff element `i` is non-zero; stored mode: the input as it is |
+//!
+//! Bitmap is for tensors whose elements are all zero or one same bit
+//! pattern (dropout masks): a bit per element, a 32nd of f32 data (16th of
+//! 16-bit data). Bits mode (word 8 = [`BITMAP_BITS`]) holds the non-zero
+//! pattern in word 9 (in its low half for 16-bit dtypes; 0 when every
+//! element is zero) and `ceil(len / 32)` payload words, the unused bits of
+//! the last one zero. Any other tensor is stored mode (word 8 =
+//! [`BITMAP_STORED`], word 9 zero): the `dtype.words(len)` input words as
+//! they are (the unused upper half of an odd count of 16-bit elements
+//! zero), so a buffer is never more than 10 words larger than its input.
 
 use crate::CodecError;
 
@@ -46,6 +58,12 @@ pub const VERSION: u32 = 2;
 pub const PAD_INDEX: u32 = 0xFFFF;
 /// Largest input accepted, in 32-bit words (look-back values use 30 bits).
 pub const MAX_WORDS: usize = (1 << 30) - 1;
+/// Words of a Bitmap buffer after the header: the mode and the value.
+pub const BITMAP_INDEX_WORDS: usize = 2;
+/// Bitmap mode word: a bit per element.
+pub const BITMAP_BITS: u32 = 0;
+/// Bitmap mode word: the input words as they are.
+pub const BITMAP_STORED: u32 = 1;
 /// Inputs must have fewer elements than this (element counts use 30 bits,
 /// less one chunk group's room for the look-back's rounding).
 pub const MAX_ELEMENTS: usize = (1 << 30) - (1 << 19);
@@ -120,15 +138,19 @@ pub enum CodecKind {
     Csr,
     /// LZ4 block format, one block per chunk.
     Lz4,
+    /// A bit per element and the one non-zero bit pattern (stored as it is
+    /// when the tensor holds more than one non-zero pattern).
+    Bitmap,
 }
 
 impl CodecKind {
     /// All codecs.
-    pub const ALL: [CodecKind; 4] = [
+    pub const ALL: [CodecKind; 5] = [
         CodecKind::Zvc,
         CodecKind::Rle,
         CodecKind::Csr,
         CodecKind::Lz4,
+        CodecKind::Bitmap,
     ];
     pub(crate) fn code(self) -> u32 {
         match self {
@@ -136,6 +158,7 @@ impl CodecKind {
             CodecKind::Rle => 2,
             CodecKind::Csr => 3,
             CodecKind::Lz4 => 4,
+            CodecKind::Bitmap => 5,
         }
     }
     fn from_code(code: u32) -> Option<Self> {
@@ -144,6 +167,7 @@ impl CodecKind {
             2 => CodecKind::Rle,
             3 => CodecKind::Csr,
             4 => CodecKind::Lz4,
+            5 => CodecKind::Bitmap,
             _ => return None,
         })
     }
@@ -154,6 +178,7 @@ impl CodecKind {
             CodecKind::Rle => "rle",
             CodecKind::Csr => "csr",
             CodecKind::Lz4 => "lz4",
+            CodecKind::Bitmap => "bitmap",
         }
     }
 }
@@ -168,7 +193,8 @@ pub fn chunks(len: usize) -> usize {
 pub struct Layout {
     /// First mask word (ZVC only; equals `offsets` otherwise).
     pub masks: usize,
-    /// First offset / row pointer word (`nchunks + 1` of them).
+    /// First offset / row pointer word (`nchunks + 1` of them; none for
+    /// Bitmap, where it equals `payload`).
     pub offsets: usize,
     /// First payload word.
     pub payload: usize,
@@ -177,6 +203,15 @@ pub struct Layout {
 impl Layout {
     /// Layout of a buffer of `len` elements compressed by `codec`.
     pub fn new(codec: CodecKind, len: usize) -> Self {
+        if codec == CodecKind::Bitmap {
+            // no chunk index: the mode and the value, then the payload
+            let payload = HEADER_WORDS + BITMAP_INDEX_WORDS;
+            return Layout {
+                masks: payload,
+                offsets: payload,
+                payload,
+            };
+        }
         let masks = HEADER_WORDS;
         let mask_words = if codec == CodecKind::Zvc {
             len.div_ceil(GROUP)
@@ -191,6 +226,17 @@ impl Layout {
             payload,
         }
     }
+}
+
+/// Bitmap's total in words of `len` elements of `dtype` in `mode`
+/// ([`BITMAP_BITS`] or [`BITMAP_STORED`]; `None` for another mode).
+pub fn bitmap_total_words(dtype: DType, len: usize, mode: u32) -> Option<usize> {
+    let payload = match mode {
+        BITMAP_BITS => len.div_ceil(GROUP),
+        BITMAP_STORED => dtype.words(len),
+        _ => return None,
+    };
+    Some(HEADER_WORDS + BITMAP_INDEX_WORDS + payload)
 }
 
 /// Largest compressed size in words of `len` elements of `dtype` (the size of
@@ -208,6 +254,8 @@ pub fn max_compressed_words(codec: CodecKind, dtype: DType, len: usize) -> usize
             padded / per_word + padded / 2 + n
         }
         CodecKind::Lz4 => n * lz4_max_chunk_words(dtype),
+        // stored mode, never smaller than bits mode's `ceil(len / 32)`
+        CodecKind::Bitmap => dtype.words(len),
     };
     layout.payload + payload
 }

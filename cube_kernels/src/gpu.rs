@@ -8,7 +8,7 @@ use crate::compact::{
 };
 use crate::decode::sparse_decompress;
 use crate::format::*;
-use crate::{cpu, lz4, single_pass, zvc, CodecError};
+use crate::{bitmap, cpu, lz4, single_pass, zvc, CodecError};
 
 /// Launch configuration of a codec kernel; the tuner owns it.
 ///
@@ -26,7 +26,11 @@ use crate::{cpu, lz4, single_pass, zvc, CodecError};
 /// fewer when the device has little shared memory, e.g. 128 units on
 /// lavapipe; units past 256 only load and store); CSR and RLE process one
 /// chunk of [`CHUNK`] elements per cube at a time, so each unit handles
-/// `CHUNK / block` elements per chunk; LZ4 gives each unit a whole chunk.
+/// `CHUNK / block` elements per chunk; LZ4 gives each unit a whole chunk;
+/// Bitmap gives each unit one bitmap word (32 elements) per tile, a cube
+/// `block` of them (compress stages the tile in shared memory, fewer words
+/// where the device has little). Bitmap has no single pass: its compress
+/// reads a two-valued input once already.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct LaunchConfig {
     /// Units per cube.
@@ -49,13 +53,20 @@ impl LaunchConfig {
     /// Largest grid the tuner tries.
     pub const MAX_GRID: u32 = 4096;
     /// Elements each unit handles per chunk (ZVC: per tile, one group of
-    /// f32; 16-bit units take two groups, the same 32 words).
+    /// f32; 16-bit units take two groups, the same 32 words; Bitmap: per
+    /// tile, one bitmap word).
     pub fn values_per_thread(&self, codec: CodecKind) -> usize {
         match codec {
             CodecKind::Lz4 => CHUNK,
-            CodecKind::Zvc => GROUP,
+            CodecKind::Zvc | CodecKind::Bitmap => GROUP,
             _ => CHUNK / self.block as usize,
         }
+    }
+    /// Whether `codec` has a single-pass compress (see
+    /// [`LaunchConfig::single_pass`]; it runs on CUDA only,
+    /// [`supports_single_pass`]).
+    pub fn has_single_pass(codec: CodecKind) -> bool {
+        matches!(codec, CodecKind::Zvc | CodecKind::Csr | CodecKind::Rle)
     }
     /// A reasonable configuration without tuning.
     pub fn default_for(codec: CodecKind) -> Self {
@@ -108,7 +119,7 @@ impl LaunchConfig {
                 "needs more shared memory than the device has",
             ));
         }
-        if self.single_pass && (codec == CodecKind::Lz4 || !supports_single_pass(client)) {
+        if self.single_pass && (!Self::has_single_pass(codec) || !supports_single_pass(client)) {
             return Err(CodecError::BadConfig(
                 *self,
                 "single-pass look-back needs CUDA and ZVC, CSR or RLE",
@@ -153,6 +164,9 @@ pub fn shared_bytes(codec: CodecKind, block: u32) -> usize {
             .into_iter()
             .max()
             .unwrap_or(0),
+        // compress: a flags word per staged vector, at least one vector a
+        // unit (larger tiles where the device has the room, see `bitmap.rs`)
+        CodecKind::Bitmap => bitmap::shared_bytes(block),
         // compress: padded input staging + compacted staging + scan
         _ => (CHUNK + CHUNK / 32 + CHUNK + 3 * GROUPS_PER_CHUNK + 2) * 4,
     }
@@ -219,7 +233,7 @@ pub struct Decompressed {
     /// The element words (`dtype.words(len)` of them, at least one).
     pub handle: Handle,
     /// Pairs of words on the device, one pair per decoder cube for 16-bit
-    /// ZVC and one in all otherwise: the decoder's status bits (zero
+    /// ZVC and Bitmap and one in all otherwise: the decoder's status bits (zero
     /// when it found no structural corruption) and the checksum of the
     /// words it wrote (see [`checksum`]). [`Decompressed::check`] ORs the
     /// bits and adds the checksums.
@@ -371,6 +385,9 @@ pub fn compress<R: Runtime>(
         CodecKind::Zvc => zvc_compress_gpu(
             client, input, in_words, &out, cap, &size, dtype, len, cfg, &layout, w1,
         )?,
+        CodecKind::Bitmap => {
+            bitmap::compress_gpu(client, input, in_words, &out, &size, dtype, len, cfg, w1)
+        }
         _ => {
             let plane = plane_reduce(client, cfg.block);
             let grid = cfg.grid.min(nchunks as u32);
@@ -499,12 +516,19 @@ fn launch_compact<R: Runtime, D: cubecl::prelude::Int>(
 
 static WORD_LOADS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
-/// Tests only: make the ZVC kernels use 4-byte instead of 16-byte loads and
-/// stores (what they do anyway for an input that is not 16-byte aligned,
-/// which wgpu cannot bind). Both write the same bytes.
+/// Tests only: make the ZVC and Bitmap kernels use 4-byte instead of
+/// 16-byte loads and stores (what they do anyway for an input that is not
+/// 16-byte aligned, which wgpu cannot bind). Both write the same bytes.
 #[doc(hidden)]
 pub fn zvc_force_word_access(on: bool) {
     WORD_LOADS.store(on, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Whether kernels may load and store 16-byte vectors: the device has
+/// 4-wide vectors and the tests did not ask for word access.
+pub(crate) fn vec4_access<R: Runtime>(client: &ComputeClient<R>) -> bool {
+    !WORD_LOADS.load(std::sync::atomic::Ordering::Relaxed)
+        && client.properties().hardware.max_vector_size >= 4
 }
 
 /// Units of a ZVC cube that compute (32 words each; the tile is `32 * cb`
@@ -558,8 +582,7 @@ fn zvc_tiling<R: Runtime>(
         grid,
         iters: (ntiles as u32).div_ceil(grid),
         plane: plane_reduce(client, cfg.block),
-        vec4: !WORD_LOADS.load(std::sync::atomic::Ordering::Relaxed)
-            && client.properties().hardware.max_vector_size >= 4,
+        vec4: vec4_access(client),
     }
 }
 
@@ -801,6 +824,9 @@ pub fn decompress<R: Runtime>(
     if codec == CodecKind::Zvc && len > 0 {
         return zvc_decompress_gpu(client, comp, header, cfg, &Layout::new(codec, len));
     }
+    if codec == CodecKind::Bitmap && len > 0 {
+        return Ok(bitmap::decompress_gpu(client, comp, header, cfg));
+    }
     // status bits, checksum of the decoded words
     let status = zeroed(client, 2);
     let out = client.empty(out_words.max(1) * 4);
@@ -902,6 +928,8 @@ pub struct Rle;
 pub struct Csr;
 /// LZ4 blocks.
 pub struct Lz4;
+/// A bit per element of a tensor of zeros and one value.
+pub struct Bitmap;
 impl Codec for Zvc {
     const KIND: CodecKind = CodecKind::Zvc;
 }
@@ -913,4 +941,7 @@ impl Codec for Csr {
 }
 impl Codec for Lz4 {
     const KIND: CodecKind = CodecKind::Lz4;
+}
+impl Codec for Bitmap {
+    const KIND: CodecKind = CodecKind::Bitmap;
 }

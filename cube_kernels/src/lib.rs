@@ -1,7 +1,8 @@
-//! GPU compression codecs for burn-swap: ZVC, RLE, CSR and LZ4 as CubeCL
-//! kernels, a CPU reference of each in the same format, and a tuner that
-//! picks each kernel's launch configuration per device, codec, dtype and
-//! size bucket.
+//! GPU compression codecs for burn-swap: ZVC, RLE, CSR, LZ4 and Bitmap (a
+//! bit per element, for tensors of zeros and one value such as dropout
+//! masks) as CubeCL kernels, a CPU reference of each in the same format,
+//! and a tuner that picks each kernel's launch configuration per device,
+//! codec, dtype and size bucket.
 //!
 //! The data is handled as bit patterns (`u32` words; two 16-bit elements per
 //! word), so every round trip is bit-exact, `-0.0`, NaN payloads and
@@ -18,6 +19,7 @@
 //! ```
 #![warn(missing_docs)]
 
+mod bitmap;
 pub mod calibrate;
 mod compact;
 pub mod cpu;
@@ -33,8 +35,8 @@ pub use format::{CodecKind, DType, Header, CHUNK};
 #[doc(hidden)]
 pub use gpu::zvc_force_word_access;
 pub use gpu::{
-    compress, decompress, shared_bytes, supports_single_pass, Codec, Compressed, Csr, DecodeStatus,
-    Decompressed, LaunchConfig, Lz4, Rle, Zvc,
+    compress, decompress, shared_bytes, supports_single_pass, Bitmap, Codec, Compressed, Csr,
+    DecodeStatus, Decompressed, LaunchConfig, Lz4, Rle, Zvc,
 };
 pub use tuner::Tuner;
 

@@ -21,8 +21,10 @@ use crate::{compress, decompress, CodecError};
 /// 4: 16-bit ZVC compress units of two groups, so its tiles doubled; 5: the
 /// ZVC compress look-back adds once per tile, 16-bit by ballot; 6:
 /// single-pass compress is one launch, no zeroing or copying launch; 7:
-/// the tuner's final round tries whole waves, see [`SearchBudget::waves`]).
-pub const KERNELS_VERSION: u32 = 7;
+/// the tuner's final round tries whole waves, see [`SearchBudget::waves`];
+/// 8: the Bitmap codec, which a codec time model calibrated before it
+/// cannot price, so such a model is measured again).
+pub const KERNELS_VERSION: u32 = 8;
 
 /// Which kernel of a codec.
 #[derive(
@@ -133,7 +135,7 @@ pub fn search_space<R: Runtime>(
         })
         .collect();
     if direction == Direction::Compress
-        && codec != CodecKind::Lz4
+        && LaunchConfig::has_single_pass(codec)
         && crate::supports_single_pass(client)
         && single_pass_agrees(client, codec, dtype, len, input)?
     {
@@ -590,7 +592,8 @@ impl Tuner {
     }
     /// The configuration for `codec`/`dtype`/`direction` at `len` elements
     /// on `client`'s device: cached, or tuned now on synthetic data of the
-    /// bucket's size with half of the elements zero (then cached).
+    /// bucket's size with half of the elements zero (then cached); for
+    /// Bitmap the others are one value (1.0), as in the tensors it is for.
     pub fn config<R: Runtime>(
         &mut self,
         client: &ComputeClient<R>,
@@ -610,11 +613,17 @@ impl Tuner {
             return Ok(t.config);
         }
         let n = (1usize << key.bucket) / dtype.size();
+        let one = match dtype {
+            DType::F32 => crate::calibrate::one_bits(dtype),
+            _ => crate::calibrate::one_bits(dtype) * 0x0001_0001,
+        };
         let words: Vec<u32> = (0..dtype.words(n) as u32)
             .map(|i| {
                 let h = i.wrapping_mul(2_654_435_761) ^ 0x9e37_79b9;
                 if h & 1 == 0 {
                     0
+                } else if codec == CodecKind::Bitmap {
+                    one
                 } else {
                     h | 1
                 }

@@ -3,7 +3,9 @@
 #![cfg(feature = "wgpu")]
 
 use burn_swap_plan::cost::{Codec, CodecTimeModel};
-use cube_kernels::calibrate::{cached_or_calibrate, held_out_error, synthetic, Calibration};
+use cube_kernels::calibrate::{
+    cached_or_calibrate, held_out_error, one_bits, synthetic, synthetic_for, Calibration,
+};
 use cube_kernels::format::{bytes_to_words, CodecKind, DType};
 use cube_kernels::tuner::{device_key, Round, SearchBudget};
 use cube_kernels::Tuner;
@@ -60,6 +62,68 @@ fn synthetic_tensors_have_the_zeros_asked_for() {
             );
         }
     }
+}
+
+/// Bitmap is timed on tensors of zeros and 1.0 (dropout masks), at the
+/// zeros asked for; the other codecs on `synthetic`'s tensors.
+#[test]
+fn bitmaps_synthetic_tensors_are_zeros_and_ones() {
+    let client = client();
+    for dtype in DType::ALL {
+        for zeros in [0.0, 0.5, 0.9] {
+            let len = (1 << 16) + 1;
+            let h = synthetic_for(&client, CodecKind::Bitmap, dtype, len, zeros, 7);
+            let words = bytes_to_words(&client.read_one(h).unwrap()).unwrap();
+            let elements: Vec<u32> = match dtype {
+                DType::F32 => words,
+                _ => words.iter().flat_map(|w| [w & 0xffff, w >> 16]).collect(),
+            };
+            let elements = &elements[..len];
+            assert!(elements.iter().all(|&e| e == 0 || e == one_bits(dtype)));
+            let found = elements.iter().filter(|&&e| e == 0).count() as f64 / len as f64;
+            assert!(
+                (found - zeros).abs() < 0.02,
+                "{dtype:?}: asked {zeros}, found {found}"
+            );
+            let same = synthetic_for(&client, CodecKind::Zvc, dtype, len, zeros, 7);
+            assert_eq!(
+                client.read_one(same).unwrap(),
+                client
+                    .read_one(synthetic(&client, dtype, len, zeros, 7))
+                    .unwrap()
+            );
+        }
+    }
+}
+
+/// A Bitmap calibration measures its bits mode: a bit per element at every
+/// zero fraction, the size the planning core prices it at.
+#[test]
+fn a_bitmap_calibration_measures_a_bit_per_element() {
+    let client = client();
+    let mut tuner = quick_tuner();
+    let calibration = Calibration {
+        codecs: vec![CodecKind::Bitmap],
+        dtypes: vec![DType::F32, DType::F16],
+        tuned: false,
+        ..small()
+    };
+    let samples = calibration.measure(&client, &mut tuner, |_, _| ()).unwrap();
+    assert_eq!(samples.len(), calibration.len());
+    for s in &samples {
+        let elem = if s.dtype == "F32" { 4 } else { 2 };
+        let len = s.bytes / elem;
+        assert_eq!(s.codec, Codec::Bitmap);
+        assert_eq!(s.compressed_bytes, (10 + len.div_ceil(32)) * 4, "{s:?}");
+        assert_eq!(
+            s.compressed_bytes,
+            Codec::Bitmap.packed_bytes(&s.dtype, s.bytes, s.zero_fraction)
+        );
+    }
+    let model = CodecTimeModel::fit(device_key(&client), "test", &samples).unwrap();
+    assert!(model
+        .predict(Codec::Bitmap, "F16", 128 << 10, 0.5)
+        .is_some());
 }
 
 #[test]

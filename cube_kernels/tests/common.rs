@@ -153,7 +153,8 @@ pub const PATTERNS: &[Pattern] = &[
 ];
 
 /// The word of a stored value (not a mask, offset, index or LZ4 token) of
-/// chunk `c`, and the bit to flip in it.
+/// chunk `c`, and the bit to flip in it. Bitmap: in stored mode the chunk's
+/// first word, in bits mode the value word.
 pub fn value_word(
     codec: CodecKind,
     dtype: DType,
@@ -162,6 +163,15 @@ pub fn value_word(
     chunk: usize,
 ) -> (usize, u32) {
     let layout = Layout::new(codec, len);
+    if codec == CodecKind::Bitmap {
+        return match c[format::HEADER_WORDS] {
+            format::BITMAP_STORED => (
+                layout.payload + chunk * format::CHUNK * dtype.size() / 4,
+                1 << 3,
+            ),
+            _ => (format::HEADER_WORDS + 1, 1 << 3),
+        };
+    }
     let a = c[layout.offsets + chunk] as usize;
     match codec {
         // the chunk's first kept element (low half for 16-bit)
@@ -182,6 +192,7 @@ pub fn value_word(
             assert!(bytes[0] >> 4 > 0, "block starts with literals");
             (layout.payload + a / 4 + i / 4, 1 << (8 * (i % 4) + 3))
         }
+        CodecKind::Bitmap => unreachable!("handled above"),
     }
 }
 
@@ -189,3 +200,24 @@ pub fn value_word(
 pub fn checksum_mismatch<T>(result: &Result<T, CodecError>) -> bool {
     matches!(result, Err(CodecError::ChecksumMismatch { .. }))
 }
+
+/// The bit pattern of 1.0 in `dtype` (low bits for 16-bit dtypes).
+pub fn one(dtype: DType) -> u32 {
+    match dtype {
+        DType::F32 => 0x3F80_0000,
+        DType::F16 => 0x3C00,
+        DType::BF16 => 0x3F80,
+    }
+}
+
+/// `len` elements, each zero with probability `sp`, else `value` (a
+/// dropout mask's zeros and ones).
+pub fn two_valued(value: u32, len: usize, sp: f64, seed: u64) -> Vec<u32> {
+    let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+    (0..len)
+        .map(|_| if rng.unit() < sp { 0 } else { value })
+        .collect()
+}
+
+/// Zero fractions of two-valued test data (all ones to all zeros).
+pub const TWO_VALUED_ZEROS: &[f64] = &[0.0, 0.1, 0.5, 0.9, 1.0];

@@ -109,6 +109,10 @@ fn corrupted_headers_and_offsets_are_errors() {
             b[word] ^= 0x10;
             assert!(cpu::decompress(&b).is_err(), "{codec:?} header word {word}");
         }
+        if codec == CodecKind::Bitmap {
+            // no chunk offsets (see the Bitmap tests)
+            continue;
+        }
         for k in 0..3 {
             let mut b = c.clone();
             b[layout.offsets + k + 1] = b[layout.offsets + k + 1].wrapping_add(2);
@@ -185,4 +189,248 @@ fn a_flipped_bit_in_a_stored_value_is_a_checksum_error() {
             assert!(checksum_mismatch(&cpu::decompress(&b)));
         }
     }
+}
+
+const BITMAP_LENS: &[usize] = &[0, 1, 2, 3, 31, 32, 33, 63, 2047, 2048, 2049, 50_001];
+
+/// Compress with Bitmap, check the mode, value and exact size, and round trip.
+fn bitmap_round_trip(dtype: DType, e: &[u32], mode: u32, value: u32, what: &str) -> Vec<u32> {
+    let len = e.len();
+    let words = pack(e, dtype, 0xabcd);
+    let c = cpu::compress(CodecKind::Bitmap, dtype, &words, len).unwrap();
+    let payload = if mode == format::BITMAP_BITS {
+        len.div_ceil(32)
+    } else {
+        dtype.words(len)
+    };
+    assert_eq!(c.len(), 10 + payload, "{what}: size");
+    assert!(c.len() <= format::max_compressed_words(CodecKind::Bitmap, dtype, len));
+    assert_eq!(c[8], mode, "{what}: mode");
+    assert_eq!(c[9], value, "{what}: value");
+    assert_eq!(cpu::validate_index(&c).map(|h| h.total_words), Ok(c.len()));
+    let (d, h) = cpu::decompress(&c).unwrap();
+    assert_eq!(h.checksum, format::data_checksum(&words, dtype, len));
+    assert_eq!(unpack(&d, dtype, len), e, "{what}: round trip");
+    if dtype.size() == 2 && len % 2 == 1 {
+        assert_eq!(d[d.len() - 1] >> 16, 0, "{what}: junk half written as zero");
+    }
+    c
+}
+
+#[test]
+fn bitmap_bits_mode_is_a_bit_per_element_and_the_value() {
+    for dtype in DType::ALL {
+        for &len in BITMAP_LENS {
+            for (zi, &sp) in TWO_VALUED_ZEROS.iter().enumerate() {
+                let e = two_valued(one(dtype), len, sp, (len * 10 + zi) as u64);
+                let value = if e.iter().any(|&x| x != 0) {
+                    one(dtype)
+                } else {
+                    0
+                };
+                let what = format!("{dtype:?} len {len} zeros {sp}");
+                let c = bitmap_round_trip(dtype, &e, format::BITMAP_BITS, value, &what);
+                for (i, &x) in e.iter().enumerate() {
+                    assert_eq!(
+                        c[10 + i / 32] >> (i % 32) & 1,
+                        u32::from(x != 0),
+                        "{what}: bit {i}"
+                    );
+                }
+                if len % 32 != 0 {
+                    assert_eq!(c[c.len() - 1] >> (len % 32), 0, "{what}: unused bits");
+                }
+            }
+        }
+    }
+    // any one pattern, not only 1.0: NaN payloads, -0.0, all ones
+    for (dtype, v) in [
+        (DType::F32, 0x8000_0000),
+        (DType::F32, 0xFFFF_FFFF),
+        (DType::F32, 0x7fc1_2345),
+        (DType::F16, 0x8000),
+        (DType::BF16, 0xFFFF),
+    ] {
+        let e = two_valued(v, 2049, 0.5, 3);
+        bitmap_round_trip(
+            dtype,
+            &e,
+            format::BITMAP_BITS,
+            v,
+            &format!("{dtype:?} {v:#x}"),
+        );
+    }
+}
+
+#[test]
+fn bitmap_stores_tensors_of_more_than_one_non_zero_pattern() {
+    for dtype in DType::ALL {
+        // -0.0 and 1.0: -0.0 is not zero
+        let neg_zero = if dtype == DType::F32 {
+            0x8000_0000
+        } else {
+            0x8000
+        };
+        for &len in BITMAP_LENS.iter().filter(|&&l| l >= 2) {
+            let mut e = two_valued(one(dtype), len, 0.5, len as u64);
+            e[len / 2] = neg_zero;
+            e[0] = one(dtype);
+            let what = format!("{dtype:?} len {len} -0.0 and 1.0");
+            bitmap_round_trip(dtype, &e, format::BITMAP_STORED, 0, &what);
+            // a second value as the last element only
+            let mut e = two_valued(one(dtype), len, 0.3, len as u64 + 1);
+            e[0] = one(dtype);
+            e[len - 1] = one(dtype) + 1;
+            let what = format!("{dtype:?} len {len} a second value last");
+            bitmap_round_trip(dtype, &e, format::BITMAP_STORED, 0, &what);
+        }
+        for (pi, &pattern) in PATTERNS.iter().enumerate() {
+            let e = elements(pattern, dtype, 4097, pi as u64);
+            let distinct = e
+                .iter()
+                .filter(|&&x| x != 0)
+                .collect::<std::collections::BTreeSet<_>>();
+            let mode = if distinct.len() <= 1 {
+                format::BITMAP_BITS
+            } else {
+                format::BITMAP_STORED
+            };
+            let value = match (mode, distinct.first()) {
+                (format::BITMAP_BITS, Some(&&v)) => v,
+                _ => 0,
+            };
+            bitmap_round_trip(dtype, &e, mode, value, &format!("{dtype:?} {pattern:?}"));
+        }
+    }
+}
+
+#[test]
+fn bitmap_stored_mode_writes_the_junk_half_as_zero() {
+    for dtype in [DType::F16, DType::BF16] {
+        let e = vec![1u32, 2, 3];
+        let words = pack(&e, dtype, 0xabcd);
+        assert_eq!(words[1] >> 16, 0xabcd);
+        let c = cpu::compress(CodecKind::Bitmap, dtype, &words, 3).unwrap();
+        assert_eq!(&c[10..], &[0x0002_0001, 0x0000_0003]);
+    }
+}
+
+#[test]
+fn bitmap_sizes_are_the_plans() {
+    for dtype in DType::ALL {
+        for len in [0usize, 1, 31, 32, 33, 1000, 2049] {
+            assert_eq!(
+                format::max_compressed_words(CodecKind::Bitmap, dtype, len),
+                10 + dtype.words(len)
+            );
+            assert!(10 + dtype.words(len) >= 10 + len.div_ceil(32));
+            let layout = Layout::new(CodecKind::Bitmap, len);
+            assert_eq!((layout.masks, layout.offsets, layout.payload), (10, 10, 10));
+        }
+    }
+    assert_eq!(CodecKind::ALL.len(), 5);
+    assert_eq!(CodecKind::Bitmap.name(), "bitmap");
+}
+
+#[test]
+fn bitmap_corruption_is_an_error() {
+    let len = 2 * CHUNK + 77;
+    for dtype in DType::ALL {
+        let bits = pack(&two_valued(one(dtype), len, 0.5, 9), dtype, 0);
+        let bits = cpu::compress(CodecKind::Bitmap, dtype, &bits, len).unwrap();
+        assert_eq!(bits[8], format::BITMAP_BITS);
+        let mut mixed = two_valued(one(dtype), len, 0.5, 10);
+        mixed[5] = 7;
+        let stored = cpu::compress(CodecKind::Bitmap, dtype, &pack(&mixed, dtype, 0), len).unwrap();
+        assert_eq!(stored[8], format::BITMAP_STORED);
+        let what = format!("{dtype:?}");
+        let corrupt = |c: &[u32], f: &dyn Fn(&mut Vec<u32>)| {
+            let mut b = c.to_vec();
+            f(&mut b);
+            (
+                cpu::validate_index(&b).map(|_| ()),
+                cpu::decompress(&b).map(|_| ()),
+            )
+        };
+        let structural = |r: &(Result<(), CodecError>, Result<(), CodecError>)| {
+            matches!(
+                r,
+                (Err(CodecError::Corrupt(_)), Err(CodecError::Corrupt(_)))
+            )
+        };
+        for c in [&bits, &stored] {
+            // an unknown mode
+            for mode in [2, 0xFFFF_FFFF] {
+                assert!(
+                    structural(&corrupt(c, &|b| b[8] = mode)),
+                    "{what} mode {mode}"
+                );
+            }
+            // the other mode than the total says
+            assert!(
+                structural(&corrupt(c, &|b| b[8] ^= 1)),
+                "{what} mode swapped"
+            );
+            // the checksum word
+            assert!(
+                checksum_mismatch(&corrupt(c, &|b| b[7] ^= 1).1),
+                "{what} checksum"
+            );
+            // the header's total (its check fails)
+            assert!(corrupt(c, &|b| b[4] -= 1).0.is_err(), "{what} total");
+        }
+        // a stored buffer with a value
+        assert!(
+            structural(&corrupt(&stored, &|b| b[9] = 1)),
+            "{what} stored value"
+        );
+        if dtype.size() == 2 {
+            // a 16-bit value past the low half
+            assert!(
+                structural(&corrupt(&bits, &|b| b[9] |= 1 << 16)),
+                "{what} wide value"
+            );
+        }
+        // value zero with bits set: the index is fine, the decoder is not
+        let r = corrupt(&bits, &|b| b[9] = 0);
+        assert!(
+            r.0.is_ok() && matches!(r.1, Err(CodecError::Corrupt(_))),
+            "{what} zero value"
+        );
+        // a bit past the end
+        let r = corrupt(&bits, &|b| {
+            let last = b.len() - 1;
+            b[last] |= 1 << 31
+        });
+        assert!(
+            matches!(r.1, Err(CodecError::Corrupt(_))),
+            "{what} bit past the end"
+        );
+        // a flipped bit of the payload or of the value: only the checksum sees it
+        assert!(
+            checksum_mismatch(&corrupt(&bits, &|b| b[12] ^= 1 << 5).1),
+            "{what} bit"
+        );
+        assert!(
+            checksum_mismatch(&corrupt(&bits, &|b| b[9] ^= 1 << 3).1),
+            "{what} value bit"
+        );
+        assert!(
+            checksum_mismatch(&corrupt(&stored, &|b| b[12] ^= 1 << 5).1),
+            "{what} stored"
+        );
+        // truncated
+        assert!(cpu::decompress(&bits[..bits.len() - 1]).is_err());
+        assert!(cpu::decompress(&stored[..stored.len() - 1]).is_err());
+    }
+    // the junk half of a stored odd 16-bit count
+    let e = vec![1u32, 2, 3];
+    let c = cpu::compress(CodecKind::Bitmap, DType::F16, &pack(&e, DType::F16, 0), 3).unwrap();
+    assert_eq!(c[8], format::BITMAP_STORED);
+    let mut b = c.clone();
+    b[11] |= 1 << 20;
+    assert!(matches!(cpu::decompress(&b), Err(CodecError::Corrupt(_))));
+    // an all-zero tensor: bits mode, value zero, no bit set
+    let z = cpu::compress(CodecKind::Bitmap, DType::F32, &[0; 40], 40).unwrap();
+    assert_eq!((z[8], z[9], z.len()), (format::BITMAP_BITS, 0, 12));
 }

@@ -24,9 +24,9 @@ fn client() -> ComputeClient<Rt> {
     Rt::client(&cubecl::wgpu::WgpuDevice::default())
 }
 
-/// Single-pass compress where it runs (CUDA; not LZ4).
+/// Single-pass compress where it runs (CUDA; ZVC, CSR, RLE).
 fn single_pass(codec: CodecKind) -> bool {
-    cfg!(feature = "cuda") && codec != CodecKind::Lz4
+    cfg!(feature = "cuda") && LaunchConfig::has_single_pass(codec)
 }
 
 fn upload(client: &ComputeClient<Rt>, words: &[u32]) -> cubecl::server::Handle {
@@ -113,6 +113,11 @@ fn rle_gpu_matches_cpu_reference_on_all_patterns_dtypes_lengths() {
 #[test]
 fn lz4_gpu_matches_cpu_reference_on_all_patterns_dtypes_lengths() {
     sweep(CodecKind::Lz4);
+}
+
+#[test]
+fn bitmap_gpu_matches_cpu_reference_on_all_patterns_dtypes_lengths() {
+    sweep(CodecKind::Bitmap);
 }
 
 #[test]
@@ -224,15 +229,17 @@ fn gpu_decoders_reject_corrupt_offsets_indices_masks_and_truncation() {
                 gpu_rejects(&client, &host, |b| b.truncate(b.len() - 3)),
                 "{what} truncated"
             );
-            // a chunk offset moved
-            assert!(
-                gpu_rejects(&client, &host, |b| b[layout.offsets + 1] += 4),
-                "{what} offset +"
-            );
-            assert!(
-                gpu_rejects(&client, &host, |b| b[layout.offsets + 2] = 0xffff_fff0),
-                "{what} offset huge"
-            );
+            if codec != CodecKind::Bitmap {
+                // a chunk offset moved
+                assert!(
+                    gpu_rejects(&client, &host, |b| b[layout.offsets + 1] += 4),
+                    "{what} offset +"
+                );
+                assert!(
+                    gpu_rejects(&client, &host, |b| b[layout.offsets + 2] = 0xffff_fff0),
+                    "{what} offset huge"
+                );
+            }
             // header size field
             assert!(gpu_rejects(&client, &host, |b| b[4] += 1), "{what} header");
             match codec {
@@ -274,6 +281,10 @@ fn gpu_decoders_reject_corrupt_offsets_indices_masks_and_truncation() {
                         gpu_rejects(&client, &host, |b| b[first] = 0xffff_ffff),
                         "{what} token"
                     );
+                }
+                CodecKind::Bitmap => {
+                    // an unknown mode (see `bitmap_gpu_decoder_flags_corruption`)
+                    assert!(gpu_rejects(&client, &host, |b| b[8] = 2), "{what} mode");
                 }
             }
         }
@@ -710,6 +721,363 @@ fn gpu_decoders_report_a_flipped_value_bit_as_a_checksum_mismatch() {
             let mut b = host.clone();
             b[7] = b[7].wrapping_add(1);
             assert!(checksum_mismatch(&decode(&b)), "{what} checksum word");
+        }
+    }
+}
+
+/// Two-valued data (Bitmap's bits mode) and the same with a second value
+/// or -0.0 (stored mode) at lengths around bitmap words, tiles and odd
+/// 16-bit counts: GPU bytes equal the CPU reference's, round trip exact.
+#[test]
+fn bitmap_gpu_matches_cpu_reference_on_two_valued_data() {
+    let client = client();
+    let lens = [
+        1usize,
+        2,
+        31,
+        32,
+        33,
+        63,
+        2047,
+        2048,
+        2049,
+        4095,
+        4097,
+        64 * 32 + 1,
+        3 * 8192 + 4096 + 33,
+    ];
+    let codec = CodecKind::Bitmap;
+    for dtype in DType::ALL {
+        for (i, &len) in lens.iter().enumerate() {
+            for (zi, &sp) in TWO_VALUED_ZEROS.iter().enumerate() {
+                let e = two_valued(one(dtype), len, sp, (i * 10 + zi) as u64);
+                let what = format!("{dtype:?} len {len} zeros {sp}");
+                check(&client, codec, dtype, &e, cfg(codec), &what);
+            }
+            // any one pattern: -0.0 alone, all bits set
+            for v in [0x8000_0000u32, 0xFFFF_FFFF] {
+                let v = if dtype == DType::F32 { v } else { v >> 16 };
+                let e = two_valued(v, len, 0.5, i as u64);
+                check(
+                    &client,
+                    codec,
+                    dtype,
+                    &e,
+                    cfg(codec),
+                    &format!("{dtype:?} len {len} {v:#x}"),
+                );
+            }
+            if len >= 2 {
+                // -0.0 and 1.0: stored
+                let mut e = two_valued(one(dtype), len, 0.5, i as u64 + 100);
+                e[0] = one(dtype);
+                e[len / 2] = if dtype == DType::F32 {
+                    0x8000_0000
+                } else {
+                    0x8000
+                };
+                check(
+                    &client,
+                    codec,
+                    dtype,
+                    &e,
+                    cfg(codec),
+                    &format!("{dtype:?} len {len} -0.0"),
+                );
+                // a second value in the last element only (its cube alone sees it)
+                let mut e = two_valued(one(dtype), len, 0.5, i as u64 + 200);
+                e[0] = one(dtype);
+                e[len - 1] = one(dtype) - 1;
+                check(
+                    &client,
+                    codec,
+                    dtype,
+                    &e,
+                    cfg(codec),
+                    &format!("{dtype:?} len {len} last"),
+                );
+            }
+        }
+    }
+}
+
+/// Bitmap at every block size and at grids from one cube looping over
+/// every tile to more cubes than tiles, both modes.
+#[test]
+fn bitmap_every_block_and_grid() {
+    let client = client();
+    let codec = CodecKind::Bitmap;
+    for dtype in DType::ALL {
+        for (i, &len) in [40 * CHUNK + 123, 9 * 1024 + 7].iter().enumerate() {
+            let two = two_valued(one(dtype), len, 0.5, i as u64);
+            let mut mixed = two.clone();
+            mixed[len - 3] = 5;
+            for &block in LaunchConfig::blocks(codec) {
+                for grid in [1u32, 3, 64, 4096] {
+                    let c = LaunchConfig {
+                        block,
+                        grid,
+                        single_pass: false,
+                    };
+                    for (e, mode) in [(&two, "bits"), (&mixed, "stored")] {
+                        check(
+                            &client,
+                            codec,
+                            dtype,
+                            e,
+                            c,
+                            &format!("{dtype:?} {len} {mode} {c:?}"),
+                        );
+                    }
+                }
+            }
+        }
+    }
+    // no single pass for Bitmap
+    let input = upload(&client, &[1, 0, 1]);
+    let c = LaunchConfig {
+        single_pass: true,
+        ..cfg(codec)
+    };
+    assert!(matches!(
+        compress(&client, codec, &input, DType::F32, 3, c),
+        Err(CodecError::BadConfig(..))
+    ));
+}
+
+/// A larger two-valued tensor (4M elements) at the default configuration
+/// and at one cube: the cubes' atomics meet in one scratch buffer.
+#[test]
+fn bitmap_large_two_valued_tensor() {
+    let client = client();
+    let codec = CodecKind::Bitmap;
+    let len = (4 << 20) + 17;
+    for dtype in [DType::F32, DType::BF16] {
+        let e = two_valued(one(dtype), len, 0.1, 5);
+        check(
+            &client,
+            codec,
+            dtype,
+            &e,
+            cfg(codec),
+            &format!("{dtype:?} large"),
+        );
+        let mut e2 = e.clone();
+        e2[len / 3] = one(dtype) ^ 1;
+        let c = LaunchConfig {
+            grid: 1,
+            ..cfg(codec)
+        };
+        check(
+            &client,
+            codec,
+            dtype,
+            &e2,
+            c,
+            &format!("{dtype:?} large stored one cube"),
+        );
+    }
+}
+
+/// The GPU decoder's own checks: a bad mode, a total the mode does not
+/// give, a bits-mode value zero with bits set, a bit past the end, a set
+/// junk half in stored mode (status bits); a flipped payload bit (the
+/// checksum).
+#[test]
+fn bitmap_gpu_decoder_flags_corruption() {
+    let client = client();
+    let codec = CodecKind::Bitmap;
+    let len = 3 * CHUNK + 77;
+    for dtype in DType::ALL {
+        let bits = pack(&two_valued(one(dtype), len, 0.5, 1), dtype, 0);
+        let bits = cpu::compress(codec, dtype, &bits, len).unwrap();
+        assert_eq!(bits[8], format::BITMAP_BITS);
+        let mut mixed = two_valued(one(dtype), len, 0.5, 2);
+        mixed[9] = 3;
+        let stored = cpu::compress(codec, dtype, &pack(&mixed, dtype, 0), len).unwrap();
+        assert_eq!(stored[8], format::BITMAP_STORED);
+        let what = format!("{dtype:?}");
+        // decode on the device only (the host's index check would see most)
+        let decode = |c: &[u32], f: &dyn Fn(&mut Vec<u32>)| -> Result<(), CodecError> {
+            let mut b = c.to_vec();
+            f(&mut b);
+            let header = Header::decode(&b, Some(b.len()))?;
+            decompress(&client, &upload(&client, &b), &header, cfg(codec))?.check(&client)
+        };
+        for c in [&bits, &stored] {
+            assert_eq!(decode(c, &|_| ()), Ok(()), "{what} intact");
+            assert_eq!(
+                decode(c, &|b| b[8] = 2),
+                Err(CodecError::DeviceRejected(16)),
+                "{what} mode"
+            );
+            assert_eq!(
+                decode(c, &|b| b[8] ^= 1),
+                Err(CodecError::DeviceRejected(16)),
+                "{what} mode swapped"
+            );
+            assert!(
+                checksum_mismatch(&decode(c, &|b| b[12] ^= 1 << 7)),
+                "{what} payload bit"
+            );
+            assert!(
+                checksum_mismatch(&decode(c, &|b| b[7] ^= 1)),
+                "{what} checksum word"
+            );
+        }
+        assert_eq!(
+            decode(&stored, &|b| b[9] = 1),
+            Err(CodecError::DeviceRejected(16)),
+            "{what} stored value"
+        );
+        assert_eq!(
+            decode(&bits, &|b| b[9] = 0),
+            Err(CodecError::DeviceRejected(2)),
+            "{what} zero value with bits"
+        );
+        assert_eq!(
+            decode(&bits, &|b| {
+                let last = b.len() - 1;
+                b[last] |= 1 << 31
+            }),
+            Err(CodecError::DeviceRejected(2)),
+            "{what} bit past the end"
+        );
+        assert!(
+            checksum_mismatch(&decode(&bits, &|b| b[9] ^= 1 << 3)),
+            "{what} value bit"
+        );
+        if dtype.size() == 2 {
+            assert_eq!(
+                decode(&bits, &|b| b[9] |= 1 << 16),
+                Err(CodecError::DeviceRejected(16)),
+                "{what} wide value"
+            );
+            // odd count stored: the last word's upper half is not data
+            let e = vec![1u32, 2, 3];
+            let c = cpu::compress(codec, dtype, &pack(&e, dtype, 0), 3).unwrap();
+            assert_eq!(
+                decode(&c, &|b| b[11] |= 1 << 20),
+                Err(CodecError::DeviceRejected(2)),
+                "{what} junk half"
+            );
+        }
+    }
+}
+
+/// Bitmap with word (4-byte) access instead of 16-byte vectors, and from an
+/// input handle at an aligned offset: same bytes, same round trip.
+#[test]
+fn bitmap_word_access_and_offset_input_handle() {
+    let client = client();
+    let codec = CodecKind::Bitmap;
+    for dtype in [DType::F32, DType::BF16] {
+        for len in [45usize, 3 * CHUNK + 45] {
+            let two = two_valued(one(dtype), len, 0.4, 8);
+            let mut mixed = two.clone();
+            mixed[len - 1] = 9;
+            for e in [&two, &mixed] {
+                let words = pack(e, dtype, 0x1234);
+                // 256 bytes (wgpu's binding alignment) of junk in front
+                let mut shifted = vec![0xdead_beefu32; 64];
+                shifted.extend_from_slice(&words);
+                let input = upload(&client, &shifted).offset_start(256);
+                let reference = cpu::compress(codec, dtype, &words, len).unwrap();
+                let got = compress(&client, codec, &input, dtype, len, cfg(codec))
+                    .unwrap()
+                    .to_host(&client)
+                    .unwrap();
+                assert!(got == reference, "{dtype:?} {len} offset handle");
+                cube_kernels::zvc_force_word_access(true);
+                check(
+                    &client,
+                    codec,
+                    dtype,
+                    e,
+                    cfg(codec),
+                    &format!("{dtype:?} {len} words"),
+                );
+                cube_kernels::zvc_force_word_access(false);
+            }
+        }
+    }
+}
+
+/// Bitmap compresses queued back to back without a read between them, of
+/// growing and shrinking grids, both modes, between ZVC and CSR
+/// compresses on the same stream: each finds its scratch (the stream's
+/// single-pass state, which the launch before cleared) zero. Then the same
+/// from four threads at once.
+#[test]
+fn bitmap_queued_compresses_find_their_scratch_zero() {
+    fn queue_and_check(client: &ComputeClient<Rt>, seed: u64) {
+        let lens = [
+            300 * CHUNK + 9,
+            5,
+            40 * CHUNK + 77,
+            2 * CHUNK,
+            300 * CHUNK + 9,
+            77,
+        ];
+        let mut queued = Vec::new();
+        for (i, &len) in lens.iter().enumerate() {
+            for codec in [CodecKind::Bitmap, [CodecKind::Zvc, CodecKind::Csr][i % 2]] {
+                let dtype = DType::ALL[(i + seed as usize) % DType::ALL.len()];
+                let mut e = two_valued(one(dtype), len, 0.5, seed * 31 + i as u64);
+                if i % 3 == 1 {
+                    e[len - 1] = 3;
+                }
+                let words = pack(&e, dtype, 0x5a5a);
+                let input = upload(client, &words);
+                let cfg = LaunchConfig {
+                    block: [256u32, 64, 1024][i % 3],
+                    grid: [3u32, 4096, 17, 1, 64, 2][i],
+                    single_pass: single_pass(codec),
+                };
+                let c = compress(client, codec, &input, dtype, len, cfg).unwrap();
+                queued.push((c, cpu::compress(codec, dtype, &words, len).unwrap(), e, cfg));
+            }
+        }
+        for (i, (c, reference, e, cfg)) in queued.into_iter().enumerate() {
+            let host = c.to_host(client).unwrap();
+            assert!(host == reference, "seed {seed} call {i}: bytes differ");
+            let header = Header::decode(&host, Some(host.len())).unwrap();
+            let d = decompress(client, &c.handle, &header, cfg).unwrap();
+            assert_eq!(unpack(&d.to_host(client).unwrap(), c.dtype, c.len), e);
+        }
+    }
+    let client = client();
+    queue_and_check(&client, 1);
+    queue_and_check(&client, 2);
+    std::thread::scope(|s| {
+        for seed in 3..7u64 {
+            let client = client.clone();
+            s.spawn(move || queue_and_check(&client, seed));
+        }
+    });
+}
+
+/// The decoded Bitmap handle covers exactly the data words (the decoder
+/// writes whole 16-byte vectors into a rounded-up buffer).
+#[test]
+fn bitmap_decompressed_handle_is_trimmed_to_the_data() {
+    let client = client();
+    let codec = CodecKind::Bitmap;
+    for (dtype, len) in [
+        (DType::F32, 4097usize),
+        (DType::F16, 4097),
+        (DType::BF16, 3),
+    ] {
+        let two = two_valued(one(dtype), len, 0.3, 4);
+        let mut mixed = two.clone();
+        mixed[0] = 2;
+        for e in [two, mixed] {
+            let host = cpu::compress(codec, dtype, &pack(&e, dtype, 0), len).unwrap();
+            let header = Header::decode(&host, Some(host.len())).unwrap();
+            let d = decompress(&client, &upload(&client, &host), &header, cfg(codec)).unwrap();
+            assert_eq!(d.words, dtype.words(len));
+            assert_eq!(d.handle.size_in_used() as usize, dtype.words(len) * 4);
+            assert_eq!(unpack(&d.to_host(&client).unwrap(), dtype, len), e);
         }
     }
 }

@@ -209,3 +209,29 @@ fn tuner_picks_a_config_that_runs_on_wgpu_and_caches_it() {
     );
     assert_eq!(t.len(), 1);
 }
+
+/// Bitmap is tuned like the others (on zeros and ones) and its pick runs.
+#[cfg(feature = "wgpu")]
+#[test]
+fn tuner_picks_a_bitmap_config_that_runs_on_wgpu() {
+    use cubecl::prelude::*;
+    use cubecl::wgpu::{WgpuDevice, WgpuRuntime};
+    let client = WgpuRuntime::client(&WgpuDevice::default());
+    let mut t = Tuner::new();
+    t.budget = SearchBudget {
+        random: 3,
+        guided: 2,
+        seed: 4,
+        confirm: 1,
+        ..SearchBudget::default()
+    };
+    t.reps = 1;
+    for direction in [Direction::Compress, Direction::Decompress] {
+        let c = t
+            .config(&client, CodecKind::Bitmap, DType::F16, direction, 50_000)
+            .unwrap();
+        assert!(LaunchConfig::blocks(CodecKind::Bitmap).contains(&c.block));
+        assert!(!c.single_pass);
+    }
+    assert_eq!(t.len(), 2);
+}

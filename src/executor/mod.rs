@@ -48,6 +48,7 @@ use crate::sparsity::PendingZeros;
 use crate::transfer::{DeviceMemory, DeviceReport, DeviceUsage, TransferError, TransferOptions};
 use burn_swap_plan::cost::{calibrate, replay, CodecTime, MeasuredStep};
 use burn_swap_plan::memory::Footprint;
+use burn_swap_plan::profile::Sparsity;
 
 mod device;
 mod planning;
@@ -1585,9 +1586,9 @@ impl Executor {
         let (checked, check_took) = self.found_checks.take().unwrap_or_default();
         let mut counted = Vec::new();
         for (id, key, pending) in std::mem::take(&mut self.zero_counts) {
-            if let Some(fraction) = pending.read() {
-                self.recorder.sparsity(id, fraction);
-                counted.extend(key.map(|key| (key, fraction)));
+            if let Some(sparsity) = pending.read() {
+                self.recorder.sparsity(id, sparsity);
+                counted.extend(key.map(|key| (key, sparsity)));
             }
         }
         // Counted on a plan: for the tensors it lacked, or on schedule.
@@ -1816,23 +1817,29 @@ impl Executor {
 
     /// The profile the plan in force was made from, with the zero
     /// fractions `counted` in an iteration that followed it, if they say
-    /// something new: a tensor without one before, or, in an iteration
-    /// counted on schedule (`drift`, every `sparsity_every`), one off by
-    /// more than 0.05. What the plan should be made from again; a re-plan
-    /// from the measured step still to come gets them too. (Fractions drift
-    /// every step early in training: re-planning on each drift would plan
-    /// every step.)
+    /// something new: a tensor without one before (or without knowing
+    /// whether it holds two values), or, in an iteration counted on
+    /// schedule (`drift`, every `sparsity_every`), one off by more than
+    /// 0.05 or no longer of two values. What the plan should be made from
+    /// again; a re-plan from the measured step still to come gets them too.
+    /// (Fractions drift every step early in training: re-planning on each
+    /// drift would plan every step.)
     fn profile_with_new_zeros(
         &mut self,
-        counted: &[(TensorKey, f32)],
+        counted: &[(TensorKey, Sparsity)],
         drift: bool,
     ) -> Option<Profile> {
         let base = self.plan_profile.as_ref()?;
-        let by_key: HashMap<TensorKey, f32> = counted.iter().copied().collect();
+        let by_key: HashMap<TensorKey, Sparsity> = counted.iter().copied().collect();
         let changed = base.tensors.iter().any(|t| {
-            by_key.get(&t.key).is_some_and(|&z| match t.zero_fraction {
+            by_key.get(&t.key).is_some_and(|s| match t.zero_fraction {
                 None => true,
-                Some(old) => drift && (old - z).abs() > 0.05,
+                Some(_) if t.two_valued.is_none() && s.two_valued.is_some() => true,
+                Some(old) => {
+                    drift
+                        && ((old - s.zero_fraction).abs() > 0.05
+                            || (t.two_valued == Some(true) && s.two_valued == Some(false)))
+                }
             })
         });
         if !changed {
@@ -1840,8 +1847,9 @@ impl Executor {
         }
         self.plan_profile_amended(|profile| {
             for t in &mut profile.tensors {
-                if let Some(&z) = by_key.get(&t.key) {
-                    t.zero_fraction = Some(z);
+                if let Some(s) = by_key.get(&t.key) {
+                    t.zero_fraction = Some(s.zero_fraction);
+                    t.two_valued = s.two_valued.or(t.two_valued);
                 }
             }
         })

@@ -37,6 +37,7 @@ use std::sync::Arc;
 use burn_backend::{read_sync, Backend, ExecutionError, TensorData};
 use burn_flex::FlexTensor;
 
+use burn_swap_plan::profile::Sparsity;
 pub use burn_swap_plan::profile::{DeviceReport, DeviceUsage};
 
 use crate::config::SwapConfig;
@@ -70,13 +71,14 @@ impl TransferOptions {
 }
 
 /// Counts a host copy's zero elements once the copy is on the host (what
-/// ZVC drops: elements whose bits are all zero), off the training thread.
-/// Dropped without counting (the copy failed or never started), it tells
-/// its [`ZeroCount`] that nothing will come.
-pub(crate) struct ZeroCounter(std::sync::mpsc::SyncSender<f32>);
+/// ZVC drops: elements whose bits are all zero), and whether its non-zero
+/// elements share one bit pattern (what the bitmap codec needs), off the
+/// training thread. Dropped without counting (the copy failed or never
+/// started), it tells its [`ZeroCount`] that nothing will come.
+pub(crate) struct ZeroCounter(std::sync::mpsc::SyncSender<Sparsity>);
 
 /// The other end of a [`ZeroCounter`].
-pub(crate) struct ZeroCount(std::sync::mpsc::Receiver<f32>);
+pub(crate) struct ZeroCount(std::sync::mpsc::Receiver<Sparsity>);
 
 /// A counter and what it will count into.
 pub(crate) fn zero_count() -> (ZeroCounter, ZeroCount) {
@@ -89,35 +91,51 @@ impl ZeroCounter {
     /// for anything else).
     #[cfg_attr(not(any(feature = "cuda", feature = "wgpu")), allow(dead_code))]
     pub(crate) fn count(self, bytes: &[u8], elem_bytes: usize) {
-        let _ = self.0.send(zero_fraction(bytes, elem_bytes));
+        let _ = self.0.send(sparsity_of(bytes, elem_bytes));
     }
 }
 
 impl ZeroCount {
-    /// The fraction, waiting for the count; `None` if nothing was counted.
-    /// A copy still waiting to leave after this long (its count would come
-    /// later) is not waited for.
-    pub(crate) fn wait(self) -> Option<f32> {
+    /// The count, waiting for it; `None` if nothing was counted. A copy
+    /// still waiting to leave after this long (its count would come later)
+    /// is not waited for.
+    pub(crate) fn wait(self) -> Option<Sparsity> {
         self.0.recv_timeout(std::time::Duration::from_secs(10)).ok()
     }
 }
 
-/// The fraction of all-zero elements of `elem_bytes` in `bytes`.
-fn zero_fraction(bytes: &[u8], elem_bytes: usize) -> f32 {
-    let (elements, zeros) = if elem_bytes == 2 {
-        let zeros = bytes
-            .chunks_exact(2)
-            .filter(|e| u16::from_ne_bytes([e[0], e[1]]) == 0)
-            .count();
-        (bytes.len() / 2, zeros)
+/// The fraction of all-zero elements of `elem_bytes` in `bytes`, and
+/// whether the others all have one bit pattern.
+fn sparsity_of(bytes: &[u8], elem_bytes: usize) -> Sparsity {
+    fn count(elements: impl Iterator<Item = u32>) -> (usize, usize, bool) {
+        let (mut len, mut zeros, mut value, mut two_valued) = (0, 0, None, true);
+        for e in elements {
+            len += 1;
+            if e == 0 {
+                zeros += 1;
+            } else if *value.get_or_insert(e) != e {
+                two_valued = false;
+            }
+        }
+        (len, zeros, two_valued)
+    }
+    let (elements, zeros, two_valued) = if elem_bytes == 2 {
+        count(
+            bytes
+                .chunks_exact(2)
+                .map(|e| u16::from_ne_bytes([e[0], e[1]]) as u32),
+        )
     } else {
-        let zeros = bytes
-            .chunks_exact(4)
-            .filter(|e| u32::from_ne_bytes([e[0], e[1], e[2], e[3]]) == 0)
-            .count();
-        (bytes.len() / 4, zeros)
+        count(
+            bytes
+                .chunks_exact(4)
+                .map(|e| u32::from_ne_bytes([e[0], e[1], e[2], e[3]])),
+        )
     };
-    zeros as f32 / elements.max(1) as f32
+    Sparsity {
+        zero_fraction: zeros as f32 / elements.max(1) as f32,
+        two_valued: Some(two_valued),
+    }
 }
 
 /// Limits of the CUDA engine's pinned host pool.
@@ -1036,13 +1054,23 @@ mod tests {
             .iter()
             .flat_map(|w| w.to_ne_bytes())
             .collect();
-        // -0.0 is not all zero bits: ZVC keeps it.
-        assert_eq!(zero_fraction(&words, 4), 0.5);
+        // -0.0 is not all zero bits: ZVC keeps it, and it is a value of its own.
+        let counted = sparsity_of(&words, 4);
+        assert_eq!(counted.zero_fraction, 0.5);
+        assert_eq!(counted.two_valued, Some(false));
         let halves: Vec<u8> = [0u16, 0, 0, 3]
             .iter()
             .flat_map(|h| h.to_ne_bytes())
             .collect();
-        assert_eq!(zero_fraction(&halves, 2), 0.75);
+        assert_eq!(sparsity_of(&halves, 2).zero_fraction, 0.75);
+        assert_eq!(sparsity_of(&halves, 2).two_valued, Some(true));
+        // A dropout mask: zeros and ones.
+        let mask: Vec<u8> = [1.0f32, 0.0, 1.0, 1.0]
+            .iter()
+            .flat_map(|w| w.to_ne_bytes())
+            .collect();
+        assert_eq!(sparsity_of(&mask, 4).two_valued, Some(true));
+        assert_eq!(sparsity_of(&[0; 8], 4).two_valued, Some(true));
     }
 
     #[test]
@@ -1054,6 +1082,6 @@ mod tests {
         assert!(started.elapsed() < std::time::Duration::from_secs(1));
         let (counter, count) = zero_count();
         counter.count(&[0, 0, 0, 0, 1, 0, 0, 0], 4);
-        assert_eq!(count.wait(), Some(0.5));
+        assert_eq!(count.wait().map(|s| s.zero_fraction), Some(0.5));
     }
 }

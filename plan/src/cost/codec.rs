@@ -62,11 +62,23 @@ pub enum Codec {
     Csr,
     /// LZ4 block compression.
     Lz4,
+    /// A bit per element and the one non-zero bit pattern: for tensors
+    /// whose elements are all zero or one same value (burn-nn's dropout
+    /// masks, f32 zeros and ones), a 32nd of their f32 bytes. Any other
+    /// tensor is stored as it is, so it is offered only for tensors the
+    /// profile saw hold two values ([`crate::TensorProfile::two_valued`]).
+    Bitmap,
 }
 
 impl Codec {
     /// Every codec.
-    pub const ALL: [Codec; 4] = [Codec::Zvc, Codec::Rle, Codec::Csr, Codec::Lz4];
+    pub const ALL: [Codec; 5] = [
+        Codec::Zvc,
+        Codec::Rle,
+        Codec::Csr,
+        Codec::Lz4,
+        Codec::Bitmap,
+    ];
 
     /// Its short name, as in policies' names and JSON.
     pub fn name(self) -> &'static str {
@@ -75,6 +87,7 @@ impl Codec {
             Codec::Rle => "rle",
             Codec::Csr => "csr",
             Codec::Lz4 => "lz4",
+            Codec::Bitmap => "bitmap",
         }
     }
 
@@ -88,6 +101,14 @@ impl Codec {
     /// ([`MAX_CODEC_ELEMENTS`]). Larger tensors are swapped as they are.
     pub fn accepts(self, dtype: &str, bytes: u64) -> bool {
         bytes / kernel_element_bytes(dtype) < MAX_CODEC_ELEMENTS
+    }
+
+    /// Whether a swapped copy of `t` may take this codec: one compressed
+    /// copy holds it, and a bitmap only where the profile saw the tensor
+    /// hold zeros and one other value (any other it stores as it is, for
+    /// nothing).
+    pub fn suits(self, t: &crate::profile::TensorProfile) -> bool {
+        self.accepts(&t.dtype, t.bytes) && (self != Codec::Bitmap || t.two_valued == Some(true))
     }
 
     /// The device buffer the compressor writes `bytes` of `dtype` (as
@@ -104,16 +125,21 @@ impl Codec {
     /// `zero_fraction` zeros takes. ZVC and CSR store each non-zero value
     /// and nothing for a zero, so their size follows from the count (each
     /// chunk's padding counted); RLE and LZ4 depend on where the zeros are,
-    /// and are counted at their worst case.
+    /// and are counted at their worst case. A bitmap is a bit per element
+    /// whatever its zeros: the size of a tensor of two values, the only
+    /// ones it is chosen for.
     pub fn packed_bytes(self, dtype: &str, bytes: u64, zero_fraction: f64) -> u64 {
         let elem = kernel_element_bytes(dtype);
         let len = bytes / elem;
+        if self == Codec::Bitmap {
+            return (HEADER_WORDS + BITMAP_INDEX_WORDS + len.div_ceil(GROUP)) * 4;
+        }
         let stored = match self {
             Codec::Zvc | Codec::Csr => {
                 let nonzero = (1.0 - zero_fraction.clamp(0.0, 1.0)) * len as f64;
                 (nonzero.ceil() as u64).min(len)
             }
-            Codec::Rle | Codec::Lz4 => len,
+            Codec::Rle | Codec::Lz4 | Codec::Bitmap => len,
         };
         self.words_storing(elem, len, stored) * 4
     }
@@ -164,6 +190,8 @@ impl Codec {
                 (stored + chunks) / per_word + (stored + chunks) / 2 + chunks
             }
             Codec::Lz4 => chunks * (2 + CHUNK * elem / 255 + CHUNK * elem).div_ceil(4),
+            // Its worst case: the elements stored as they are, no index.
+            Codec::Bitmap => return HEADER_WORDS + BITMAP_INDEX_WORDS + (len * elem).div_ceil(4),
         };
         HEADER_WORDS + masks + chunks + 1 + payload
     }
@@ -173,6 +201,9 @@ impl Codec {
 const HEADER_WORDS: u64 = 8;
 const CHUNK: u64 = 2048;
 const GROUP: u64 = 32;
+/// A bitmap's words after the header: its mode (bits or stored) and the
+/// non-zero bit pattern.
+const BITMAP_INDEX_WORDS: u64 = 2;
 
 /// A 32nd of a compressed copy's capacity, in whole 256-byte units: the
 /// step the device buffers of compressed copies coming back are sized in.

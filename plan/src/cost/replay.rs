@@ -7,7 +7,7 @@
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
-use super::{CodecCost, CostModel};
+use super::{Codec, CodecCost, CostModel};
 use crate::plan::{Action, Decision};
 use crate::profile::{Profile, TensorKey};
 
@@ -67,11 +67,11 @@ pub fn replay(
 ) -> SwapReplay {
     // Only compressed tensors are looked up: a planner replays many plans
     // without codecs, and the map would be the replay's largest cost then.
-    let mut tensors: FxHashMap<TensorKey, (&str, f64)> = FxHashMap::default();
+    let mut tensors: FxHashMap<TensorKey, (&str, f64, bool)> = FxHashMap::default();
     if decisions.iter().any(|d| d.codec.is_some()) {
         tensors.extend(profile.tensors.iter().map(|t| {
             let zeros = t.zero_fraction.unwrap_or(0.0) as f64;
-            (t.key, (t.dtype.as_str(), zeros))
+            (t.key, (t.dtype.as_str(), zeros, t.two_valued == Some(true)))
         }));
     }
     let swapped: Vec<Swapped> = decisions
@@ -79,8 +79,13 @@ pub fn replay(
         .filter(|d| d.action == Action::Swap)
         .map(|d| {
             let cost = d.codec.and_then(|codec| {
-                let (dtype, zeros) = tensors.get(&d.key).copied().unwrap_or(("F32", 0.0));
+                let (dtype, zeros, two_valued) =
+                    tensors.get(&d.key).copied().unwrap_or(("F32", 0.0, false));
                 let mut cost = costs.codec_cost(codec, dtype, d.bytes, zeros)?;
+                if codec == Codec::Bitmap && !two_valued {
+                    // The bitmap stores any other tensor as it is.
+                    cost.compressed_bytes = codec.capacity_bytes(dtype, d.bytes);
+                }
                 if codec_time == CodecTime::Free {
                     cost.compress_ns = 0.0;
                     cost.decompress_ns = 0.0;

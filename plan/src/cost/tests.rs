@@ -1,8 +1,10 @@
 use super::*;
 use crate::plan::{Action, Decision};
 use crate::policy::{CompressAll, CompressionOracle, Cswap, PlanParams, Policy, SwapAll};
+use crate::profile::{TensorKey, TensorProfile};
 use crate::testing::chain;
 use crate::PlanError;
+use rustc_hash::FxHashMap;
 
 const MB: u64 = 1 << 20;
 
@@ -671,5 +673,108 @@ fn tensors_too_large_for_one_compressed_copy_move_as_they_are() {
         assert_eq!(decision.action, crate::plan::Action::Swap, "{plan}");
         assert_eq!(decision.codec, None, "{plan}");
         assert!(plan.compressed_count() > 0, "{plan}");
+    }
+}
+
+/// Bitmap timings: a launch and two passes over the bytes whatever the
+/// zeros; the output a bit per 32-bit value.
+fn bitmap_model() -> CodecTimeModel {
+    let samples: Vec<CodecSample> = grid(0)
+        .into_iter()
+        .enumerate()
+        .map(|(i, (bytes, zeros))| {
+            let b = bytes as f64;
+            let n = 1.0 + 0.002 * jitter(i);
+            CodecSample {
+                codec: Codec::Bitmap,
+                dtype: "F32".into(),
+                bytes,
+                zero_fraction: zeros,
+                compress_ns: (8_000.0 + 0.004 * b) * n,
+                decompress_ns: (5_000.0 + 0.003 * b) * n,
+                compressed_bytes: Codec::Bitmap.packed_bytes("F32", bytes, zeros),
+            }
+        })
+        .collect();
+    CodecTimeModel::fit("test-gpu", "1", &samples).unwrap()
+}
+
+#[test]
+fn the_bitmap_is_chosen_only_for_tensors_of_two_values_and_priced_whole_elsewhere() {
+    let mut profile = timed_chain(&[256 * MB; 6], 1_000_000, 0.1);
+    // Every other saved tensor a dropout mask: zeros and one value.
+    let masks: Vec<TensorKey> = profile
+        .tensors
+        .iter_mut()
+        .enumerate()
+        .map(|(i, t)| {
+            t.two_valued = Some(i % 2 == 0);
+            t
+        })
+        .filter(|t| t.two_valued == Some(true))
+        .map(|t| t.key)
+        .collect();
+    let p = params(Some(costs(Some(bitmap_model()))));
+    let cswap = Cswap.plan(&profile, &p).unwrap();
+    assert!(cswap.compressed_count() > 0, "{cswap}");
+    for d in cswap.decisions.iter().filter(|d| d.codec.is_some()) {
+        assert_eq!(d.codec, Some(Codec::Bitmap));
+        assert!(masks.contains(&d.key), "{:?} is not of two values", d.key);
+    }
+    // A bitmap of a 256 MB mask crosses as 8 MB.
+    let packed = Codec::Bitmap.packed_bytes("F32", 256 * MB, 0.1);
+    assert_eq!(packed, (10 + 256 * MB / 4 / 32) * 4);
+    assert_eq!(
+        Codec::Bitmap.packed_bytes("F16", 256 * MB, 0.1),
+        (10 + 256 * MB / 2 / 32) * 4
+    );
+    assert_eq!(Codec::Bitmap.capacity_bytes("F32", 256 * MB), 256 * MB + 40);
+
+    // Compress-all with the bitmap compresses the swapped masks only.
+    let mut all = CompressAll {
+        codec: Codec::Bitmap,
+    }
+    .plan(&profile, &p)
+    .unwrap();
+    let swapped_masks = all
+        .decisions
+        .iter()
+        .filter(|d| d.action == Action::Swap && masks.contains(&d.key))
+        .count();
+    assert!(swapped_masks > 0);
+    assert_eq!(all.compressed_count(), swapped_masks);
+    // A plan that gives it the others too: they cross whole, and come
+    // back whole.
+    for d in all
+        .decisions
+        .iter_mut()
+        .filter(|d| d.action == Action::Swap)
+    {
+        d.codec = Some(Codec::Bitmap);
+    }
+    let replayed = replay(
+        &profile,
+        &all.decisions,
+        p.costs.as_ref().unwrap(),
+        CodecTime::Measured,
+    );
+    let expected: u64 = all
+        .decisions
+        .iter()
+        .filter(|d| d.action == Action::Swap)
+        .map(|d| match masks.contains(&d.key) {
+            true => packed,
+            false => Codec::Bitmap.capacity_bytes("F32", d.bytes),
+        })
+        .sum();
+    assert_eq!(replayed.to_host_bytes, expected);
+    let saved: FxHashMap<TensorKey, &TensorProfile> =
+        profile.tensors.iter().map(|t| (t.key, t)).collect();
+    for d in all.decisions.iter().filter(|d| d.action == Action::Swap) {
+        let back = crate::memory::bytes_coming_back(d, saved.get(&d.key).copied());
+        match masks.contains(&d.key) {
+            true => assert!(back < 256 * MB / 10, "{back}"),
+            false => assert_eq!(back, Codec::Bitmap.capacity_bytes("F32", d.bytes)),
+        }
     }
 }

@@ -22,7 +22,8 @@ use crate::profile::{Profile, TensorKey};
 
 /// cDMA on the GPU: every swapped tensor is compressed with one codec.
 /// Static compression: tensors that do not shrink, or whose kernels cost
-/// more than the copy they save, are compressed anyway.
+/// more than the copy they save, are compressed anyway; with the bitmap,
+/// every swapped tensor counted as holding two values ([`Codec::suits`]).
 #[derive(Debug, Clone, Copy)]
 pub struct CompressAll {
     /// The codec every swapped tensor takes.
@@ -41,9 +42,25 @@ impl Policy for CompressAll {
         "compress-all"
     }
 
+    /// A bitmap's copies are as small as a plan counts them only for the
+    /// tensors counted as holding two values.
+    fn uses_sparsity(&self) -> bool {
+        self.codec == Codec::Bitmap
+    }
+
     fn plan(&self, profile: &Profile, params: &PlanParams) -> Result<Plan, PlanError> {
         let plan = swap_all_plan(self, profile, params)?;
-        let mut plan = with_codecs(self, profile, params, plan, |_| Some(self.codec))?;
+        let suited: FxHashMap<TensorKey, bool> = profile
+            .saved_tensors()
+            .map(|t| (t.key, self.codec.suits(t)))
+            .collect();
+        let mut plan = with_codecs(self, profile, params, plan, |d| {
+            suited
+                .get(&d.key)
+                .copied()
+                .unwrap_or(false)
+                .then_some(self.codec)
+        })?;
         plan.predicted = predicted(profile, &plan, params);
         Ok(plan)
     }
@@ -266,7 +283,9 @@ fn covered(profile: &Profile, costs: &CostModel, key: TensorKey, option: Option<
         .tensors
         .iter()
         .find(|t| t.key == key)
-        .is_some_and(|t| costs.codec_cost(codec, &t.dtype, t.bytes, 0.0).is_some())
+        .is_some_and(|t| {
+            codec.suits(t) && costs.codec_cost(codec, &t.dtype, t.bytes, 0.0).is_some()
+        })
 }
 
 /// Shorter iteration; at equal time (copies that hide either way), fewer

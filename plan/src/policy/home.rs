@@ -263,6 +263,7 @@ fn cheapest_codec(costs: &CostModel, t: &TensorProfile) -> Option<Codec> {
     let zeros = t.zero_fraction.unwrap_or(0.0) as f64;
     let options: Vec<_> = Codec::ALL
         .into_iter()
+        .filter(|codec| codec.suits(t))
         .filter_map(|codec| Some((codec, costs.codec_cost(codec, &t.dtype, t.bytes, zeros)?)))
         .collect();
     isolated_choice(&costs.link, t.bytes, &options)

@@ -17,7 +17,7 @@ pub use swap_all::SwapAll;
 use std::fmt;
 use std::sync::Arc;
 
-use crate::cost::{replay, CodecTime, CostModel, SwapReplay};
+use crate::cost::{replay, Codec, CodecTime, CostModel, SwapReplay};
 use crate::error::PlanError;
 use crate::human_bytes;
 use crate::memory::{host_peak, simulate, Footprint};
@@ -143,6 +143,11 @@ pub fn by_name_with_progress(name: &str, progress: Option<ProgressFn>) -> Option
         "keep-all" | "keep" => Some(Arc::new(KeepAll)),
         "swap-all" | "swap" | "vdnn" => Some(Arc::new(SwapAll)),
         "compress-all" | "cdma" => Some(Arc::new(CompressAll::default())),
+        // One codec named: `compress-all:bitmap`.
+        other if other.starts_with("compress-all:") => {
+            let codec = Codec::by_name(&other["compress-all:".len()..])?;
+            Some(Arc::new(CompressAll { codec }))
+        }
         "cswap" => Some(Arc::new(Cswap)),
         "oracle" => Some(Arc::new(CompressionOracle)),
         "superneurons" => Some(Arc::new(SuperNeurons)),

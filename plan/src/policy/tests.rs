@@ -168,6 +168,12 @@ fn built_in_policies_are_found_by_name_and_alias() {
     assert_eq!(by_name("cswap").unwrap().name(), "cswap");
     assert_eq!(by_name("oracle").unwrap().name(), "oracle");
     assert!(by_name("swap-most").is_none());
+    // One codec for every swapped tensor it takes.
+    let bitmap = by_name("compress-all:bitmap").unwrap();
+    assert_eq!(bitmap.name(), "compress-all");
+    assert!(bitmap.uses_sparsity());
+    assert!(!by_name("compress-all").unwrap().uses_sparsity());
+    assert!(by_name("compress-all:gzip").is_none());
 }
 
 #[test]

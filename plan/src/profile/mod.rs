@@ -90,6 +90,17 @@ pub struct OpProfile {
     pub replayable: bool,
 }
 
+/// What a count of a saved tensor's elements found: what compressing it
+/// would gain.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Sparsity {
+    /// Fraction of its elements whose bits are all zero.
+    pub zero_fraction: f32,
+    /// Whether every non-zero element has the same bit pattern; `None`
+    /// where the count could not tell.
+    pub two_valued: Option<bool>,
+}
+
 /// One tensor produced in a profiled iteration.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct TensorProfile {
@@ -137,6 +148,11 @@ pub struct TensorProfile {
     /// device (saved float tensors, every few iterations).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub zero_fraction: Option<f32>,
+    /// Whether every non-zero element had the same bit pattern where it
+    /// was sampled (a dropout mask's zeros and ones): what the bitmap
+    /// codec needs to shrink it ([`crate::cost::Codec::Bitmap`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub two_valued: Option<bool>,
     /// A plan's executor could not free it for a rebuild (under fusion: the
     /// tensor standing in for it had left the device, or another live
     /// tensor shares its buffer): plans keep or swap it.

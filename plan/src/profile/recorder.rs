@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use rustc_hash::FxHashMap;
 
 use super::{
-    DeviceReport, OpProfile, OpTimes, Phase, Profile, SwapInStalls, TensorId, TensorKey,
+    DeviceReport, OpProfile, OpTimes, Phase, Profile, Sparsity, SwapInStalls, TensorId, TensorKey,
     TensorProfile, TimelinePoint,
 };
 use crate::memory::{recorded_saved, recorded_saved_on_host};
@@ -82,7 +82,7 @@ pub struct Recorder {
     /// Time the compute thread waited for each tensor to come back.
     waited: FxHashMap<TensorId, u64>,
     /// Zero fractions sampled on the device.
-    zero_fractions: FxHashMap<TensorId, f32>,
+    sparsity: FxHashMap<TensorId, Sparsity>,
     swapped_out: u64,
     swapped_in: u64,
     stalls: SwapInStalls,
@@ -104,7 +104,7 @@ impl Recorder {
             released: FxHashMap::default(),
             events: Vec::new(),
             waited: FxHashMap::default(),
-            zero_fractions: FxHashMap::default(),
+            sparsity: FxHashMap::default(),
             swapped_out: 0,
             swapped_in: 0,
             stalls: SwapInStalls::default(),
@@ -214,10 +214,10 @@ impl Recorder {
         }
     }
 
-    /// Tensor `id` was sampled on the device: `zero_fraction` of its
-    /// elements are zero.
-    pub fn sparsity(&mut self, id: TensorId, zero_fraction: f32) {
-        self.zero_fractions.insert(id, zero_fraction);
+    /// Tensor `id`'s elements were counted (on the device, or on the host
+    /// as it left).
+    pub fn sparsity(&mut self, id: TensorId, counted: Sparsity) {
+        self.sparsity.insert(id, counted);
     }
 
     /// The compute thread waited `nanos` for downloads, to stay under the budget.
@@ -299,7 +299,8 @@ impl Recorder {
                     dropped_at: moved.dropped,
                     rebuilt_at: moved.rebuilt,
                     swap_in_wait_ns: self.waited.get(id).copied().unwrap_or(0),
-                    zero_fraction: self.zero_fractions.get(id).copied(),
+                    zero_fraction: self.sparsity.get(id).map(|s| s.zero_fraction),
+                    two_valued: self.sparsity.get(id).and_then(|s| s.two_valued),
                     rebuild_refused: false,
                 }
             })
