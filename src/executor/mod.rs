@@ -428,6 +428,9 @@ pub(crate) struct Executor {
     /// The host link timed on the device, where no cost model was given:
     /// measured once, when the first plan is made.
     measured_costs: Option<Option<Arc<CostModel>>>,
+    /// Whether the bitmap codec was timed on the device (or found not to
+    /// be worth it) for `measured_costs`.
+    bitmap_timed: bool,
     /// The cost model with the link as fast as copies really were in an
     /// iteration that followed the plan (set by that re-plan).
     calibrated_costs: Option<Arc<CostModel>>,
@@ -524,6 +527,7 @@ impl Executor {
             budget,
             margin,
             measured_costs: None,
+            bitmap_timed: false,
             calibrated_costs: None,
             unseen: UnseenBytes::default(),
             rebuild_checks: RebuildChecks::default(),

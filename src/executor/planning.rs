@@ -289,7 +289,7 @@ impl Executor {
         if let Some(link) = &link {
             crate::notice::say(|| {
                 format!(
-                    "no cost model given (BURN_SWAP_COST_MODEL): the host link measured on the device, {:.1} GB/s to the host, {:.1} GB/s back, {:.1} GB/s each way at once; compression is not planned without the codecs' model",
+                    "no cost model given (BURN_SWAP_COST_MODEL): the host link measured on the device, {:.1} GB/s to the host, {:.1} GB/s back, {:.1} GB/s each way at once; codecs are planned only with their time model (the bitmap codec, for dropout masks, is timed here once such tensors are counted)",
                     link.to_host_bytes_per_s / 1e9,
                     link.to_device_bytes_per_s / 1e9,
                     link.duplex_to_host_bytes_per_s / 1e9
@@ -297,6 +297,55 @@ impl Executor {
             });
         }
         self.measured_costs = Some(link.map(|link| Arc::new(CostModel { link, codecs: None })));
+    }
+
+    /// Times the bitmap codec on the device once, where the link was timed
+    /// here (no cost model given) and `profile` counted tensors of zeros
+    /// and one value that a policy reading them could compress (dropout
+    /// masks): plans price codecs only with a model of their time, and the
+    /// bitmap's takes a second or two to measure (24 short timings), so
+    /// models without such tensors never pay for it. Its tensors take at
+    /// most an eighth of the device's free memory.
+    pub(super) fn time_bitmap_once(&mut self, profile: &Profile) {
+        let Some(Some(measured)) = &self.measured_costs else {
+            return;
+        };
+        if self.bitmap_timed
+            || measured.codecs.is_some()
+            || !self.config.policy.uses_sparsity()
+            || !profile.saved_tensors().any(|t| t.two_valued == Some(true))
+        {
+            return;
+        }
+        self.bitmap_timed = true;
+        let Some(probe) = self.probe.as_ref() else {
+            return;
+        };
+        let Some((free, _)) = probe.free_for_buffers() else {
+            return;
+        };
+        let started = Instant::now();
+        let Some(model) = probe.time_bitmap(free / 8) else {
+            return;
+        };
+        crate::notice::say(|| {
+            format!(
+                "saved tensors of zeros and one value (dropout masks): the bitmap codec timed on the device in {:.1} s, so plans may compress them (other codecs still need BURN_SWAP_COST_MODEL)",
+                started.elapsed().as_secs_f64()
+            )
+        });
+        let with_bitmap = |costs: &Arc<CostModel>| {
+            Arc::new(CostModel {
+                link: costs.link.clone(),
+                codecs: Some(model.clone()),
+            })
+        };
+        self.measured_costs = Some(Some(with_bitmap(measured)));
+        if let Some(calibrated) = &self.calibrated_costs {
+            if calibrated.codecs.is_none() {
+                self.calibrated_costs = Some(with_bitmap(calibrated));
+            }
+        }
     }
 
     /// What a profiled iteration's device added beyond the tensors it kept
@@ -504,6 +553,7 @@ impl Executor {
 
     pub(super) fn replan(&mut self, profile: &Profile) -> Result<(), SwapError> {
         let _span = tracing::info_span!("plan", iteration = profile.iteration).entered();
+        self.time_bitmap_once(profile);
         let params = self.plan_params();
         let planned = self.plan_with(profile, &params);
         let planned = self.plan_with_narrower_margin(profile, &params, planned);

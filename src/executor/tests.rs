@@ -1314,3 +1314,76 @@ fn a_tensor_leaves_after_the_op_the_plan_names_even_one_that_does_not_read_it() 
     // Op 2 does not read it: its slot, kept as op 0 made it, goes.
     assert_eq!(finish(op(2, vec![2], 3), Vec::new()), (vec![], vec![1]));
 }
+
+/// A device whose link and bitmap codec are timed (counts the timings).
+#[derive(Clone, Default)]
+struct TimesCodecs {
+    bitmap_timings: Arc<AtomicU64>,
+}
+
+impl DeviceMemory for TimesCodecs {
+    fn usage(&self) -> Option<DeviceUsage> {
+        None
+    }
+    fn driver_free_total(&self) -> Option<(u64, u64)> {
+        Some((8 << 30, 16 << 30))
+    }
+    fn measure_link(&self) -> Option<crate::policy::LinkModel> {
+        Some(crate::policy::LinkModel::symmetric(1e9, 1e9, 0.0))
+    }
+    fn time_bitmap(&self, largest_bytes: u64) -> Option<crate::policy::CodecTimeModel> {
+        assert_eq!(largest_bytes, 1 << 30, "an eighth of the free memory");
+        self.bitmap_timings.fetch_add(1, Ordering::Relaxed);
+        let samples: Vec<_> = [1u64, 4, 16, 64]
+            .into_iter()
+            .flat_map(|mib| [0.1, 0.5, 0.9].map(move |zeros| (mib << 20, zeros)))
+            .map(|(bytes, zeros)| burn_swap_plan::cost::CodecSample {
+                codec: Codec::Bitmap,
+                dtype: "F32".into(),
+                bytes,
+                zero_fraction: zeros,
+                compress_ns: 8_000.0 + bytes as f64 * 0.0005,
+                decompress_ns: 5_000.0 + bytes as f64 * 0.0003,
+                compressed_bytes: Codec::Bitmap.packed_bytes("F32", bytes, zeros),
+            })
+            .collect();
+        Some(crate::policy::CodecTimeModel::fit("test-gpu", "8", &samples).unwrap())
+    }
+}
+
+#[test]
+fn the_bitmap_is_timed_once_where_the_link_was_and_tensors_of_two_values_were_counted() {
+    let device = TimesCodecs::default();
+    let config = SwapConfig::builder()
+        .policy(crate::policy::Home::default())
+        .budget_bytes(1 << 30)
+        .build();
+    let mut executor = training_with(Box::new(device.clone()), config);
+    executor.measure_link();
+    let mut profile = two_saved_tensors(1_000_000);
+    // No tensor of two values counted: nothing to time it for.
+    executor.time_bitmap_once(&profile);
+    assert_eq!(device.bitmap_timings.load(Ordering::Relaxed), 0);
+    assert!(executor.base_costs().unwrap().codecs.is_none());
+    profile.tensors[0].two_valued = Some(true);
+    executor.time_bitmap_once(&profile);
+    executor.time_bitmap_once(&profile);
+    assert_eq!(device.bitmap_timings.load(Ordering::Relaxed), 1);
+    let costs = executor.plan_params().costs.unwrap();
+    assert!(costs
+        .codec_cost(Codec::Bitmap, "F32", 64 << 20, 0.1)
+        .is_some());
+    // A cost model given is used as it is.
+    let config = SwapConfig::builder()
+        .policy(crate::policy::Home::default())
+        .budget_bytes(1 << 30)
+        .cost_model(CostModel {
+            link: crate::policy::LinkModel::symmetric(1e9, 1e9, 0.0),
+            codecs: None,
+        })
+        .build();
+    let mut executor = training_with(Box::new(device.clone()), config);
+    executor.measure_link();
+    executor.time_bitmap_once(&profile);
+    assert_eq!(device.bitmap_timings.load(Ordering::Relaxed), 1);
+}

@@ -462,6 +462,13 @@ pub trait DeviceMemory: Send {
     fn measure_link(&self) -> Option<crate::policy::LinkModel> {
         None
     }
+    /// The bitmap codec's time model, timed on the device with tensors of
+    /// at most `largest_bytes`, where the backend runs the codecs (CUDA,
+    /// feature `compression`).
+    fn time_bitmap(&self, largest_bytes: u64) -> Option<crate::policy::CodecTimeModel> {
+        let _ = largest_bytes;
+        None
+    }
 }
 
 struct NoProbe;
@@ -533,6 +540,12 @@ pub(crate) fn memory_probe<B: Backend>(device: &B::Device) -> Box<dyn DeviceMemo
             fn measure_link(&self) -> Option<crate::policy::LinkModel> {
                 cuda::measure_link(&self.device)
                     .map_err(|err| tracing::warn!(%err, "the host link could not be measured"))
+                    .ok()
+            }
+            #[cfg(feature = "compression")]
+            fn time_bitmap(&self, largest_bytes: u64) -> Option<crate::policy::CodecTimeModel> {
+                packed::time_bitmap(&self.client, largest_bytes)
+                    .map_err(|err| tracing::warn!(%err, "the bitmap codec could not be timed"))
                     .ok()
             }
         }
