@@ -336,7 +336,7 @@ impl Executor {
         });
         let with_bitmap = |costs: &Arc<CostModel>| {
             Arc::new(CostModel {
-                link: costs.link.clone(),
+                link: costs.link,
                 codecs: Some(model.clone()),
             })
         };

@@ -208,6 +208,7 @@ pub(crate) fn raw_bytes(comp: &Compressed) -> u64 {
 /// need, the largest 64 MiB (larger tensors are bound by bandwidth, which
 /// the largest already is: 2.25 TB/s against 3.35 TB/s at 1 GB on an
 /// H200, so larger ones are priced a little slow).
+#[cfg(feature = "cuda")]
 const BITMAP_TIMED_MIB: [usize; 4] = [1, 4, 16, 64];
 
 /// The bitmap codec's time model on `client`'s device, from f32 and f16
@@ -215,6 +216,7 @@ const BITMAP_TIMED_MIB: [usize; 4] = [1, 4, 16, 64];
 /// `largest_bytes` (at least three, else none), at 10%, 50% and 90%
 /// zeros: 24 timings at most, short rounds, the untuned launch the
 /// transfer engine makes.
+#[cfg(feature = "cuda")]
 pub(crate) fn time_bitmap<R: cubecl::Runtime>(
     client: &ComputeClient<R>,
     largest_bytes: u64,
