@@ -40,11 +40,9 @@
 use cubecl::prelude::*;
 use cubecl::server::Handle;
 
-use crate::compact::{checksum_term, cube_sum, device_header_check};
+use crate::compact::{checksum_term, cube_sum, write_header};
 use crate::decode::{STATUS_BAD_BITMAP, STATUS_BAD_MASK};
-use crate::format::{
-    DType, BITMAP_BITS, BITMAP_INDEX_WORDS, BITMAP_STORED, GROUP, HEADER_WORDS, MAGIC,
-};
+use crate::format::{DType, BITMAP_BITS, BITMAP_INDEX_WORDS, BITMAP_STORED, GROUP, HEADER_WORDS};
 use crate::gpu::{arr, plane_reduce, vec4_access, Decompressed, LaunchConfig};
 use crate::{single_pass, Header};
 
@@ -475,14 +473,7 @@ pub(crate) fn bitmap_finish<N: Size>(
             mode = u32::new(BITMAP_BITS as i64);
             value = hi;
         }
-        size[0] = total;
-        out[0] = MAGIC;
-        out[1] = header_w1;
-        out[2] = len;
-        out[3] = 0u32;
-        out[4] = total;
-        out[5] = 0u32;
-        out[6] = device_header_check(MAGIC, header_w1, len, 0u32, total);
+        write_header(out, size, header_w1, len, total);
         out[7] = scratch[2];
         out[8] = mode;
         out[9] = value;

@@ -96,15 +96,29 @@ pub(crate) fn scan_offsets(
         if idx_half {
             total_words += total / 2;
         }
-        size[0] = total_words;
-        out[0] = MAGIC;
-        out[1] = header_w1;
-        out[2] = len;
-        out[3] = 0u32;
-        out[4] = total_words;
-        out[5] = 0u32;
-        out[6] = device_header_check(MAGIC, header_w1, len, 0u32, total_words);
+        write_header(out, size, header_w1, len, total_words);
     }
+}
+
+/// Writes the size word and the header's first seven words of a buffer of
+/// `total_words`; word 7, the data checksum, is written by whichever cube
+/// has it.
+#[cube]
+pub(crate) fn write_header(
+    out: &mut Array<u32>,
+    size: &mut Array<u32>,
+    header_w1: u32,
+    len: u32,
+    total_words: u32,
+) {
+    size[0] = total_words;
+    out[0] = MAGIC;
+    out[1] = header_w1;
+    out[2] = len;
+    out[3] = 0u32;
+    out[4] = total_words;
+    out[5] = 0u32;
+    out[6] = device_header_check(MAGIC, header_w1, len, 0u32, total_words);
 }
 
 /// Sum of `v` over the cube's `block` units (a power of two), valid at unit

@@ -33,11 +33,11 @@
 use cubecl::prelude::*;
 
 use crate::compact::{
-    checksum_term, cube_sum, device_header_check, finish_single_pass, FLAG_AGGREGATE, FLAG_PREFIX,
+    checksum_term, cube_sum, finish_single_pass, write_header, FLAG_AGGREGATE, FLAG_PREFIX,
     PASS_COUNT, PASS_SINGLE, PASS_WRITE, VALUE_MASK,
 };
 use crate::decode::{STATUS_BAD_MASK, STATUS_BAD_OFFSETS};
-use crate::format::{CHUNK, GROUP, MAGIC};
+use crate::format::{CHUNK, GROUP};
 
 /// Groups per chunk (f32: units per chunk).
 const UNITS_PER_CHUNK: u32 = (CHUNK / GROUP) as u32;
@@ -513,14 +513,7 @@ pub(crate) fn zvc_compress<N: Size, S: Int, D: Int>(
                 let end = excl + total;
                 out[(offs_base + nchunks) as usize] = end;
                 let total_words = payload_base + end / epw;
-                size[0] = total_words;
-                out[0] = MAGIC;
-                out[1] = header_w1;
-                out[2] = len;
-                out[3] = 0u32;
-                out[4] = total_words;
-                out[5] = 0u32;
-                out[6] = device_header_check(MAGIC, header_w1, len, 0u32, total_words);
+                write_header(out, size, header_w1, len, total_words);
                 if comptime!(pass == PASS_WRITE) {
                     out[7] = tiles[ntiles as usize];
                 }
