@@ -85,8 +85,8 @@ pub(crate) fn count_zeros<B: Backend>(primitive: B::FloatTensorPrimitive) -> Pen
                 zeros == all
             };
             Some(Sparsity {
-                zero_fraction: zeros as f32 / elements.max(1) as f32,
-                two_valued: (elements > 0).then_some(two_valued),
+                zero_fraction: zeros as f32 / elements as f32,
+                two_valued: Some(two_valued),
             })
         }),
     }

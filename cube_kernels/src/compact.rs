@@ -418,15 +418,7 @@ pub(crate) fn compact_compress<D: Int>(
                 let end = excl + padded;
                 out[(offs_base + nchunks) as usize] = end;
                 let total_words = payload_base + end / epw + end / 2;
-                size[0] = total_words;
-                let check = device_header_check(MAGIC, header_w1, len, 0u32, total_words);
-                out[0] = MAGIC;
-                out[1] = header_w1;
-                out[2] = len;
-                out[3] = 0u32;
-                out[4] = total_words;
-                out[5] = 0u32;
-                out[6] = check;
+                write_header(out, size, header_w1, len, total_words);
                 // out[7], the checksum: `finish_single_pass` or `scan_offsets`
             }
         }

@@ -174,8 +174,8 @@ fn compress_bitmap(dtype: DType, words: &[u32], len: usize) -> Vec<u32> {
 }
 
 /// Bitmap's index check: a known mode, the total it implies, a value that
-/// fits the dtype (zero in stored mode). Returns the mode and the value.
-fn validate_bitmap(words: &[u32], h: &Header) -> Result<(u32, u32), CodecError> {
+/// fits the dtype (zero in stored mode).
+fn validate_bitmap(words: &[u32], h: &Header) -> Result<(), CodecError> {
     let (mode, value) = (words[HEADER_WORDS], words[HEADER_WORDS + 1]);
     let total = bitmap_total_words(h.dtype, h.len, mode)
         .ok_or(CodecError::Corrupt("unknown bitmap mode"))?;
@@ -191,17 +191,13 @@ fn validate_bitmap(words: &[u32], h: &Header) -> Result<(u32, u32), CodecError> 
     if !fits {
         return Err(CodecError::Corrupt("bitmap value does not fit the mode"));
     }
-    Ok((mode, value))
+    Ok(())
 }
 
 /// Bitmap decompress of a buffer [`validate_bitmap`] accepted: the words,
 /// before the checksum check.
-fn decompress_bitmap(
-    words: &[u32],
-    h: &Header,
-    mode: u32,
-    value: u32,
-) -> Result<Vec<u32>, CodecError> {
+fn decompress_bitmap(words: &[u32], h: &Header) -> Result<Vec<u32>, CodecError> {
+    let (mode, value) = (words[HEADER_WORDS], words[HEADER_WORDS + 1]);
     let payload = &words[HEADER_WORDS + BITMAP_INDEX_WORDS..h.total_words];
     let dtype = h.dtype;
     let mut out = Vec::with_capacity(dtype.words(h.len));
@@ -287,8 +283,8 @@ pub fn validate_index(words: &[u32]) -> Result<Header, CodecError> {
 pub fn decompress(words: &[u32]) -> Result<(Vec<u32>, Header), CodecError> {
     let h = validate_index(words)?;
     if h.codec == CodecKind::Bitmap {
-        let (mode, value) = validate_bitmap(words, &h)?;
-        let out = decompress_bitmap(words, &h, mode, value)?;
+        // `validate_index` checked its mode, total and value
+        let out = decompress_bitmap(words, &h)?;
         return check_sum(out, h);
     }
     let layout = Layout::new(h.codec, h.len);

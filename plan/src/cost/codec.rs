@@ -104,11 +104,17 @@ impl Codec {
     }
 
     /// Whether a swapped copy of `t` may take this codec: one compressed
-    /// copy holds it, and a bitmap only where the profile saw the tensor
-    /// hold zeros and one other value (any other it stores as it is, for
-    /// nothing).
+    /// copy holds it, and it comes out compressed ([`Codec::compresses`]).
     pub fn suits(self, t: &crate::profile::TensorProfile) -> bool {
-        self.accepts(&t.dtype, t.bytes) && (self != Codec::Bitmap || t.two_valued == Some(true))
+        self.accepts(&t.dtype, t.bytes) && self.compresses(Some(t))
+    }
+
+    /// Whether this codec's output for `t` (as its profile has it, if any)
+    /// is the compressed form its time model and [`Codec::packed_bytes`]
+    /// price: a bitmap stores a tensor not counted as zeros and one other
+    /// value as it is ([`Codec::capacity_bytes`]).
+    pub fn compresses(self, t: Option<&crate::profile::TensorProfile>) -> bool {
+        self != Codec::Bitmap || t.is_some_and(|t| t.two_valued == Some(true))
     }
 
     /// The device buffer the compressor writes `bytes` of `dtype` (as

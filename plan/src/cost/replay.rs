@@ -7,9 +7,9 @@
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
-use super::{Codec, CodecCost, CostModel};
+use super::{CodecCost, CostModel};
 use crate::plan::{Action, Decision};
-use crate::profile::{Profile, TensorKey};
+use crate::profile::{Profile, TensorKey, TensorProfile};
 
 /// What the replay of one iteration under a plan predicts.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
@@ -67,23 +67,20 @@ pub fn replay(
 ) -> SwapReplay {
     // Only compressed tensors are looked up: a planner replays many plans
     // without codecs, and the map would be the replay's largest cost then.
-    let mut tensors: FxHashMap<TensorKey, (&str, f64, bool)> = FxHashMap::default();
+    let mut tensors: FxHashMap<TensorKey, &TensorProfile> = FxHashMap::default();
     if decisions.iter().any(|d| d.codec.is_some()) {
-        tensors.extend(profile.tensors.iter().map(|t| {
-            let zeros = t.zero_fraction.unwrap_or(0.0) as f64;
-            (t.key, (t.dtype.as_str(), zeros, t.two_valued == Some(true)))
-        }));
+        tensors.extend(profile.tensors.iter().map(|t| (t.key, t)));
     }
     let swapped: Vec<Swapped> = decisions
         .iter()
         .filter(|d| d.action == Action::Swap)
         .map(|d| {
             let cost = d.codec.and_then(|codec| {
-                let (dtype, zeros, two_valued) =
-                    tensors.get(&d.key).copied().unwrap_or(("F32", 0.0, false));
+                let t = tensors.get(&d.key).copied();
+                let dtype = t.map_or("F32", |t| t.dtype.as_str());
+                let zeros = t.and_then(|t| t.zero_fraction).unwrap_or(0.0) as f64;
                 let mut cost = costs.codec_cost(codec, dtype, d.bytes, zeros)?;
-                if codec == Codec::Bitmap && !two_valued {
-                    // The bitmap stores any other tensor as it is.
+                if !codec.compresses(t) {
                     cost.compressed_bytes = codec.capacity_bytes(dtype, d.bytes);
                 }
                 if codec_time == CodecTime::Free {

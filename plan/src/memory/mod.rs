@@ -13,7 +13,6 @@ pub use footprint::Footprint;
 
 use rustc_hash::FxHashMap;
 
-use crate::cost::Codec;
 use crate::plan::{Action, Decision};
 use crate::profile::{Profile, TensorKey, TensorProfile};
 
@@ -225,9 +224,8 @@ pub fn bytes_coming_back(d: &Decision, tensor: Option<&TensorProfile>) -> u64 {
         Some(codec) => {
             let dtype = tensor.map_or("F32", |t| t.dtype.as_str());
             let zeros = tensor.and_then(|t| t.zero_fraction).map(f64::from);
-            // A bitmap holds a tensor not seen to be of two values as it is.
-            let two_valued = tensor.is_some_and(|t| t.two_valued == Some(true));
-            let zeros = zeros.filter(|_| codec != Codec::Bitmap || two_valued);
+            // Not compressed (a bitmap of a tensor of more values): whole.
+            let zeros = zeros.filter(|_| codec.compresses(tensor));
             codec.coming_back_bytes(dtype, d.bytes, zeros)
         }
     }

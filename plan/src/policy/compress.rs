@@ -50,17 +50,7 @@ impl Policy for CompressAll {
 
     fn plan(&self, profile: &Profile, params: &PlanParams) -> Result<Plan, PlanError> {
         let plan = swap_all_plan(self, profile, params)?;
-        let suited: FxHashMap<TensorKey, bool> = profile
-            .saved_tensors()
-            .map(|t| (t.key, self.codec.suits(t)))
-            .collect();
-        let mut plan = with_codecs(self, profile, params, plan, |d| {
-            suited
-                .get(&d.key)
-                .copied()
-                .unwrap_or(false)
-                .then_some(self.codec)
-        })?;
+        let mut plan = with_codecs(self, profile, params, plan, |_| Some(self.codec))?;
         plan.predicted = predicted(profile, &plan, params);
         Ok(plan)
     }

@@ -74,8 +74,9 @@ pub(super) fn swap_all_plan(
 }
 
 /// `plan` (swap-all's) with each swapped tensor compressed with the codec
-/// `codec_of` gives it, or moved as it is (also where the codec cannot take
-/// the tensor in one copy, [`Codec::accepts`]). Its prefetches are scheduled
+/// `codec_of` gives it, or moved as it is (also where the codec does not
+/// suit the tensor, [`Codec::suits`]: too large for one copy, or a bitmap
+/// of a tensor not counted as zeros and one value). Its prefetches are scheduled
 /// again: a compressed copy needs room beside its tensor where it is made
 /// and undone, so under a budget it may come back later than the tensor
 /// would have, or the plan may no longer fit.
@@ -102,9 +103,7 @@ pub(super) fn codecs_scheduled(
 ) -> Vec<Decision> {
     let saved = saved_by_key(profile);
     for d in decisions.iter_mut().filter(|d| d.action == Action::Swap) {
-        // f32 for a tensor the profile lacks.
-        let dtype = saved.get(&d.key).map_or("F32", |t| t.dtype.as_str());
-        d.codec = codec_of(d).filter(|codec| codec.accepts(dtype, d.bytes));
+        d.codec = codec_of(d).filter(|codec| saved.get(&d.key).is_some_and(|t| codec.suits(t)));
         d.prefetch_at = d.needed_at;
     }
     schedule_prefetches(profile, footprint, params, &mut decisions);
