@@ -15,6 +15,7 @@ use std::time::Instant;
 use burn_backend::{Backend, BackendTypes, DType, Shape, TensorMetadata};
 use serde::{Deserialize, Serialize};
 
+use crate::decorator::{timed, Part};
 use crate::policy::Codec;
 use crate::rebuild_check::{RebuildCheck, SameBits};
 use crate::sparsity::{count_zeros, HostZeros, PendingZeros};
@@ -413,6 +414,10 @@ impl<B: Backend> Slot<B> {
     /// engine runs it). A tensor kept aside for a check is queued with its
     /// rebuild for the comparison.
     fn rebuild(&self, released: Option<Box<dyn transfer::Released>>) -> B::FloatTensorPrimitive {
+        timed(Part::Rebuild, || self.run_recipe(released))
+    }
+
+    fn run_recipe(&self, released: Option<Box<dyn transfer::Released>>) -> B::FloatTensorPrimitive {
         let Recipe {
             inputs,
             replay,
@@ -502,7 +507,7 @@ impl<B: Backend> Slot<B> {
     fn load_from(&self, host: HostCopy) -> B::FloatTensorPrimitive {
         let _span = tracing::trace_span!("swap_in", id = self.id, bytes = self.bytes).entered();
         let started = Instant::now();
-        let primitive = transfer::load::<B>(host, &self.device);
+        let primitive = timed(Part::SwapIn, || transfer::load::<B>(host, &self.device));
         self.report(SlotEvent::Loaded {
             id: self.id,
             bytes: self.bytes,
@@ -519,12 +524,12 @@ impl<B: Backend> Slot<B> {
     /// (a wait is reported as a stall: the prefetch came too late).
     fn collect(&self, incoming: Incoming<B::FloatTensorPrimitive>) -> B::FloatTensorPrimitive {
         if incoming.landed() {
-            return transfer::collect::<B>(incoming);
+            return timed(Part::SwapIn, || transfer::collect::<B>(incoming));
         }
         let _span =
             tracing::trace_span!("swap_in_wait", id = self.id, bytes = self.bytes).entered();
         let started = Instant::now();
-        let primitive = transfer::collect::<B>(incoming);
+        let primitive = timed(Part::SwapIn, || transfer::collect::<B>(incoming));
         self.report(SlotEvent::Stalled {
             id: self.id,
             nanos: started.elapsed().as_nanos() as u64,
@@ -595,7 +600,9 @@ impl<B: Backend> ManagedSlot for Slot<B> {
             }
             _ => None,
         };
-        match transfer::offload::<B>(primitive, options, codec, counter) {
+        match timed(Part::SwapOut, || {
+            transfer::offload::<B>(primitive, options, codec, counter)
+        }) {
             Ok(host) => {
                 // An asynchronous copy may still hold the device buffer
                 // (`Residency::Offloading`); the plan counts it as gone.
@@ -658,7 +665,9 @@ impl<B: Backend> ManagedSlot for Slot<B> {
             unreachable!()
         };
         let _span = tracing::trace_span!("prefetch", id = self.id, bytes = self.bytes).entered();
-        *storage = match transfer::prefetch::<B>(host, &self.device) {
+        *storage = match timed(Part::Prefetch, || {
+            transfer::prefetch::<B>(host, &self.device)
+        }) {
             Incoming::Ready(primitive) => Storage::Resident(primitive),
             incoming => Storage::Loading(incoming),
         };

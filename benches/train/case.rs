@@ -5,7 +5,7 @@ use burn_swap::transfer::DeviceUsage;
 use burn_swap_models::{GptConfig, ImageShape, ModelKind, ModelSpec};
 use serde::{Deserialize, Serialize};
 
-use crate::measure::FusionSwaps;
+use crate::measure::{FusionSwaps, OpThread};
 
 /// Marks the child's result line on its stdout.
 pub const RESULT_TAG: &str = "@@train-bench-result ";
@@ -294,6 +294,10 @@ pub struct Measured {
     /// Under burn's fusion: what was really moved.
     #[serde(default)]
     pub fusion_swaps: Option<FusionSwaps>,
+    /// burn-swap's decorator: where the training thread's time in the ops
+    /// of a timed step went.
+    #[serde(default)]
+    pub op_thread: Option<OpThread>,
     /// Memory every `--memory-every` timed steps: flat when nothing leaks.
     #[serde(default)]
     pub memory_series: Vec<MemorySample>,

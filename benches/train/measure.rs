@@ -205,6 +205,7 @@ pub fn measure<B: AutodiffBackend<Device = DeviceOf>>(
     }
     let ready_when_timed = ready();
     let fusion_before = fusion_swap_stats();
+    let op_thread_before = burn_swap::decorator::op_thread_time();
     let mut step_secs = Vec::new();
     let mut enqueue_secs = Vec::new();
     let mut final_loss = f32::NAN;
@@ -233,7 +234,42 @@ pub fn measure<B: AutodiffBackend<Device = DeviceOf>>(
         swap: None,
         memory_series,
         fusion_swaps: fusion_swaps_since(fusion_before, case.steps),
+        op_thread: op_thread_since(op_thread_before, case.steps),
     }
+}
+
+/// The training thread's time in a timed step's ops, as burn-swap's
+/// decorator splits it (`None` for the baselines, which it does not see).
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+pub struct OpThread {
+    /// In burn-swap's own work around the ops (moves and waits included).
+    pub own_ms_per_step: f64,
+    /// In the inner backend's op calls.
+    pub backend_ms_per_step: f64,
+    /// Of the own time: starting copies to the host, starting them back,
+    /// taking tensors back when read, rebuilding, waiting for room, moving
+    /// offloads on.
+    pub swap_out_ms: f64,
+    pub prefetch_ms: f64,
+    pub swap_in_ms: f64,
+    pub rebuild_ms: f64,
+    pub budget_wait_ms: f64,
+    pub progress_ms: f64,
+}
+
+fn op_thread_since(before: burn_swap::decorator::OpThreadTime, steps: usize) -> Option<OpThread> {
+    let after = burn_swap::decorator::op_thread_time();
+    let ms = |after: u64, before: u64| (after - before) as f64 / 1e6 / steps.max(1) as f64;
+    (after != before).then(|| OpThread {
+        own_ms_per_step: ms(after.own_ns, before.own_ns),
+        backend_ms_per_step: ms(after.backend_ns, before.backend_ns),
+        swap_out_ms: ms(after.swap_out_ns, before.swap_out_ns),
+        prefetch_ms: ms(after.prefetch_ns, before.prefetch_ns),
+        swap_in_ms: ms(after.swap_in_ns, before.swap_in_ns),
+        rebuild_ms: ms(after.rebuild_ns, before.rebuild_ns),
+        budget_wait_ms: ms(after.budget_wait_ns, before.budget_wait_ns),
+        progress_ms: ms(after.progress_ns, before.progress_ns),
+    })
 }
 
 /// What burn-swap really moved under burn's fusion in the timed steps

@@ -164,8 +164,21 @@ pub fn print_host_and_device(rows: &[Row]) {
             Some((n, ms)) if n > 0 => format!("; {n} driver reads, {ms:.2} ms"),
             _ => String::new(),
         };
+        let split = m.op_thread.map_or(String::new(), |t| {
+            format!(
+                "; in ops {:.2} in the backend's, {:.2} burn-swap's own: {:.2} swapping out, {:.2} prefetching, {:.2} swapping in, {:.2} rebuilding, {:.2} waiting for room, {:.2} moving offloads on",
+                t.backend_ms_per_step,
+                t.own_ms_per_step,
+                t.swap_out_ms,
+                t.prefetch_ms,
+                t.swap_in_ms,
+                t.rebuild_ms,
+                t.budget_wait_ms,
+                t.progress_ms
+            )
+        });
         println!(
-            "  {:<40} enqueue {:>7.2} (waited {:>5.2} in the last step{reads}), drain {:>7.2}",
+            "  {:<40} enqueue {:>7.2} (waited {:>5.2} in the last step{reads}{split}), drain {:>7.2}",
             row.case.label(),
             median(m.enqueue_secs.iter().copied()) * 1e3,
             waited,

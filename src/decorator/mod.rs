@@ -8,6 +8,7 @@
 //! op and carries out the plan's offloads and prefetches.
 
 pub(crate) mod overrides;
+mod time;
 
 use std::any::Any;
 use std::marker::PhantomData;
@@ -41,6 +42,9 @@ impl<B: Backend> BackendTypes for Swapping<B> {
     type QuantizedTensorPrimitive = B::QuantizedTensorPrimitive;
 }
 
+pub use time::{op_thread_time, OpThreadTime};
+pub(crate) use time::{timed, Part};
+
 /// One op on its way through the decorator.
 pub(crate) struct OpScope<B: Backend> {
     /// Its place in the training iteration; `None` for an op called on the
@@ -66,6 +70,8 @@ pub(crate) struct OpScope<B: Backend> {
     /// The float inputs' shapes, for an op whose work is arithmetic
     /// (`cost::work::counts_flops`).
     input_shapes: Option<Vec<Vec<usize>>>,
+    /// Where `begin` handed over to the inner op (training ops only).
+    begun: Option<time::HandedOver>,
 }
 
 /// FNV-1a: op signatures only need to be stable and cheap.
@@ -75,6 +81,7 @@ fn mix(hash: u64, value: u64) -> u64 {
 
 impl<B: Backend> OpScope<B> {
     pub(crate) fn begin(name: &'static str) -> Self {
+        let entered = Instant::now();
         crate::runtime_failure::check_before_op(
             |failed| executor::with(|e| e.memory_when_failed(failed)),
             |skipped| executor::with(|e| e.autotune_candidates_skipped(skipped)),
@@ -105,8 +112,10 @@ impl<B: Backend> OpScope<B> {
         let signature = name
             .bytes()
             .fold(0xcbf2_9ce4_8422_2325, |h, b| mix(h, b as u64));
+        let index = start.map(|s| s.index);
+        let begun = index.map(|_| time::handed_over(entered));
         Self {
-            index: start.map(|s| s.index),
+            index,
             name,
             signature,
             inputs: Vec::with_capacity(2),
@@ -119,6 +128,7 @@ impl<B: Backend> OpScope<B> {
             recipe_inputs,
             input_bytes: 0,
             input_shapes: burn_swap_plan::cost::work::counts_flops(name).then(Vec::new),
+            begun,
         }
     }
 
@@ -189,6 +199,15 @@ impl<B: Backend> OpScope<B> {
 
     /// Reports the op and carries out the offloads the plan asks for now.
     pub(crate) fn finish(self) {
+        let Some(begun) = self.begun else {
+            return self.finish_op();
+        };
+        let entered = time::taken_back(begun);
+        self.finish_op();
+        time::own_since(entered);
+    }
+
+    fn finish_op(self) {
         if !self.adopted.is_empty() {
             executor::with(|e| {
                 for &(id, bytes, resident) in &self.adopted {
@@ -298,7 +317,7 @@ impl<B: Backend> OpScope<B> {
         // autotune needs the device's room), the training thread keeps pace
         // with the runtime's thread, so that the buffers it asked to move off
         // leave before later ops run.
-        crate::transfer::progress(end.keep_pace);
+        timed(Part::Progress, || crate::transfer::progress(end.keep_pace));
         if holds_budget {
             wait_for_budget();
         }
@@ -333,6 +352,10 @@ fn offload(
 /// Waits for the downloads that still hold device memory the budget needs
 /// back (none while the link keeps up with compute).
 fn wait_for_budget() {
+    timed(Part::BudgetWait, wait_for_room)
+}
+
+fn wait_for_room() {
     let downloads = executor::with(|e| e.downloads_to_wait_for());
     if downloads.is_empty() {
         return;

@@ -1069,11 +1069,13 @@ impl<R: CubeRuntime> FusedRelease<R> {
             // op closes them. It is sent from the training thread's stream
             // id, so fusion runs them all under it: on the training
             // thread's CubeCL stream and memory pool, and without the
-            // training thread waiting for fusion's server.
+            // training thread waiting for fusion's server. Not flushed: the
+            // op that reads the tensor follows it in fusion's queue, and a
+            // flush would hold the training thread's next op until fusion's
+            // server has run the batch before.
             Some(streams) => {
                 let desc = CustomOpIr::new("burn-swap", std::slice::from_ref(&rename.from), &[]);
                 client.register(streams, OperationIr::Custom(desc), rename);
-                client.flush_queue();
             }
         }
         REBUILT.fetch_add(1, Ordering::Relaxed);

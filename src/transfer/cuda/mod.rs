@@ -40,7 +40,7 @@ pub(crate) use memory::{
 };
 pub use pinned::PoolStats;
 use pinned::{PinnedBlock, PinnedPool};
-use worker::{Download, DownloadResult, OnDevice, Ticket, Upload, Worker};
+use worker::{flush_jobs, Download, DownloadResult, OnDevice, Ticket, Upload, Worker};
 
 use super::{DeviceUsage, PinnedLimits, TransferError, ZeroCounter};
 use crate::policy::Codec;
@@ -214,7 +214,7 @@ impl CudaCopy {
     }
     /// Blocks until the device-to-host copy finished.
     pub(crate) fn wait(&self) {
-        self.offload.wait();
+        self.offload.ready_or(|| flush_jobs(&self.device)).wait();
     }
 }
 
@@ -304,7 +304,9 @@ fn offload_packed(
 
 fn send_download(engine: &Engine, job: Download) {
     let buffers = job.buffers();
-    engine.down.send(job, buffers);
+    // A zero count is waited for with a time limit, not through the copy.
+    let flush = job.counts_zeros();
+    engine.down.send(job, buffers, flush);
 }
 
 /// A pinned block of `bytes` from the engine's pool, or why not.
@@ -358,7 +360,7 @@ pub(crate) fn prefetch(copy: CudaCopy) -> Result<PendingLoad, CubePrimitive> {
                 copy.offload.clone(),
                 done.clone(),
             );
-            engine.up.send(job, vec![dst]);
+            engine.up.send(job, vec![dst], false);
         }
         None => done.set(Err("the upload thread is not running".into())),
     }
@@ -368,16 +370,19 @@ pub(crate) fn prefetch(copy: CudaCopy) -> Result<PendingLoad, CubePrimitive> {
 /// After the download finished: the tensor it handed back, if it failed
 /// (a compressed one is decompressed from the device).
 fn take_failed(copy: &CudaCopy) -> Option<CubePrimitive> {
-    let kept = copy.offload.wait_with(|value| match value.take() {
-        Some(Err(kept)) => {
-            *value = Some(Ok(()));
-            Some(kept)
-        }
-        other => {
-            *value = other;
-            None
-        }
-    })?;
+    let kept = copy
+        .offload
+        .ready_or(|| flush_jobs(&copy.device))
+        .wait_with(|value| match value.take() {
+            Some(Err(kept)) => {
+                *value = Some(Ok(()));
+                Some(kept)
+            }
+            other => {
+                *value = other;
+                None
+            }
+        })?;
     Some(match kept {
         OnDevice::Tensor(cube) => cube,
         #[cfg(feature = "compression")]
@@ -397,7 +402,7 @@ fn take_failed(copy: &CudaCopy) -> Option<CubePrimitive> {
 pub(crate) fn finish(pending: PendingLoad) -> CubePrimitive {
     let PendingLoad { copy, done } = pending;
     let client = CudaRuntime::client(&copy.device);
-    let handle = match done.take() {
+    let handle = match done.ready_or(|| flush_jobs(&copy.device)).take() {
         Ok(handle) => handle,
         Err(err) => {
             if let Some(back) = take_failed(&copy) {

@@ -67,6 +67,15 @@ impl<T> Ticket<T> {
             .unwrap_or_else(|p| p.into_inner())
             .is_some()
     }
+    /// Runs `before_blocking` unless the value is set: a waiter hands
+    /// CubeCL's device thread the jobs still queued for it first
+    /// ([`flush_jobs`]).
+    pub(crate) fn ready_or(&self, before_blocking: impl FnOnce()) -> &Self {
+        if !self.is_set() {
+            before_blocking();
+        }
+        self
+    }
     /// Blocks until set, then takes the value.
     pub(crate) fn take(&self) -> T {
         let mut guard = self.value.lock().unwrap_or_else(|p| p.into_inner());
@@ -134,6 +143,10 @@ impl Download {
     /// with `zeros` on the counting thread.
     pub(crate) fn count_zeros(&mut self, zeros: ZeroCounter, elem_bytes: usize) {
         self.zeros = Some((zeros, elem_bytes));
+    }
+    /// Its zeros are counted once copied.
+    pub(crate) fn counts_zeros(&self) -> bool {
+        self.zeros.is_some()
     }
     /// The device buffers the copy reads (for a compressed one, its data
     /// and its size word).
@@ -285,7 +298,16 @@ impl<J: Send + 'static> Worker<J> {
     /// compute passed the point where the calling (compute) thread is now.
     /// Queued on CubeCL's device thread, no round trip; a lane that stopped
     /// drops the job, which then completes with an error.
-    pub(crate) fn send(&self, job: J, buffers: Vec<Handle>) {
+    ///
+    /// CubeCL's device thread takes its queue in batches of 32 tasks, and
+    /// compute's own kernels fill them. A flush hands over a batch at once,
+    /// but fills the rest of it with nothing, so the next task the compute
+    /// thread queues waits until the device thread has run the batch before:
+    /// one flush per copy kept the compute thread in step with the device
+    /// thread. So a job is flushed only when `flush` asks (a count taken from
+    /// its copy is waited for by a clock), and whoever blocks on a job's
+    /// outcome flushes first ([`flush_jobs`]).
+    pub(crate) fn send(&self, job: J, buffers: Vec<Handle>, flush: bool) {
         let tx = self.tx.clone();
         let compute = StreamId::current();
         self.server.submit(move |server| {
@@ -307,11 +329,18 @@ impl<J: Send + 'static> Worker<J> {
             let fence = server.sync(compute);
             let _ = tx.send((job, targets, fence));
         });
-        // CubeCL's device thread takes its queue in batches of 32 tasks:
-        // without a flush, the job could wait there for compute's next ops,
-        // and a compute thread waiting for this copy would wait forever.
-        self.server.flush_queue();
+        if flush {
+            self.server.flush_queue();
+        }
     }
+}
+
+/// Hands CubeCL's device thread the tasks queued for it on `device`: a job
+/// waits there until its batch is full, so a thread about to block on a
+/// copy sends the jobs first (or it could wait for compute's next ops,
+/// forever where there are none).
+pub(crate) fn flush_jobs(device: &CudaDevice) {
+    ServerHandle::new(device.to_id()).flush_queue();
 }
 
 /// The end of one copy on a lane's stream.

@@ -1,0 +1,132 @@
+//! Where the training thread's time in the ops of training iterations goes:
+//! burn-swap's own work around each op, by part, and the inner backend's op
+//! calls. Under fusion a backend op registers the op and waits for fusion's
+//! and the device's threads whenever their queues are full, so a step whose
+//! backend time grows is held back by those threads, not by burn-swap.
+
+use std::cell::Cell;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+/// A part of burn-swap's own work on the training thread.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Part {
+    /// Starting the copies of tensors to the host (under fusion: asking
+    /// for their buffers).
+    SwapOut,
+    /// Starting the copies of tensors back.
+    Prefetch,
+    /// Taking tensors back when an op reads them: waiting for copies that
+    /// have not landed, putting the buffers back, decompressing.
+    SwapIn,
+    /// Running the ops that rebuild freed tensors.
+    Rebuild,
+    /// Waiting for downloads that hold memory the budget needs back.
+    BudgetWait,
+    /// Moving started offloads on (under fusion: polls, and the copies of
+    /// buffers fusion handed over).
+    Progress,
+}
+
+const PARTS: usize = 6;
+
+static PART_NS: [AtomicU64; PARTS] = [const { AtomicU64::new(0) }; PARTS];
+static OWN_NS: AtomicU64 = AtomicU64::new(0);
+static BACKEND_NS: AtomicU64 = AtomicU64::new(0);
+
+thread_local! {
+    /// Time of the parts run inside the part running now on this thread:
+    /// each part counts its time less theirs, so the parts add up.
+    static INNER_PARTS_NS: Cell<u64> = const { Cell::new(0) };
+    /// Nesting of [`timed`] on this thread.
+    static DEPTH: Cell<u32> = const { Cell::new(0) };
+    /// Time in outermost parts on this thread so far.
+    static IN_PARTS_NS: Cell<u64> = const { Cell::new(0) };
+}
+
+/// Training-thread time in the ops of training iterations since the process
+/// started, in nanoseconds.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct OpThreadTime {
+    /// In burn-swap's own work around the ops, all parts included.
+    pub own_ns: u64,
+    /// In the inner backend's op calls, the loads and rebuilds of their
+    /// inputs left out.
+    pub backend_ns: u64,
+    /// Of the own time: starting copies to the host.
+    pub swap_out_ns: u64,
+    /// Starting copies back.
+    pub prefetch_ns: u64,
+    /// Taking tensors back when read (waits for late copies included).
+    pub swap_in_ns: u64,
+    /// Rebuilding freed tensors.
+    pub rebuild_ns: u64,
+    /// Waiting for downloads the budget needs back.
+    pub budget_wait_ns: u64,
+    /// Moving started offloads on.
+    pub progress_ns: u64,
+}
+
+/// The counters of [`OpThreadTime`].
+pub fn op_thread_time() -> OpThreadTime {
+    let part = |p: Part| PART_NS[p as usize].load(Ordering::Relaxed);
+    OpThreadTime {
+        own_ns: OWN_NS.load(Ordering::Relaxed),
+        backend_ns: BACKEND_NS.load(Ordering::Relaxed),
+        swap_out_ns: part(Part::SwapOut),
+        prefetch_ns: part(Part::Prefetch),
+        swap_in_ns: part(Part::SwapIn),
+        rebuild_ns: part(Part::Rebuild),
+        budget_wait_ns: part(Part::BudgetWait),
+        progress_ns: part(Part::Progress),
+    }
+}
+
+/// Runs `f`, counting its time in `part`, less that of the parts it runs
+/// (a rebuild that brings its input back counts the wait as swapping in).
+pub(crate) fn timed<R>(part: Part, f: impl FnOnce() -> R) -> R {
+    let started = Instant::now();
+    let depth = DEPTH.with(|d| d.replace(d.get() + 1));
+    let outer_inner = INNER_PARTS_NS.with(|t| t.replace(0));
+    let out = f();
+    let nanos = started.elapsed().as_nanos() as u64;
+    let inner = INNER_PARTS_NS.with(|t| t.replace(outer_inner + nanos));
+    DEPTH.with(|d| d.set(depth));
+    PART_NS[part as usize].fetch_add(nanos.saturating_sub(inner), Ordering::Relaxed);
+    if depth == 0 {
+        IN_PARTS_NS.with(|t| t.set(t.get() + nanos));
+    }
+    out
+}
+
+/// Where an op's `begin` handed over to the backend's op.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct HandedOver {
+    at: Instant,
+    in_parts_ns: u64,
+}
+
+/// `begin`, entered at `entered`, hands over to the backend's op now.
+pub(crate) fn handed_over(entered: Instant) -> HandedOver {
+    own_since(entered);
+    HandedOver {
+        at: Instant::now(),
+        in_parts_ns: IN_PARTS_NS.with(Cell::get),
+    }
+}
+
+/// The backend's op returned: its time, less the parts run while it read
+/// its inputs, is the backend's. Returns when `finish` was entered.
+pub(crate) fn taken_back(handed: HandedOver) -> Instant {
+    let now = Instant::now();
+    let window = (now - handed.at).as_nanos() as u64;
+    let in_parts = IN_PARTS_NS.with(Cell::get) - handed.in_parts_ns;
+    BACKEND_NS.fetch_add(window.saturating_sub(in_parts), Ordering::Relaxed);
+    OWN_NS.fetch_add(in_parts.min(window), Ordering::Relaxed);
+    now
+}
+
+/// Counts the time since `entered` as burn-swap's own.
+pub(crate) fn own_since(entered: Instant) {
+    OWN_NS.fetch_add(entered.elapsed().as_nanos() as u64, Ordering::Relaxed);
+}
