@@ -255,6 +255,11 @@ pub struct OpThread {
     pub rebuild_ms: f64,
     pub budget_wait_ms: f64,
     pub progress_ms: f64,
+    /// Giving free buffers back, and reading the driver's memory count.
+    #[serde(default)]
+    pub release_ms: f64,
+    #[serde(default)]
+    pub driver_read_ms: f64,
 }
 
 fn op_thread_since(before: burn_swap::decorator::OpThreadTime, steps: usize) -> Option<OpThread> {
@@ -269,6 +274,8 @@ fn op_thread_since(before: burn_swap::decorator::OpThreadTime, steps: usize) -> 
         rebuild_ms: ms(after.rebuild_ns, before.rebuild_ns),
         budget_wait_ms: ms(after.budget_wait_ns, before.budget_wait_ns),
         progress_ms: ms(after.progress_ns, before.progress_ns),
+        release_ms: ms(after.release_ns, before.release_ns),
+        driver_read_ms: ms(after.driver_read_ns, before.driver_read_ns),
     })
 }
 

@@ -166,7 +166,7 @@ pub fn print_host_and_device(rows: &[Row]) {
         };
         let split = m.op_thread.map_or(String::new(), |t| {
             format!(
-                "; in ops {:.2} in the backend's, {:.2} burn-swap's own: {:.2} swapping out, {:.2} prefetching, {:.2} swapping in, {:.2} rebuilding, {:.2} waiting for room, {:.2} moving offloads on",
+                "; in ops {:.2} in the backend's, {:.2} burn-swap's own: {:.2} swapping out, {:.2} prefetching, {:.2} swapping in, {:.2} rebuilding, {:.2} waiting for room, {:.2} moving offloads on, {:.2} giving memory back, {:.2} reading the driver",
                 t.backend_ms_per_step,
                 t.own_ms_per_step,
                 t.swap_out_ms,
@@ -174,7 +174,9 @@ pub fn print_host_and_device(rows: &[Row]) {
                 t.swap_in_ms,
                 t.rebuild_ms,
                 t.budget_wait_ms,
-                t.progress_ms
+                t.progress_ms,
+                t.release_ms,
+                t.driver_read_ms
             )
         });
         println!(

@@ -26,9 +26,13 @@ pub(crate) enum Part {
     /// Moving started offloads on (under fusion: polls, and the copies of
     /// buffers fusion handed over).
     Progress,
+    /// Giving free device buffers back.
+    Release,
+    /// Reading the device's memory from the driver.
+    DriverRead,
 }
 
-const PARTS: usize = 6;
+const PARTS: usize = 8;
 
 static PART_NS: [AtomicU64; PARTS] = [const { AtomicU64::new(0) }; PARTS];
 static OWN_NS: AtomicU64 = AtomicU64::new(0);
@@ -65,6 +69,10 @@ pub struct OpThreadTime {
     pub budget_wait_ns: u64,
     /// Moving started offloads on.
     pub progress_ns: u64,
+    /// Giving free device buffers back.
+    pub release_ns: u64,
+    /// Reading the device's memory from the driver.
+    pub driver_read_ns: u64,
 }
 
 /// The counters of [`OpThreadTime`].
@@ -79,6 +87,8 @@ pub fn op_thread_time() -> OpThreadTime {
         rebuild_ns: part(Part::Rebuild),
         budget_wait_ns: part(Part::BudgetWait),
         progress_ns: part(Part::Progress),
+        release_ns: part(Part::Release),
+        driver_read_ns: part(Part::DriverRead),
     }
 }
 

@@ -250,10 +250,13 @@ impl Executor {
     /// larger than any range freed in it needs memory from the driver.
     pub(super) fn release_free_memory(&mut self) {
         if let (true, Some(probe)) = (self.config.exact_allocations(), &self.probe) {
-            probe.release_free();
-            if self.on_plan {
-                probe.trim();
-            }
+            let on_plan = self.on_plan;
+            timed(Part::Release, || {
+                probe.release_free();
+                if on_plan {
+                    probe.trim();
+                }
+            });
             self.freed_since_release = 0;
         }
     }

@@ -36,6 +36,7 @@ use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
 
 use crate::config::{OnBudgetError, PoolCap, SwapConfig};
+use crate::decorator::{timed, Part};
 use crate::error::SwapError;
 use crate::handle::{ManagedSlot, SlotEvent, TensorId, Tracker};
 use crate::plan_trial::{Candidate, PlanTrial, TrialStep, Way, RIVAL_WINDOW};
@@ -1141,7 +1142,7 @@ impl Executor {
             }
         }
         let started = Instant::now();
-        let real = self.read_real_growth();
+        let real = timed(Part::DriverRead, || self.read_real_growth());
         self.driver_reads.0 += 1;
         self.driver_reads.1 += started.elapsed();
         self.last_driver_read = Some((started, tracked));

@@ -497,7 +497,7 @@ pub(crate) fn memory_probe<B: Backend>(device: &B::Device) -> Box<dyn DeviceMemo
                 cuda::exact_allocations(&self.client, on)
             }
             fn release_free(&self) {
-                cuda::release_free(&self.client)
+                cuda::release_free(&self.client, &self.device)
             }
             fn reclaim(&self, free_below: Arc<AtomicU64>) -> Option<Box<dyn Send>> {
                 cuda::Reclaimer::start(&self.client, &self.device, free_below)
