@@ -130,13 +130,68 @@ pub(crate) fn handed_over(entered: Instant) -> HandedOver {
 pub(crate) fn taken_back(handed: HandedOver) -> Instant {
     let now = Instant::now();
     let window = (now - handed.at).as_nanos() as u64;
-    let in_parts = IN_PARTS_NS.with(Cell::get) - handed.in_parts_ns;
-    BACKEND_NS.fetch_add(window.saturating_sub(in_parts), Ordering::Relaxed);
-    OWN_NS.fetch_add(in_parts.min(window), Ordering::Relaxed);
+    let (backend, own) = split(window, IN_PARTS_NS.with(Cell::get) - handed.in_parts_ns);
+    BACKEND_NS.fetch_add(backend, Ordering::Relaxed);
+    OWN_NS.fetch_add(own, Ordering::Relaxed);
     now
+}
+
+/// A backend op's window of `window_ns`, `in_parts_ns` of it in parts:
+/// the backend's time and burn-swap's own.
+fn split(window_ns: u64, in_parts_ns: u64) -> (u64, u64) {
+    let own = in_parts_ns.min(window_ns);
+    (window_ns - own, own)
 }
 
 /// Counts the time since `entered` as burn-swap's own.
 pub(crate) fn own_since(entered: Instant) {
     OWN_NS.fetch_add(entered.elapsed().as_nanos() as u64, Ordering::Relaxed);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    fn since(before: OpThreadTime) -> [u64; 2] {
+        let after = op_thread_time();
+        [
+            after.swap_in_ns - before.swap_in_ns,
+            after.rebuild_ns - before.rebuild_ns,
+        ]
+    }
+
+    #[test]
+    fn a_part_run_inside_another_counts_once() {
+        let before = op_thread_time();
+        let outer_parts = IN_PARTS_NS.with(Cell::get);
+        timed(Part::Rebuild, || {
+            std::thread::sleep(Duration::from_millis(20));
+            timed(Part::SwapIn, || {
+                std::thread::sleep(Duration::from_millis(30))
+            });
+        });
+        let [swap_in, rebuild] = since(before);
+        // Other tests may time parts on their own threads at the same time:
+        // the counters are global, so only lower bounds hold for them.
+        assert!(swap_in >= 30_000_000, "{swap_in}");
+        assert!(rebuild >= 20_000_000, "{rebuild}");
+        // This thread's own total counts the outer part once.
+        let total = IN_PARTS_NS.with(Cell::get) - outer_parts;
+        assert!((50_000_000..150_000_000).contains(&total), "{total}");
+    }
+
+    #[test]
+    fn the_backend_op_leaves_out_the_parts_run_while_it_read_its_inputs() {
+        let handed = handed_over(Instant::now());
+        timed(Part::SwapIn, || {
+            std::thread::sleep(Duration::from_millis(30))
+        });
+        let in_parts = IN_PARTS_NS.with(Cell::get) - handed.in_parts_ns;
+        assert!(in_parts >= 30_000_000, "{in_parts}");
+        assert_eq!(split(50, 30), (20, 30));
+        assert_eq!(split(50, 0), (50, 0));
+        // Clocks read apart can put a part a little over its window.
+        assert_eq!(split(50, 60), (0, 50));
+    }
 }
