@@ -6,6 +6,7 @@
 use std::fmt;
 use std::time::Duration;
 
+use crate::decorator::OpThreadTime;
 use crate::policy::Plan;
 use crate::profiler::human_bytes;
 
@@ -320,6 +321,10 @@ pub struct IterationReport {
     pub trying_plans: bool,
     /// The first iteration of this thread: kernels are compiled and tuned in it.
     pub first: bool,
+    /// The training thread's time in the iteration's ops: the backend's op
+    /// calls and burn-swap's own work, by part (all training threads
+    /// together, where there are several).
+    pub training_thread: OpThreadTime,
 }
 
 impl fmt::Display for IterationReport {
@@ -340,6 +345,7 @@ impl fmt::Display for IterationReport {
             if self.rebuilt_tensors > 0 {
                 write!(f, ", rebuilt {} tensors", self.rebuilt_tensors)?;
             }
+            write!(f, "; its ops: {}", self.training_thread)?;
         }
         if self.rebuilds_checked > 0 {
             write!(

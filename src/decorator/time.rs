@@ -49,7 +49,7 @@ thread_local! {
 }
 
 /// Training-thread time in the ops of training iterations since the process
-/// started, in nanoseconds.
+/// started, in nanoseconds (all training threads together).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct OpThreadTime {
     /// In burn-swap's own work around the ops, all parts included.
@@ -73,6 +73,66 @@ pub struct OpThreadTime {
     pub release_ns: u64,
     /// Reading the device's memory from the driver.
     pub driver_read_ns: u64,
+}
+
+impl OpThreadTime {
+    /// The time since `earlier`, a reading of the same counters.
+    pub fn since(&self, earlier: &OpThreadTime) -> OpThreadTime {
+        let d = |now: u64, then: u64| now.saturating_sub(then);
+        OpThreadTime {
+            own_ns: d(self.own_ns, earlier.own_ns),
+            backend_ns: d(self.backend_ns, earlier.backend_ns),
+            swap_out_ns: d(self.swap_out_ns, earlier.swap_out_ns),
+            prefetch_ns: d(self.prefetch_ns, earlier.prefetch_ns),
+            swap_in_ns: d(self.swap_in_ns, earlier.swap_in_ns),
+            rebuild_ns: d(self.rebuild_ns, earlier.rebuild_ns),
+            budget_wait_ns: d(self.budget_wait_ns, earlier.budget_wait_ns),
+            progress_ns: d(self.progress_ns, earlier.progress_ns),
+            release_ns: d(self.release_ns, earlier.release_ns),
+            driver_read_ns: d(self.driver_read_ns, earlier.driver_read_ns),
+        }
+    }
+
+    /// The parts of the own time, each with what it is, largest first.
+    pub fn parts(&self) -> Vec<(&'static str, u64)> {
+        let mut parts = vec![
+            ("swapping out", self.swap_out_ns),
+            ("prefetching", self.prefetch_ns),
+            ("swapping in", self.swap_in_ns),
+            ("rebuilding", self.rebuild_ns),
+            ("waiting for room", self.budget_wait_ns),
+            ("moving offloads on", self.progress_ns),
+            ("giving memory back", self.release_ns),
+            ("reading the driver", self.driver_read_ns),
+        ];
+        parts.sort_by_key(|&(_, ns)| std::cmp::Reverse(ns));
+        parts
+    }
+}
+
+impl std::fmt::Display for OpThreadTime {
+    /// In milliseconds: the backend's time, burn-swap's own and its three
+    /// largest parts.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let ms = |ns: u64| ns as f64 / 1e6;
+        write!(
+            f,
+            "{:.1} ms in the backend's ops, {:.1} ms in burn-swap's own work",
+            ms(self.backend_ns),
+            ms(self.own_ns)
+        )?;
+        let largest: Vec<String> = self
+            .parts()
+            .into_iter()
+            .filter(|&(_, ns)| ns >= 100_000)
+            .take(3)
+            .map(|(what, ns)| format!("{:.1} {what}", ms(ns)))
+            .collect();
+        if !largest.is_empty() {
+            write!(f, " ({})", largest.join(", "))?;
+        }
+        Ok(())
+    }
 }
 
 /// The counters of [`OpThreadTime`].
@@ -179,6 +239,34 @@ mod tests {
         // This thread's own total counts the outer part once.
         let total = IN_PARTS_NS.with(Cell::get) - outer_parts;
         assert!((50_000_000..150_000_000).contains(&total), "{total}");
+    }
+
+    #[test]
+    fn an_iteration_reads_its_own_share_and_names_its_largest_parts() {
+        let earlier = OpThreadTime {
+            own_ns: 10,
+            backend_ns: 5,
+            ..OpThreadTime::default()
+        };
+        let now = OpThreadTime {
+            own_ns: 30_000_010,
+            backend_ns: 2_000_005,
+            rebuild_ns: 20_000_000,
+            release_ns: 9_000_000,
+            prefetch_ns: 1_000_000,
+            swap_in_ns: 50_000,
+            ..OpThreadTime::default()
+        };
+        let iteration = now.since(&earlier);
+        assert_eq!(
+            (iteration.own_ns, iteration.backend_ns),
+            (30_000_000, 2_000_000)
+        );
+        assert_eq!(iteration.parts()[0], ("rebuilding", 20_000_000));
+        assert_eq!(
+            iteration.to_string(),
+            "2.0 ms in the backend's ops, 30.0 ms in burn-swap's own work (20.0 rebuilding, 9.0 giving memory back, 1.0 prefetching)"
+        );
     }
 
     #[test]

@@ -399,6 +399,8 @@ pub(crate) struct Executor {
     deferred: Vec<(u32, u64, Weak<dyn ManagedSlot>)>,
     /// When the current iteration's first op began.
     iteration_started: Option<Instant>,
+    /// The training thread's time in ops when it began.
+    thread_time_at_start: crate::decorator::OpThreadTime,
     /// The iterations' pace, for op times taken without timing each op.
     step_clock: StepClock,
     /// The training thread's backend is burn's fusion (set at each op).
@@ -518,6 +520,7 @@ impl Executor {
             driver_read_interval: DRIVER_READ_INTERVAL,
             deferred: Vec::new(),
             iteration_started: None,
+            thread_time_at_start: Default::default(),
             step_clock: StepClock::default(),
             fused: false,
             refine_from: None,
@@ -1018,6 +1021,7 @@ impl Executor {
             self.compare_rebuilds();
             let now = Instant::now();
             self.iteration_started = Some(now);
+            self.thread_time_at_start = crate::decorator::op_thread_time();
             self.step_clock.iteration_starts(now);
         }
         if index == 0 && self.config.exact_allocations() {
@@ -1680,6 +1684,7 @@ impl Executor {
             calibrated: None,
             trying_plans: false,
             first: self.iteration == 0,
+            training_thread: crate::decorator::op_thread_time().since(&self.thread_time_at_start),
         };
         self.step_clock
             .iteration_ends(followed_plan, recorder.stalls().total_ns());
