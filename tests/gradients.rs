@@ -45,6 +45,23 @@ fn assert_swapped_last_iteration() {
         profile.swapped_out_bytes, profile.swapped_in_bytes,
         "every offloaded byte came back"
     );
+    // The report splits the iteration's time in its ops, and the moves are
+    // burn-swap's own.
+    let report = burn_swap::last_iteration().expect("a report");
+    let time = report.training_thread;
+    assert!(time.backend_ns > 0, "{time:?}");
+    // On Flex a prefetch brings the tensor back at once: nothing is left
+    // to take back when it is read.
+    let moves = time.swap_out_ns + time.prefetch_ns + time.swap_in_ns;
+    assert!(
+        time.swap_out_ns > 0 && time.prefetch_ns + time.swap_in_ns > 0,
+        "{time:?}"
+    );
+    assert!(time.own_ns >= moves, "{time:?}");
+    assert!(
+        report.to_string().contains("in burn-swap's own work"),
+        "{report}"
+    );
 }
 
 #[test]
