@@ -10,12 +10,11 @@
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, Weak};
-use std::time::Instant;
 
 use burn_backend::{Backend, BackendTypes, DType, Shape, TensorMetadata};
 use serde::{Deserialize, Serialize};
 
-use crate::decorator::{timed, Part};
+use crate::decorator::{timed, timed_ns, Part};
 use crate::policy::Codec;
 use crate::rebuild_check::{RebuildCheck, SameBits};
 use crate::sparsity::{count_zeros, HostZeros, PendingZeros};
@@ -506,15 +505,14 @@ impl<B: Backend> Slot<B> {
     /// compute thread waits for the whole copy (reported as a stall).
     fn load_from(&self, host: HostCopy) -> B::FloatTensorPrimitive {
         let _span = tracing::trace_span!("swap_in", id = self.id, bytes = self.bytes).entered();
-        let started = Instant::now();
-        let primitive = timed(Part::SwapIn, || transfer::load::<B>(host, &self.device));
+        let (primitive, nanos) = timed_ns(Part::SwapIn, || transfer::load::<B>(host, &self.device));
         self.report(SlotEvent::Loaded {
             id: self.id,
             bytes: self.bytes,
         });
         self.report(SlotEvent::Stalled {
             id: self.id,
-            nanos: started.elapsed().as_nanos() as u64,
+            nanos,
             on_demand: true,
         });
         primitive
@@ -528,11 +526,10 @@ impl<B: Backend> Slot<B> {
         }
         let _span =
             tracing::trace_span!("swap_in_wait", id = self.id, bytes = self.bytes).entered();
-        let started = Instant::now();
-        let primitive = timed(Part::SwapIn, || transfer::collect::<B>(incoming));
+        let (primitive, nanos) = timed_ns(Part::SwapIn, || transfer::collect::<B>(incoming));
         self.report(SlotEvent::Stalled {
             id: self.id,
-            nanos: started.elapsed().as_nanos() as u64,
+            nanos,
             on_demand: false,
         });
         primitive

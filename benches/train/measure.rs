@@ -264,18 +264,19 @@ pub struct OpThread {
 
 fn op_thread_since(before: burn_swap::decorator::OpThreadTime, steps: usize) -> Option<OpThread> {
     let after = burn_swap::decorator::op_thread_time();
-    let ms = |after: u64, before: u64| (after - before) as f64 / 1e6 / steps.max(1) as f64;
+    let t = after.since(&before);
+    let ms = |ns: u64| ns as f64 / 1e6 / steps.max(1) as f64;
     (after != before).then(|| OpThread {
-        own_ms_per_step: ms(after.own_ns, before.own_ns),
-        backend_ms_per_step: ms(after.backend_ns, before.backend_ns),
-        swap_out_ms: ms(after.swap_out_ns, before.swap_out_ns),
-        prefetch_ms: ms(after.prefetch_ns, before.prefetch_ns),
-        swap_in_ms: ms(after.swap_in_ns, before.swap_in_ns),
-        rebuild_ms: ms(after.rebuild_ns, before.rebuild_ns),
-        budget_wait_ms: ms(after.budget_wait_ns, before.budget_wait_ns),
-        progress_ms: ms(after.progress_ns, before.progress_ns),
-        release_ms: ms(after.release_ns, before.release_ns),
-        driver_read_ms: ms(after.driver_read_ns, before.driver_read_ns),
+        own_ms_per_step: ms(t.own_ns),
+        backend_ms_per_step: ms(t.backend_ns),
+        swap_out_ms: ms(t.swap_out_ns),
+        prefetch_ms: ms(t.prefetch_ns),
+        swap_in_ms: ms(t.swap_in_ns),
+        rebuild_ms: ms(t.rebuild_ns),
+        budget_wait_ms: ms(t.budget_wait_ns),
+        progress_ms: ms(t.progress_ns),
+        release_ms: ms(t.release_ns),
+        driver_read_ms: ms(t.driver_read_ns),
     })
 }
 

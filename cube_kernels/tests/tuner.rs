@@ -168,21 +168,28 @@ fn tuned_configs_are_cached_on_disk_and_reused() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A tuner that searches only `budget`, timing each candidate once.
+#[cfg(feature = "wgpu")]
+fn small_tuner(budget: SearchBudget) -> Tuner {
+    let mut t = Tuner::new();
+    t.budget = budget;
+    t.reps = 1;
+    t
+}
+
 #[cfg(feature = "wgpu")]
 #[test]
 fn tuner_picks_a_config_that_runs_on_wgpu_and_caches_it() {
     use cubecl::prelude::*;
     use cubecl::wgpu::{WgpuDevice, WgpuRuntime};
     let client = WgpuRuntime::client(&WgpuDevice::default());
-    let mut t = Tuner::new();
-    t.budget = SearchBudget {
+    let mut t = small_tuner(SearchBudget {
         random: 3,
         guided: 3,
         seed: 9,
         confirm: 2,
         ..SearchBudget::default()
-    };
-    t.reps = 1;
+    });
     let len = 20_000;
     let c = t
         .config(
@@ -217,15 +224,13 @@ fn tuner_picks_a_bitmap_config_that_runs_on_wgpu() {
     use cubecl::prelude::*;
     use cubecl::wgpu::{WgpuDevice, WgpuRuntime};
     let client = WgpuRuntime::client(&WgpuDevice::default());
-    let mut t = Tuner::new();
-    t.budget = SearchBudget {
+    let mut t = small_tuner(SearchBudget {
         random: 3,
         guided: 2,
         seed: 4,
         confirm: 1,
         ..SearchBudget::default()
-    };
-    t.reps = 1;
+    });
     for direction in [Direction::Compress, Direction::Decompress] {
         let c = t
             .config(&client, CodecKind::Bitmap, DType::F16, direction, 50_000)

@@ -43,7 +43,7 @@ impl<B: Backend> BackendTypes for Swapping<B> {
 }
 
 pub use time::{op_thread_time, OpThreadTime};
-pub(crate) use time::{timed, Part};
+pub(crate) use time::{timed, timed_ns, Part};
 
 /// One op on its way through the decorator.
 pub(crate) struct OpScope<B: Backend> {
@@ -317,7 +317,7 @@ impl<B: Backend> OpScope<B> {
         // autotune needs the device's room), the training thread keeps pace
         // with the runtime's thread, so that the buffers it asked to move off
         // leave before later ops run.
-        timed(Part::Progress, || crate::transfer::progress(end.keep_pace));
+        crate::transfer::progress(end.keep_pace);
         if holds_budget {
             wait_for_budget();
         }
@@ -352,20 +352,16 @@ fn offload(
 /// Waits for the downloads that still hold device memory the budget needs
 /// back (none while the link keeps up with compute).
 fn wait_for_budget() {
-    timed(Part::BudgetWait, wait_for_room)
-}
-
-fn wait_for_room() {
     let downloads = executor::with(|e| e.downloads_to_wait_for());
     if downloads.is_empty() {
         return;
     }
     let _span = tracing::trace_span!("budget_wait", downloads = downloads.len()).entered();
-    let started = Instant::now();
-    for slot in &downloads {
-        slot.wait_downloaded();
-    }
-    let nanos = started.elapsed().as_nanos() as u64;
+    let ((), nanos) = timed_ns(Part::BudgetWait, || {
+        for slot in &downloads {
+            slot.wait_downloaded();
+        }
+    });
     executor::with(|e| e.waited_for_budget(nanos));
 }
 

@@ -155,6 +155,11 @@ pub fn op_thread_time() -> OpThreadTime {
 /// Runs `f`, counting its time in `part`, less that of the parts it runs
 /// (a rebuild that brings its input back counts the wait as swapping in).
 pub(crate) fn timed<R>(part: Part, f: impl FnOnce() -> R) -> R {
+    timed_ns(part, f).0
+}
+
+/// [`timed`], also returning how long `f` took, in nanoseconds.
+pub(crate) fn timed_ns<R>(part: Part, f: impl FnOnce() -> R) -> (R, u64) {
     let started = Instant::now();
     let depth = DEPTH.with(|d| d.replace(d.get() + 1));
     let outer_inner = INNER_PARTS_NS.with(|t| t.replace(0));
@@ -166,7 +171,7 @@ pub(crate) fn timed<R>(part: Part, f: impl FnOnce() -> R) -> R {
     if depth == 0 {
         IN_PARTS_NS.with(|t| t.set(t.get() + nanos));
     }
-    out
+    (out, nanos)
 }
 
 /// Where an op's `begin` handed over to the backend's op.
@@ -178,9 +183,10 @@ pub(crate) struct HandedOver {
 
 /// `begin`, entered at `entered`, hands over to the backend's op now.
 pub(crate) fn handed_over(entered: Instant) -> HandedOver {
-    own_since(entered);
+    let at = Instant::now();
+    OWN_NS.fetch_add((at - entered).as_nanos() as u64, Ordering::Relaxed);
     HandedOver {
-        at: Instant::now(),
+        at,
         in_parts_ns: IN_PARTS_NS.with(Cell::get),
     }
 }

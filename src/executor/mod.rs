@@ -36,7 +36,7 @@ use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
 
 use crate::config::{OnBudgetError, PoolCap, SwapConfig};
-use crate::decorator::{timed, Part};
+use crate::decorator::{timed, timed_ns, Part};
 use crate::error::SwapError;
 use crate::handle::{ManagedSlot, SlotEvent, TensorId, Tracker};
 use crate::plan_trial::{Candidate, PlanTrial, TrialStep, Way, RIVAL_WINDOW};
@@ -1146,9 +1146,9 @@ impl Executor {
             }
         }
         let started = Instant::now();
-        let real = timed(Part::DriverRead, || self.read_real_growth());
+        let (real, nanos) = timed_ns(Part::DriverRead, || self.read_real_growth());
         self.driver_reads.0 += 1;
-        self.driver_reads.1 += started.elapsed();
+        self.driver_reads.1 += Duration::from_nanos(nanos);
         self.last_driver_read = Some((started, tracked));
         real
     }

@@ -654,15 +654,16 @@ pub(crate) fn progress(keep_pace: bool) {
     if !ANY_PENDING.load(Ordering::Acquire) {
         return;
     }
-    let started = std::time::Instant::now();
-    let first = progress_pending();
-    if keep_pace {
-        if let Some(pending) = first {
-            pending.catch_up();
-            progress_pending();
+    let ((), nanos) = crate::decorator::timed_ns(crate::decorator::Part::Progress, || {
+        let first = progress_pending();
+        if keep_pace {
+            if let Some(pending) = first {
+                pending.catch_up();
+                progress_pending();
+            }
         }
-    }
-    PROGRESS_NS.fetch_add(started.elapsed().as_nanos() as u64, Ordering::Relaxed);
+    });
+    PROGRESS_NS.fetch_add(nanos, Ordering::Relaxed);
 }
 
 /// Ops between polls while only releases wait: a poll is an op of fusion's

@@ -27,11 +27,9 @@ use std::time::Duration;
 
 use cubecl::client::ComputeClient;
 use cubecl::cuda::{CudaDevice, CudaRuntime};
-use cubecl::device::Device;
-use cubecl::device_handle::DeviceHandle;
 use cubecl::server::ComputeServer;
 use cubecl::stream_id::StreamId;
-use cubecl::{MemoryAllocationMode, Runtime};
+use cubecl::MemoryAllocationMode;
 use cudarc::driver::{result, sys};
 
 use super::make_current;
@@ -67,7 +65,7 @@ pub(crate) fn release_free(client: &ComputeClient<CudaRuntime>, device: &CudaDev
 /// cap spent most of its step there).
 fn note_held_later(device: &CudaDevice) {
     let stream = StreamId::current();
-    DeviceHandle::<<CudaRuntime as Runtime>::Server>::new(device.to_id()).submit(move |server| {
+    super::worker::device_server(device).submit(move |server| {
         if let Ok(usage) = server.memory_usage(stream) {
             HELD_PEAK.fetch_max(usage.bytes_reserved, Ordering::AcqRel);
         }

@@ -285,7 +285,13 @@ type Message<J> = (J, Result<Vec<Target>, String>, Fence);
 
 /// The device's CubeCL server, reached directly so the compute thread does
 /// not wait for it.
-type ServerHandle = DeviceHandle<<CudaRuntime as Runtime>::Server>;
+pub(crate) type ServerHandle = DeviceHandle<<CudaRuntime as Runtime>::Server>;
+
+/// The CubeCL server of `device`: tasks submitted to it run on its device
+/// thread, in order with compute's.
+pub(crate) fn device_server(device: &CudaDevice) -> ServerHandle {
+    ServerHandle::new(device.to_id())
+}
 
 /// The sending end of a lane.
 pub(crate) struct Worker<J> {
@@ -340,7 +346,7 @@ impl<J: Send + 'static> Worker<J> {
 /// copy sends the jobs first (or it could wait for compute's next ops,
 /// forever where there are none).
 pub(crate) fn flush_jobs(device: &CudaDevice) {
-    ServerHandle::new(device.to_id()).flush_queue();
+    device_server(device).flush_queue();
 }
 
 /// The end of one copy on a lane's stream.
@@ -462,7 +468,7 @@ where
         .map_err(|e| CudaError::other(format!("spawning {name}: {e}")))?;
     Ok(Worker {
         tx,
-        server: ServerHandle::new(device.to_id()),
+        server: device_server(device),
     })
 }
 
