@@ -251,10 +251,14 @@ impl Executor {
     pub(super) fn release_free_memory(&mut self) {
         if let (true, Some(probe)) = (self.config.exact_allocations(), &self.probe) {
             let on_plan = self.on_plan;
+            let watched = self.reclaimer.is_some();
+            let watch = &self.driver_watch;
             timed(Part::Release, || {
                 probe.release_free();
-                if on_plan {
-                    probe.trim();
+                match (on_plan, watched) {
+                    (true, true) => watch.want_trim(),
+                    (true, false) => probe.trim(),
+                    (false, _) => {}
                 }
             });
             self.freed_since_release = 0;
@@ -284,10 +288,10 @@ impl Executor {
         } else {
             u64::MAX
         };
-        self.reclaim_below.store(below, Ordering::Relaxed);
+        self.driver_watch.free_below.store(below, Ordering::Relaxed);
         if self.reclaimer.is_none() {
-            let below = self.reclaim_below.clone();
-            self.reclaimer = self.probe.as_ref().and_then(|p| p.reclaim(below));
+            let watch = self.driver_watch.clone();
+            self.reclaimer = self.probe.as_ref().and_then(|p| p.reclaim(watch));
         }
     }
 

@@ -46,7 +46,9 @@ use crate::rebuild_check::{Checked, Differed, RebuildAs, RebuildCheck, RebuildCh
 use crate::report::{plan_line, IterationReport, OffloadTally, SwapWarning, Warnings};
 use crate::runtime_failure::SkippedCandidates;
 use crate::sparsity::PendingZeros;
-use crate::transfer::{DeviceMemory, DeviceReport, DeviceUsage, TransferError, TransferOptions};
+use crate::transfer::{
+    DeviceMemory, DeviceReport, DeviceUsage, DriverWatch, TransferError, TransferOptions,
+};
 use burn_swap_plan::cost::{calibrate, replay, CodecTime, MeasuredStep};
 use burn_swap_plan::memory::Footprint;
 use burn_swap_plan::profile::Sparsity;
@@ -346,9 +348,11 @@ pub(crate) struct Executor {
     /// Gives free device memory back from another thread while a budget is
     /// held (see `DeviceMemory::reclaim`): always in an iteration without a
     /// plan (autotune tries kernels at new shapes there), and while the
-    /// driver's free memory is below `reclaim_below` when following one.
+    /// driver's free memory is below `driver_watch.free_below` when
+    /// following one. While it runs it reads the driver and trims the
+    /// driver's pool for this thread.
     reclaimer: Option<Box<dyn Send>>,
-    reclaim_below: Arc<AtomicU64>,
+    driver_watch: Arc<DriverWatch>,
     /// Whether the driver's memory pool was capped (see [`PoolCap`]).
     pool_capped: bool,
     /// The device's free memory as training began, under
@@ -500,7 +504,7 @@ impl Executor {
             events: Vec::new(),
             probe: None,
             reclaimer: None,
-            reclaim_below: Arc::new(AtomicU64::new(u64::MAX)),
+            driver_watch: Arc::new(DriverWatch::new(u64::MAX)),
             pool_capped: false,
             free_at_start: None,
             iteration_on_plan: false,
@@ -1130,16 +1134,23 @@ impl Executor {
     /// allocator's pool keeping freed buffers in pieces). One driver call,
     /// no round trip to the runtime's thread.
     ///
-    /// The driver is read at most every [`DRIVER_READ_INTERVAL`]; in
-    /// between, the last reading moves with the bytes the iteration's
-    /// tensors and downloads gained or lost since.
+    /// While the reclaimer runs, its latest reading of the driver stands in
+    /// for a read of this thread's own (the driver's calls are slow while
+    /// the runtime launches work); else the driver is read at most every
+    /// [`DRIVER_READ_INTERVAL`]. In between, the last reading moves with the
+    /// bytes the iteration's tensors and downloads gained or lost since. A
+    /// reading over the budget is taken again here, after a trim.
     fn measure_real_growth(&mut self) -> u64 {
         if self.probe.is_none() {
             return 0;
         }
         let tracked = self.growth() + self.download_bytes;
+        if let Some(real) = self.growth_from_watch(tracked) {
+            return real;
+        }
         if let Some((at, tracked_then)) = self.last_driver_read {
-            if at.elapsed() < self.driver_read_interval {
+            let watched = self.reclaimer.is_some() && at.elapsed() < WATCH_STALE_AFTER;
+            if watched || at.elapsed() < self.driver_read_interval {
                 self.real_growth = (self.real_growth + tracked).saturating_sub(tracked_then);
                 self.last_driver_read = Some((at, tracked));
                 return self.real_growth;
@@ -1151,6 +1162,27 @@ impl Executor {
         self.driver_reads.1 += Duration::from_nanos(nanos);
         self.last_driver_read = Some((started, tracked));
         real
+    }
+
+    /// The real growth from the reclaimer's reading, where it has one taken
+    /// since this iteration's first reading of the driver and not over the
+    /// budget.
+    fn growth_from_watch(&mut self, tracked: u64) -> Option<u64> {
+        self.reclaimer.as_ref()?;
+        self.driver_watch.note_tracked(tracked);
+        let (since, _) = self.last_driver_read?;
+        let reading = self.driver_watch.latest().filter(|r| r.at > since)?;
+        let used = reading.used();
+        let floor = self.driver_floor.min(used);
+        if used - floor > self.budget.unwrap_or(u64::MAX) {
+            // Read again here, after a trim.
+            self.last_driver_read = None;
+            return None;
+        }
+        self.driver_floor = floor;
+        self.real_growth = (used - floor + tracked).saturating_sub(reading.tracked);
+        self.last_driver_read = Some((reading.at, tracked));
+        Some(self.real_growth)
     }
 
     fn read_real_growth(&mut self) -> u64 {
@@ -1957,6 +1989,11 @@ const PACE_STEPS: usize = 4;
 /// driver's count trails the ops called by tens of ops anyway (under fusion
 /// they run later than called), so reading after every op saw little more.
 const DRIVER_READ_INTERVAL: Duration = Duration::from_millis(1);
+
+/// How old the reclaimer's latest reading of the driver may be before the
+/// training thread reads the driver itself: the reclaimer reads every 2 ms,
+/// unless it waits for a release it queued on the runtime's thread.
+const WATCH_STALE_AFTER: Duration = Duration::from_millis(10);
 
 /// The time between the starts of iterations, which is the device's pace
 /// once the training loop waits for it (reads its loss) or the runtime's

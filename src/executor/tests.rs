@@ -49,7 +49,7 @@ struct Driver {
     pool_unused: Arc<AtomicU64>,
     /// Reclaimers running, and the threshold the last one was given.
     reclaimers: Arc<AtomicU64>,
-    reclaim_below: Arc<std::sync::Mutex<Option<Arc<AtomicU64>>>>,
+    reclaim_watch: Arc<std::sync::Mutex<Option<Arc<DriverWatch>>>>,
     /// The cap the driver's pool was given, if any.
     pool_cap: Arc<std::sync::Mutex<Option<u64>>>,
     /// The least free memory outside the pool since asked (0: not
@@ -79,9 +79,9 @@ impl DeviceMemory for Driver {
     fn allocator_unused(&self) -> Option<u64> {
         Some(self.pool_unused.load(Ordering::Relaxed))
     }
-    fn reclaim(&self, free_below: Arc<AtomicU64>) -> Option<Box<dyn Send>> {
+    fn reclaim(&self, watch: Arc<DriverWatch>) -> Option<Box<dyn Send>> {
         self.reclaimers.fetch_add(1, Ordering::Relaxed);
-        *self.reclaim_below.lock().unwrap() = Some(free_below);
+        *self.reclaim_watch.lock().unwrap() = Some(watch);
         Some(Box::new(Reclaiming(self.reclaimers.clone())))
     }
     fn cap_allocator(&self, bytes: u64) {
@@ -270,6 +270,47 @@ fn the_driver_is_read_at_most_once_an_interval_and_the_reading_moves_with_the_te
 }
 
 #[test]
+fn while_the_reclaimer_runs_its_readings_stand_in_for_the_drivers_and_it_trims() {
+    let driver = Driver::default();
+    let mut executor = training_on(&driver, exact_swap_all().budget_bytes(100).build());
+    executor.on_plan = true;
+    executor.reclaim();
+    let watch = driver
+        .reclaim_watch
+        .lock()
+        .unwrap()
+        .clone()
+        .expect("a reclaimer");
+    let reads_as = |used: u64| watch.read_with(|| Some((1000 - used, 1000)));
+    driver.used.store(200, Ordering::Relaxed);
+    // The iteration's first reading is the training thread's own.
+    assert_eq!(executor.measure_real_growth(), 0);
+    executor.produced(1, TensorKey { op: 0, output: 0 }, 40, None);
+    assert_eq!(executor.measure_real_growth(), 40);
+    // The reclaimer saw 60 bytes more than the floor with 40 tracked; 10
+    // more tracked since.
+    reads_as(260);
+    executor.produced(2, TensorKey { op: 1, output: 0 }, 10, None);
+    assert_eq!(executor.measure_real_growth(), 70);
+    assert_eq!(executor.driver_reads.0, 1, "the driver read once");
+    // A reading over the budget is taken again on the training thread,
+    // after a trim.
+    driver.used.store(350, Ordering::Relaxed);
+    reads_as(400);
+    assert_eq!(executor.measure_real_growth(), 150);
+    assert_eq!(executor.driver_reads.0, 2);
+    assert_eq!(driver.trims.load(Ordering::Relaxed), 1);
+    // A release on the plan leaves the trim to the reclaimer.
+    executor.release_free_memory();
+    assert_eq!(driver.releases.load(Ordering::Relaxed), 1);
+    assert_eq!(driver.trims.load(Ordering::Relaxed), 1);
+    assert!(
+        watch.take_trim() && !watch.take_trim(),
+        "one trim asked for"
+    );
+}
+
+#[test]
 fn the_pace_is_the_median_of_the_iterations_that_followed_the_plan() {
     let mut clock = StepClock::default();
     let t0 = Instant::now();
@@ -376,8 +417,10 @@ fn free_memory_is_reclaimed_while_a_budget_is_held_always_when_profiling() {
     let mut executor = training_on(&driver, exact_swap_all().budget_bytes(100).build());
     let running = || driver.reclaimers.load(Ordering::Relaxed);
     let below = || {
-        let shared = driver.reclaim_below.lock().unwrap();
-        shared.as_ref().map(|b| b.load(Ordering::Relaxed))
+        let shared = driver.reclaim_watch.lock().unwrap();
+        shared
+            .as_ref()
+            .map(|w| w.free_below.load(Ordering::Relaxed))
     };
     executor.begin_op(false);
     executor.begin_op(false);

@@ -33,6 +33,7 @@ use cubecl::MemoryAllocationMode;
 use cudarc::driver::{result, sys};
 
 use super::make_current;
+use crate::transfer::DriverWatch;
 
 /// Puts the calling thread's stream in exact-allocation mode (`on`): every
 /// new buffer is its own allocation of its own size, reused only by a buffer
@@ -119,8 +120,11 @@ fn pool_capped() -> bool {
 ///   2.2 GiB free with 4.3 GiB freed in the pool. Trimming gives back what
 ///   the device has finished with.
 ///
-/// `free_below`: act only while the driver's free memory and what its pool
-/// holds unused come to less than this (`u64::MAX`: always).
+/// `watch.free_below`: act only while the driver's free memory and what
+/// its pool holds unused come to less than this (`u64::MAX`: always). Each
+/// round also trims the pool where the training thread asked and leaves
+/// the driver's reading in `watch`, so that the training thread makes none
+/// of these driver calls itself.
 pub(crate) struct Reclaimer {
     stop: Arc<AtomicBool>,
 }
@@ -130,7 +134,7 @@ impl Reclaimer {
     pub(crate) fn start(
         client: &ComputeClient<CudaRuntime>,
         device: &CudaDevice,
-        free_below: Arc<AtomicU64>,
+        watch: Arc<DriverWatch>,
     ) -> Option<Self> {
         let stop = Arc::new(AtomicBool::new(false));
         let stream = StreamId::current();
@@ -140,14 +144,17 @@ impl Reclaimer {
             .spawn(move || {
                 while !stopped.load(Ordering::Acquire) && !crate::runtime_failure::runtime_failed()
                 {
-                    let below = free_below.load(Ordering::Relaxed);
-                    let free = super::driver_free_total(&device).map(|(free, _)| free);
-                    if let Some(free) = free {
-                        LEAST_FREE_OUTSIDE_POOL.fetch_min(free, Ordering::AcqRel);
+                    let below = watch.free_below.load(Ordering::Relaxed);
+                    if watch.take_trim() {
+                        trim_pool(&device);
                     }
-                    let short = below == u64::MAX
-                        || free
-                            .is_some_and(|free| free + pool_unused(&device).unwrap_or(0) < below);
+                    let reading = watch.read_with(|| {
+                        let (free, total) = super::driver_free_total(&device)?;
+                        LEAST_FREE_OUTSIDE_POOL.fetch_min(free, Ordering::AcqRel);
+                        Some((free + pool_unused(&device).unwrap_or(0), total))
+                    });
+                    let short =
+                        below == u64::MAX || reading.is_some_and(|r| r.free_for_buffers < below);
                     if short {
                         stream.executes(|| {
                             if pool_capped() {
