@@ -183,7 +183,7 @@ impl Executor {
                 // can be what such a buffer lacks: given back whole after
                 // every op they are one piece to the driver.
                 let give_back = if !matches!(self.config.pool_cap, PoolCap::AtMost(_))
-                    || self.config.release_after_bytes > 0
+                    || self.config.release_after_bytes != Some(0)
                 {
                     let settings = crate::fit::key_values(&crate::fit::WHOLE_FREES);
                     format!(
@@ -270,9 +270,19 @@ impl Executor {
     /// there), else once enough was freed to be worth a pass over the
     /// runtime's buffers.
     pub(super) fn release_freed_memory(&mut self) {
-        if !self.on_plan || self.freed_since_release >= self.config.release_after_bytes {
+        if !self.on_plan || self.freed_since_release >= self.release_after_bytes() {
             self.release_free_memory();
         }
+    }
+
+    /// [`SwapConfig::release_after_bytes`], or by default a quarter of the
+    /// budget between 256 MiB and 1 GiB.
+    pub(super) fn release_after_bytes(&self) -> u64 {
+        const LEAST: u64 = 256 << 20;
+        self.config.release_after_bytes.unwrap_or_else(|| {
+            self.budget
+                .map_or(LEAST, |budget| (budget / 4).clamp(LEAST, 1 << 30))
+        })
     }
 
     /// Keeps the reclaimer running while a budget is held with exact

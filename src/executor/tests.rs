@@ -441,6 +441,23 @@ fn free_memory_is_reclaimed_while_a_budget_is_held_always_when_profiling() {
 }
 
 #[test]
+fn by_default_free_buffers_go_back_after_a_quarter_of_the_budget_within_bounds() {
+    const MIB: u64 = 1 << 20;
+    let mut executor = Executor::new(exact_swap_all().build());
+    assert_eq!(executor.release_after_bytes(), 256 * MIB, "no budget");
+    for (budget, after) in [
+        (512 * MIB, 256 * MIB),
+        (2048 * MIB, 512 * MIB),
+        (6 << 30, 1 << 30),
+    ] {
+        executor.budget = Some(budget);
+        assert_eq!(executor.release_after_bytes(), after);
+    }
+    executor.configure(exact_swap_all().release_after_bytes(0).build());
+    assert_eq!(executor.release_after_bytes(), 0, "a setting stands");
+}
+
+#[test]
 fn free_buffers_go_back_once_enough_was_freed() {
     let driver = Driver::default();
     let config = exact_swap_all().release_after_bytes(100).build();
