@@ -47,7 +47,8 @@ use crate::report::{plan_line, IterationReport, OffloadTally, SwapWarning, Warni
 use crate::runtime_failure::SkippedCandidates;
 use crate::sparsity::PendingZeros;
 use crate::transfer::{
-    DeviceMemory, DeviceReport, DeviceUsage, DriverWatch, TransferError, TransferOptions,
+    DeviceMemory, DeviceReport, DeviceUsage, DriverReading, DriverWatch, TransferError,
+    TransferOptions,
 };
 use burn_swap_plan::cost::{calibrate, replay, CodecTime, MeasuredStep};
 use burn_swap_plan::memory::Footprint;
@@ -1145,15 +1146,30 @@ impl Executor {
             return 0;
         }
         let tracked = self.growth() + self.download_bytes;
-        if let Some(real) = self.growth_from_watch(tracked) {
-            return real;
+        let watched = self.reclaimer.is_some();
+        if watched {
+            self.driver_watch.note_tracked(tracked);
         }
         if let Some((at, tracked_then)) = self.last_driver_read {
-            let watched = self.reclaimer.is_some() && at.elapsed() < WATCH_STALE_AFTER;
-            if watched || at.elapsed() < self.driver_read_interval {
-                self.real_growth = (self.real_growth + tracked).saturating_sub(tracked_then);
-                self.last_driver_read = Some((at, tracked));
-                return self.real_growth;
+            let newer = (watched.then(|| self.driver_watch.latest()))
+                .flatten()
+                .filter(|r| r.at > at);
+            let fresh_for = match watched {
+                true => WATCH_STALE_AFTER.max(self.driver_read_interval),
+                false => self.driver_read_interval,
+            };
+            match newer {
+                Some(reading) => {
+                    if let Some(real) = self.growth_from(reading, tracked) {
+                        return real;
+                    }
+                }
+                None if at.elapsed() < fresh_for => {
+                    self.real_growth = (self.real_growth + tracked).saturating_sub(tracked_then);
+                    self.last_driver_read = Some((at, tracked));
+                    return self.real_growth;
+                }
+                None => {}
             }
         }
         let started = Instant::now();
@@ -1164,19 +1180,12 @@ impl Executor {
         real
     }
 
-    /// The real growth from the reclaimer's reading, where it has one taken
-    /// since this iteration's first reading of the driver and not over the
-    /// budget.
-    fn growth_from_watch(&mut self, tracked: u64) -> Option<u64> {
-        self.reclaimer.as_ref()?;
-        self.driver_watch.note_tracked(tracked);
-        let (since, _) = self.last_driver_read?;
-        let reading = self.driver_watch.latest().filter(|r| r.at > since)?;
+    /// The real growth from the reclaimer's `reading`, unless it is over
+    /// the budget: then the driver is read here, after a trim.
+    fn growth_from(&mut self, reading: DriverReading, tracked: u64) -> Option<u64> {
         let used = reading.used();
         let floor = self.driver_floor.min(used);
         if used - floor > self.budget.unwrap_or(u64::MAX) {
-            // Read again here, after a trim.
-            self.last_driver_read = None;
             return None;
         }
         self.driver_floor = floor;
