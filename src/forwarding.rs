@@ -700,10 +700,21 @@ impl<B: Backend> FloatTensorOps<Self> for Swapping<B> {
         value: FloatTensor<Self>,
     ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_mask_where");
+        let __replay = __op.replayable().then(|| (mask.clone(),));
         let tensor = __op.input(tensor);
         let value = __op.input(value);
         let __out = <B as FloatTensorOps<B>>::float_mask_where(tensor, mask, value);
         let __out = __op.output(__out);
+        if let Some((mask,)) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    let value = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_mask_where(tensor, mask, value)
+                }),
+            );
+        }
         __op.finish();
         __out
     }
@@ -713,9 +724,19 @@ impl<B: Backend> FloatTensorOps<Self> for Swapping<B> {
         value: Scalar,
     ) -> FloatTensor<Self> {
         let mut __op = crate::decorator::OpScope::<B>::begin("float_mask_fill");
+        let __replay = __op.replayable().then(|| (mask.clone(), value.clone()));
         let tensor = __op.input(tensor);
         let __out = <B as FloatTensorOps<B>>::float_mask_fill(tensor, mask, value);
         let __out = __op.output(__out);
+        if let Some((mask, value)) = __replay {
+            __op.recipe(
+                Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
+                    let mut __in = __in.into_iter();
+                    let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    <B as FloatTensorOps<B>>::float_mask_fill(tensor, mask, value)
+                }),
+            );
+        }
         __op.finish();
         __out
     }

@@ -386,6 +386,7 @@ mod tests {
             needed_at: 3,
             codec,
             stand_in: None,
+            transient: false,
         };
         Arc::new(Plan {
             op_signatures,

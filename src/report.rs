@@ -405,7 +405,7 @@ pub(crate) fn plan_line(plan: &Plan) -> String {
             "{} swaps {} of {} saved tensors ({} each way{}), device peak {}{budget}",
             plan.policy,
             plan.swapped_count(),
-            plan.decisions.len(),
+            plan.saved_count(),
             human_bytes(plan.swapped_bytes()),
             match plan.compressed_count() {
                 0 => String::new(),

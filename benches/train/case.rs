@@ -148,6 +148,9 @@ pub struct PlanSummary {
     /// Tensors an earlier one stands in for (rebuilt with no kernel).
     #[serde(default)]
     pub stand_in_count: usize,
+    /// Tensors forward freed, made again on the way to rebuilt ones.
+    #[serde(default)]
+    pub transient_count: usize,
     /// The iteration's time the plan's evaluator predicted (policies that
     /// price their plans).
     #[serde(default)]

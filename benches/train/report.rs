@@ -216,13 +216,14 @@ pub fn print_plans(rows: &[Row]) {
             )
         });
         println!(
-            "  {:<40} {} of {} swapped ({} MiB, {} compressed), {} rebuilt by running their op again, {} stood in for{evaluator}",
+            "  {:<40} {} of {} swapped ({} MiB, {} compressed), {} rebuilt by running their op again (through {} forward freed), {} stood in for{evaluator}",
             row.case.label(),
             plan.swapped_count,
             plan.saved_tensors,
             mib(plan.swapped_bytes),
             plan.compressed_count,
             plan.rerun_count,
+            plan.transient_count,
             plan.stand_in_count,
         );
         if let Some(verdict) = m.swap.as_ref().and_then(|s| s.plans_timed.as_ref()) {

@@ -58,6 +58,12 @@ pub struct Decision {
     /// [`RecomputeGraph::stand_in`](crate::recompute::RecomputeGraph::stand_in)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stand_in: Option<TensorKey>,
+    /// For `Recompute`: not a saved tensor but one forward frees once read,
+    /// made again only on the way to a rebuilt tensor that is made from it
+    /// (see [`RecomputeGraph::transient`](crate::recompute::RecomputeGraph::transient)),
+    /// and freed once that tensor is made.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub transient: bool,
 }
 
 impl Decision {
@@ -79,6 +85,7 @@ impl Decision {
             needed_at: 0,
             codec: None,
             stand_in: None,
+            transient: false,
         }
     }
 
@@ -98,7 +105,8 @@ pub struct Plan {
     pub policy: String,
     /// The profiled iteration it was made from.
     pub iteration: u64,
-    /// One decision per saved activation.
+    /// One decision per saved activation, then one per tensor forward
+    /// frees that a rebuild is made through ([`Decision::transient`]).
     pub decisions: Vec<Decision>,
     /// The op sequence the plan is valid for.
     pub op_signatures: Vec<u64>,
@@ -152,12 +160,22 @@ impl Plan {
             .count()
     }
 
-    /// How many tensors are rebuilt in backward.
+    /// How many saved tensors are rebuilt in backward.
     pub fn recomputed_count(&self) -> usize {
         self.decisions
             .iter()
-            .filter(|d| d.action == Action::Recompute)
+            .filter(|d| d.action == Action::Recompute && !d.transient)
             .count()
+    }
+
+    /// How many saved tensors it has a decision for.
+    pub fn saved_count(&self) -> usize {
+        self.decisions.len() - self.transient_count()
+    }
+
+    /// How many tensors forward frees are made again on the way to rebuilt ones.
+    pub fn transient_count(&self) -> usize {
+        self.decisions.iter().filter(|d| d.transient).count()
     }
 
     /// Of the rebuilt tensors, those an earlier tensor stands in for (a
@@ -203,7 +221,7 @@ impl fmt::Display for Plan {
             "burn-swap plan ({}, from iteration {}): {} saved tensors, {} swapped ({} per iteration each way){}",
             self.policy,
             self.iteration,
-            self.decisions.len(),
+            self.saved_count(),
             self.swapped_count(),
             human_bytes(self.swapped_bytes()),
             match self.compressed_count() {
@@ -239,6 +257,13 @@ impl fmt::Display for Plan {
                 rerun + relu + equal,
                 how.join(", ")
             )?;
+            match self.transient_count() {
+                0 => {}
+                n => write!(
+                    f,
+                    ", through {n} tensors forward freed, made again for them"
+                )?,
+            }
             if relu + equal > 0 {
                 write!(
                     f,

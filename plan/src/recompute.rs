@@ -3,11 +3,16 @@
 //!
 //! A saved tensor can be rebuilt when the op that made it can run again
 //! ([`OpProfile::replayable`](crate::profile::OpProfile::replayable)) and
-//! everything it read is still there in backward: tensors made before the
-//! iteration (parameters, the batch), or saved tensors of the iteration
-//! (kept, swapped or themselves rebuilt, a chain) that live at least until
-//! the rebuilt tensor is needed. A tensor forward made and freed cannot be a
-//! source: keeping it for the rebuild would cost the memory the rebuild saves.
+//! everything it read is there again in backward: tensors made before the
+//! iteration (parameters, the batch), saved tensors of the iteration (kept,
+//! swapped or themselves rebuilt, a chain) that live at least until the
+//! rebuilt tensor is needed, or tensors forward made and freed whose own
+//! ops can run again from such sources. Those are made again on the way
+//! and freed once the tensor read from them is made: keeping them instead
+//! would cost the memory the rebuild saves. A softmax's `x - max` is one
+//! (burn-autodiff saves it for `exp`'s backward): it reads the masked
+//! scores and their row maxima, which forward frees, made from the saved
+//! `q` and `k` by a matmul, a scaling, a dropout's product and a fill.
 //!
 //! One case costs nothing to rebuild: the input of a ReLU that backward
 //! reads only for the ReLU's own gradient. burn-autodiff 0.21 saves a
@@ -29,7 +34,7 @@ use std::cmp::Reverse;
 use rustc_hash::FxHashMap;
 
 use crate::plan::{Action, Decision};
-use crate::profile::{Phase, Profile, TensorId, TensorKey, TensorProfile};
+use crate::profile::{OpProfile, Phase, Profile, TensorId, TensorKey, TensorProfile};
 
 /// Whether op `name`, run again outside the fused block it ran in, makes
 /// the same bits under burn's fusion: element-wise and layout ops do.
@@ -84,6 +89,8 @@ pub fn replays_alike_under_fusion(name: &str) -> bool {
             | "clamp"
             | "clamp_min"
             | "clamp_max"
+            | "mask_fill"
+            | "mask_where"
             | "cast"
             | "relu"
             | "leaky_relu"
@@ -103,10 +110,27 @@ pub fn replays_alike_under_fusion(name: &str) -> bool {
     )
 }
 
-/// The saved tensors that can be rebuilt, each with the saved tensors its op reads.
+/// Most tensors forward freed that one rebuilt tensor is made through.
+const MAX_TRANSIENTS: usize = 8;
+
+/// A tensor forward freed that a rebuild is made through.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Transient {
+    /// Its size.
+    pub bytes: u64,
+    /// Its last forward use: it is freed once that op has run.
+    pub freed_after: u32,
+}
+
+/// The saved tensors that can be rebuilt, each with the tensors its op
+/// reads that are made in the iteration: saved ones, and ones forward
+/// freed ([`Self::transient`]), each of those with its own sources.
 #[derive(Debug, Clone, Default)]
 pub struct RecomputeGraph {
     sources: FxHashMap<TensorKey, Vec<TensorKey>>,
+    /// The tensors forward freed that rebuilds are made through; each
+    /// belongs to the chain of one saved tensor.
+    transients: FxHashMap<TensorKey, Transient>,
     /// The producing op's recorded time, where timed.
     op_ns: FxHashMap<TensorKey, u64>,
     /// ReLU inputs read in backward only by `relu_backward`: the ReLU's
@@ -147,17 +171,18 @@ impl RecomputeGraph {
             if !op.replayable || op.phase != Phase::Forward || op.outputs.len() != 1 {
                 continue;
             }
-            let mut sources = Vec::with_capacity(op.inputs.len());
-            for id in &op.inputs {
-                match by_id.get(id) {
-                    None => {} // made before the iteration: it outlives backward
-                    Some(u) if u.saved && u.released_at.is_none_or(|r| r >= needed) => {
-                        sources.push(u.key)
-                    }
-                    Some(_) => continue 'tensors,
+            let mut chain = Chain::default();
+            if !chain.sources_of(profile, &by_id, &graph, op, needed) {
+                continue 'tensors;
+            }
+            for (key, transient, sources, ns) in chain.transients {
+                graph.transients.insert(key, transient);
+                graph.sources.insert(key, sources);
+                if let Some(ns) = ns {
+                    graph.op_ns.insert(key, ns);
                 }
             }
-            graph.sources.insert(t.key, sources);
+            graph.sources.insert(t.key, chain.sources);
             if let Some(ns) = op.duration_ns {
                 graph.op_ns.insert(t.key, ns);
             }
@@ -189,7 +214,14 @@ impl RecomputeGraph {
         self.sources.contains_key(&key)
     }
 
-    /// The saved tensors rebuilding `key` reads.
+    /// Whether `key` is a tensor forward freed that rebuilds are made
+    /// through, and where it is freed.
+    pub fn transient(&self, key: TensorKey) -> Option<Transient> {
+        self.transients.get(&key).copied()
+    }
+
+    /// The tensors of the iteration rebuilding `key` reads: saved ones, and
+    /// ones forward freed made again first.
     pub fn sources(&self, key: TensorKey) -> &[TensorKey] {
         self.sources.get(&key).map_or(&[], Vec::as_slice)
     }
@@ -197,6 +229,81 @@ impl RecomputeGraph {
     /// The recorded time of the op that rebuilds `key` (0 where untimed).
     pub fn rebuild_ns(&self, key: TensorKey) -> u64 {
         self.op_ns.get(&key).copied().unwrap_or(0)
+    }
+}
+
+/// The tensors one rebuild reads, found from the op that makes it.
+#[derive(Default)]
+struct Chain {
+    /// The rebuilt op's own sources.
+    sources: Vec<TensorKey>,
+    /// The tensors forward freed it is made through: each with where it is
+    /// freed, its own sources and its op's time.
+    transients: Vec<(TensorKey, Transient, Vec<TensorKey>, Option<u64>)>,
+}
+
+impl Chain {
+    /// Fills `self.sources` with what `op` reads, where each is there again
+    /// at op `needed`: made before the iteration (not a source), saved and
+    /// alive then, or forward freed and made again from such tensors by
+    /// ops that can run again, none of them in another tensor's chain.
+    fn sources_of(
+        &mut self,
+        profile: &Profile,
+        by_id: &FxHashMap<TensorId, &TensorProfile>,
+        graph: &RecomputeGraph,
+        op: &OpProfile,
+        needed: u32,
+    ) -> bool {
+        let mut sources = Vec::with_capacity(op.inputs.len());
+        for id in &op.inputs {
+            let Some(u) = by_id.get(id) else {
+                continue; // made before the iteration: it outlives backward
+            };
+            if u.saved {
+                if u.released_at.is_some_and(|r| r < needed) {
+                    return false;
+                }
+                sources.push(u.key);
+                continue;
+            }
+            if self.transients.iter().any(|(k, ..)| *k == u.key) {
+                sources.push(u.key); // read twice in the chain (x - max(x))
+                continue;
+            }
+            // Freed in the iteration without backward reading it, by an
+            // op that can run again, and in no other tensor's chain.
+            let made_by = profile
+                .ops
+                .get(u.key.op as usize)
+                .filter(|o| o.replayable && o.phase == Phase::Forward && o.outputs.len() == 1);
+            let Some(made_by) = made_by else {
+                return false;
+            };
+            if u.rebuild_refused
+                || u.released_at.is_none()
+                || !u.backward_uses.is_empty()
+                || graph.transients.contains_key(&u.key)
+                || self.transients.len() == MAX_TRANSIENTS
+            {
+                return false;
+            }
+            let at = self.transients.len();
+            let transient = Transient {
+                bytes: u.bytes,
+                freed_after: u.last_forward_use,
+            };
+            self.transients
+                .push((u.key, transient, Vec::new(), made_by.duration_ns));
+            let outer = std::mem::take(&mut self.sources);
+            if !self.sources_of(profile, by_id, graph, made_by, needed) {
+                return false;
+            }
+            self.transients[at].2 = std::mem::replace(&mut self.sources, outer);
+            sources.push(u.key);
+        }
+        self.sources = sources;
+        true
     }
 }
 
@@ -277,10 +384,14 @@ fn earlier_duplicate(
 /// backward use or the rebuild of a tensor made from it (a swapped source
 /// is then brought back by that op, a rebuilt one is rebuilt then). Each
 /// rebuilt tensor's `prefetch_at` is its `needed_at`. Decisions that rebuild
-/// a tensor `graph` cannot rebuild become `Keep`. A swapped tensor that
-/// stands in for a freed one leaves the device after it (kept, where it
-/// could not leave before backward).
-pub fn resolve_needs(graph: &RecomputeGraph, decisions: &mut [Decision]) {
+/// a tensor `graph` cannot rebuild become `Keep`. The tensors forward frees
+/// that rebuilds are made through get decisions of their own, after the
+/// saved tensors' (made again where the first tensor made from them is
+/// needed; those of an earlier call are taken out first). A swapped tensor
+/// that stands in for a freed one leaves the device after it (kept, where
+/// it could not leave before backward).
+pub fn resolve_needs(graph: &RecomputeGraph, decisions: &mut Vec<Decision>) {
+    decisions.retain(|d| !d.transient);
     for d in decisions.iter_mut() {
         if d.action == Action::Recompute && !graph.can_recompute(d.key) {
             *d = Decision::keep(d.key, d.bytes);
@@ -289,6 +400,31 @@ pub fn resolve_needs(graph: &RecomputeGraph, decisions: &mut [Decision]) {
             Action::Recompute => graph.stand_in(d.key),
             _ => None,
         };
+    }
+    let mut through: Vec<TensorKey> = decisions
+        .iter()
+        .filter(|d| d.action == Action::Recompute && d.stand_in.is_none())
+        .flat_map(|d| graph.sources(d.key))
+        .copied()
+        .collect();
+    let mut added = rustc_hash::FxHashSet::default();
+    while let Some(key) = through.pop() {
+        let Some(transient) = graph.transient(key) else {
+            continue;
+        };
+        if !added.insert(key) {
+            continue;
+        }
+        through.extend_from_slice(graph.sources(key));
+        decisions.push(Decision {
+            action: Action::Recompute,
+            offload_after: transient.freed_after,
+            // Set below, from the tensors made from it.
+            prefetch_at: u32::MAX,
+            needed_at: u32::MAX,
+            transient: true,
+            ..Decision::keep(key, transient.bytes)
+        });
     }
     let index: FxHashMap<TensorKey, usize> = decisions
         .iter()
@@ -339,8 +475,138 @@ pub fn resolve_needs(graph: &RecomputeGraph, decisions: &mut [Decision]) {
 
 #[cfg(test)]
 mod tests {
-    use super::{replays_alike_under_fusion, RecomputeGraph};
-    use crate::testing::chain;
+    use super::{replays_alike_under_fusion, resolve_needs, RecomputeGraph};
+    use crate::cost::{replay, CodecTime};
+    use crate::memory::Footprint;
+    use crate::plan::{Action, Decision};
+    use crate::profile::{Phase, Profile, Recorder};
+    use crate::testing::{chain, gigabyte_link, record};
+
+    const MIB: u64 = 1 << 20;
+
+    /// A softmax's shape: `scores` (1) is saved, `scaled` (2) and its row
+    /// maximum (3) are freed in forward, `shifted = scaled - max` (4) is
+    /// saved; `random` (5) is made by an op that cannot run again and read
+    /// by `dropped` (6), freed in forward, read by the saved `out` (7).
+    /// Every op takes 1 ms; backward reads 7, then 4, then 1, then 5.
+    fn softmax_like() -> Profile {
+        let forward: [(&'static str, Vec<u64>, u64, u64); 7] = [
+            ("float_matmul", vec![], 1, MIB),
+            ("float_div_scalar", vec![1], 2, MIB),
+            ("float_max_dim", vec![2], 3, 1024),
+            ("float_sub", vec![2, 3], 4, MIB),
+            ("float_random", vec![], 5, MIB),
+            ("float_mul", vec![4, 5], 6, MIB),
+            ("float_exp", vec![6], 7, MIB),
+        ];
+        let mut recorder = Recorder::new(64, 0);
+        let mut live = 0;
+        for (i, (name, inputs, id, bytes)) in forward.into_iter().enumerate() {
+            live += bytes;
+            let mut op = record(i as u32, &inputs, &[(id, bytes)]);
+            op.name = name;
+            op.replayable = name != "float_random";
+            recorder.op(op, Phase::Forward, Some(1_000_000), live, 0);
+            for (freed, after) in [(2, 3), (3, 3), (6, 6)] {
+                if after == i as u32 {
+                    recorder.released(freed, after);
+                }
+            }
+        }
+        recorder.backward_starts(7);
+        for (at, read) in [(7, 7), (8, 4), (9, 1), (10, 5)] {
+            recorder.op(
+                record(at, &[read], &[]),
+                Phase::Backward,
+                Some(1_000_000),
+                live,
+                0,
+            );
+            recorder.released(read, at);
+        }
+        recorder.finish(0, 11, None)
+    }
+
+    #[test]
+    fn a_tensor_made_from_ones_forward_freed_is_rebuilt_through_them_in_order() {
+        let profile = softmax_like();
+        let key = |id: u64| profile.tensors.iter().find(|t| t.id == id).unwrap().key;
+        let graph = RecomputeGraph::of(&profile);
+        let (scores, scaled, max, shifted) = (key(1), key(2), key(3), key(4));
+        assert!(graph.can_recompute(shifted));
+        assert_eq!(graph.sources(shifted), &[scaled, max]);
+        assert_eq!(graph.sources(max), &[scaled]);
+        assert_eq!(graph.sources(scaled), &[scores]);
+        assert_eq!(graph.transient(scaled).unwrap().freed_after, 3);
+        assert_eq!(graph.transient(scores), None);
+
+        let mut decisions = Decision::keep_all(&profile);
+        let i = decisions.iter().position(|d| d.key == shifted).unwrap();
+        rebuild_saved(&profile, &mut decisions, i);
+        resolve_needs(&graph, &mut decisions);
+        resolve_needs(&graph, &mut decisions);
+        let transients: Vec<&Decision> = decisions.iter().filter(|d| d.transient).collect();
+        assert_eq!(transients.len(), 2, "added once, whatever the calls");
+        let needed = decisions[i].needed_at;
+        assert_eq!(needed, 8);
+        for d in &transients {
+            assert_eq!(
+                (d.action, d.needed_at, d.prefetch_at),
+                (Action::Recompute, needed, needed)
+            );
+            assert_eq!(d.offload_after, 3);
+        }
+        // Their ops run again with the sub's: 3 ms.
+        let time = replay(&profile, &decisions, &gigabyte_link(), CodecTime::Measured);
+        assert_eq!(time.recompute_ns, 3e6);
+        // They are counted where the sub is needed, not through backward.
+        let footprint = Footprint::of(&profile);
+        let timeline = footprint.timeline(&profile, &decisions);
+        let kept = footprint.timeline(&profile, &Decision::keep_all(&profile));
+        assert_eq!(timeline[8], kept[8] + MIB + 1024);
+        assert_eq!(timeline[6], kept[6] - MIB);
+
+        // Not rebuilt, the sub leaves its transients out again.
+        decisions[i] = Decision::keep(shifted, MIB);
+        resolve_needs(&graph, &mut decisions);
+        assert!(decisions.iter().all(|d| !d.transient));
+    }
+
+    #[test]
+    fn no_chain_runs_through_a_random_op_or_a_tensor_backward_reads() {
+        let mut profile = softmax_like();
+        let key = |p: &Profile, id: u64| p.tensors.iter().find(|t| t.id == id).unwrap().key;
+        // `dropped` is made from a random tensor: `out` is not rebuilt
+        // (the random tensor is saved, but forward freed its product).
+        let graph = RecomputeGraph::of(&profile);
+        assert!(graph.can_recompute(key(&profile, 7)));
+        let random = profile.tensors.iter_mut().find(|t| t.id == 5).unwrap();
+        random.saved = false;
+        random.backward_uses.clear();
+        let graph = RecomputeGraph::of(&profile);
+        assert!(!graph.can_recompute(key(&profile, 7)));
+        // A freed tensor that backward reads is not a transient.
+        let mut profile = softmax_like();
+        profile
+            .tensors
+            .iter_mut()
+            .find(|t| t.id == 2)
+            .unwrap()
+            .backward_uses = vec![9];
+        let graph = RecomputeGraph::of(&profile);
+        assert!(!graph.can_recompute(key(&profile, 4)));
+    }
+
+    fn rebuild_saved(profile: &Profile, decisions: &mut [Decision], i: usize) {
+        let t = profile.saved_tensors().nth(i).unwrap();
+        decisions[i] = Decision {
+            action: Action::Recompute,
+            offload_after: t.last_forward_use,
+            prefetch_at: t.first_backward_use.unwrap(),
+            needed_at: t.first_backward_use.unwrap(),
+            ..decisions[i]
+        };
+    }
 
     #[test]
     fn a_tensor_its_executor_could_not_free_for_a_rebuild_is_not_rebuilt() {

@@ -521,6 +521,7 @@ fn follow_one_swap(executor: &mut Executor, key: TensorKey, bytes: u64) {
         needed_at: 5,
         codec: None,
         stand_in: None,
+        transient: false,
     };
     let plan = crate::policy::plan_for_tests(vec![decision], Some(100));
     executor.active = Some(ActivePlan::new(Arc::new(plan)));
@@ -1338,6 +1339,7 @@ fn a_tensor_leaves_after_the_op_the_plan_names_even_one_that_does_not_read_it() 
             needed_at: 4,
             codec: None,
             stand_in: None,
+            transient: false,
         }],
         Some(100),
     );

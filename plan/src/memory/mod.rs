@@ -203,6 +203,13 @@ pub fn resident_timeline(profile: &Profile, decisions: &[Decision]) -> Vec<u64> 
             // is added. (A ReLU's output that stands in lives until its
             // input's last use instead of its own, the input's bytes: so
             // it is counted as the input rebuilt.)
+            // A tensor forward frees is working memory there (the
+            // footprint's); made again for a rebuild, it lives while the
+            // tensors made from it are made, counted at the op that needs
+            // them all at once (the chain holds two or three at a time).
+            Action::Recompute if d.transient => {
+                intervals.push((d.needed_at, d.needed_at, d.bytes));
+            }
             Action::Recompute => {
                 intervals.push((d.key.op, d.offload_after.min(release), d.bytes));
                 if d.earlier_stand_in().is_none() {

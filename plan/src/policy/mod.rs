@@ -225,6 +225,7 @@ fn decision(t: &TensorProfile, action: Action) -> Decision {
         needed_at: first_use,
         codec: None,
         stand_in: None,
+        transient: false,
     }
 }
 

@@ -500,9 +500,10 @@ mod rebuilding {
     }
 
     #[test]
-    fn a_tensor_made_from_one_forward_freed_cannot_be_rebuilt() {
+    fn a_tensor_made_from_one_forward_freed_and_backward_reads_cannot_be_rebuilt() {
         let mut profile = chain(&[100, 100, 100]);
-        // Tensor 1 is not saved any more: released in forward, right after op 1.
+        // Tensor 1 is not saved any more: released in forward, right after
+        // op 1, yet read in backward (no transient of a rebuild is).
         profile.tensors[0].saved = false;
         profile.tensors[0].released_at = Some(1);
         let graph = crate::recompute::RecomputeGraph::of(&profile);

@@ -367,7 +367,8 @@ fn swapping_method(trait_name: &str, m: &Method) -> TokenStream {
 /// Ops whose output a plan may rebuild by running them again: ops of float
 /// tensors and plain values with one float output, none random. Int and
 /// bool tensor arguments (indices, masks) rule an op out: keeping them for
-/// the rebuild would hold memory no plan counts.
+/// the rebuild would hold memory no plan counts. Except the masks of
+/// [`KEPT_MASKS`]: burn-autodiff keeps those for the op's own backward.
 fn replayable(trait_name: &str, m: &Method) -> bool {
     let name = m.name.to_string();
     if !matches!(trait_name, "FloatTensorOps" | "ModuleOps" | "ActivationOps")
@@ -385,7 +386,11 @@ fn replayable(trait_name: &str, m: &Method) -> bool {
             Conv::OptFloat => {}
             Conv::Pass => {
                 let s = compact(ty);
-                if s.starts_with('&') || s.contains("Tensor") || s.contains("Device") {
+                let kept_mask = s.starts_with("BoolTensor<") && KEPT_MASKS.contains(&name.as_str());
+                if s.starts_with('&')
+                    || (s.contains("Tensor") && !kept_mask)
+                    || s.contains("Device")
+                {
                     return false;
                 }
             }
@@ -394,6 +399,11 @@ fn replayable(trait_name: &str, m: &Method) -> bool {
     }
     floats > 0
 }
+
+/// Ops of a float tensor and a bool mask whose mask burn-autodiff 0.21
+/// keeps for the op's backward: a rebuild that keeps it too holds no more.
+/// Attention's masked scores are made by one, on the way to its softmax.
+const KEPT_MASKS: [&str; 2] = ["float_mask_fill", "float_mask_where"];
 
 fn swap_autodiff_method(trait_name: &str, m: &Method) -> TokenStream {
     let sig = impl_signature(&m.sig);
