@@ -161,6 +161,107 @@ impl<B: Backend> Recipe<B> {
     }
 }
 
+/// A float input of an op whose output is rebuilt.
+pub(crate) enum RecipeInput<B: Backend> {
+    /// A tensor of its own: there in backward (kept, brought back, or
+    /// rebuilt itself).
+    Slot(Arc<Slot<B>>),
+    /// A tensor forward frees: made again on the way, from its own inputs.
+    Transient(Arc<TransientRecipe<B>>),
+}
+
+/// How to make again a tensor forward frees, for a rebuilt tensor made from
+/// it. It holds the transient's inputs, never the transient: held, burn's
+/// fusion would write it out where without burn-swap it fuses it away, and
+/// run other blocks (on fused `Wgpu` a GPT's loss changed in the next step).
+pub(crate) struct TransientRecipe<B: Backend> {
+    inputs: Vec<RecipeInput<B>>,
+    replay: Mutex<Option<Replay<B>>>,
+    /// Made already, for another tensor made from it.
+    made: Mutex<Option<B::FloatTensorPrimitive>>,
+}
+
+impl<B: Backend> TransientRecipe<B> {
+    pub(crate) fn new(inputs: Vec<RecipeInput<B>>, replay: Replay<B>) -> Self {
+        Self {
+            inputs,
+            replay: Mutex::new(Some(replay)),
+            made: Mutex::new(None),
+        }
+    }
+}
+
+/// `inputs` as a recipe: the tensors of their own the chain reads (each
+/// once), and `replay` preceded by the ops that make the transients again,
+/// each once, in order.
+pub(crate) fn recipe_of<B: Backend>(inputs: Vec<RecipeInput<B>>, replay: Replay<B>) -> Recipe<B> {
+    if inputs.iter().all(|i| matches!(i, RecipeInput::Slot(_))) {
+        let inputs = inputs
+            .into_iter()
+            .map(|i| match i {
+                RecipeInput::Slot(slot) => slot,
+                RecipeInput::Transient(_) => unreachable!("checked above"),
+            })
+            .collect();
+        return Recipe {
+            inputs,
+            replay,
+            stands_in: false,
+            let_go: None,
+        };
+    }
+    let mut sources: Vec<Arc<Slot<B>>> = Vec::new();
+    collect_sources(&inputs, &mut sources);
+    let ids: Vec<TensorId> = sources.iter().map(|s| s.id).collect();
+    Recipe {
+        inputs: sources,
+        replay: Box::new(move |primitives| {
+            let by_id: std::collections::HashMap<TensorId, B::FloatTensorPrimitive> =
+                ids.into_iter().zip(primitives).collect();
+            let made = inputs.iter().map(|i| make(i, &by_id)).collect();
+            replay(made)
+        }),
+        stands_in: false,
+        let_go: None,
+    }
+}
+
+fn collect_sources<B: Backend>(inputs: &[RecipeInput<B>], out: &mut Vec<Arc<Slot<B>>>) {
+    for input in inputs {
+        match input {
+            RecipeInput::Slot(slot) if !out.iter().any(|s| s.id == slot.id) => {
+                out.push(slot.clone())
+            }
+            RecipeInput::Slot(_) => {}
+            RecipeInput::Transient(t) => collect_sources(&t.inputs, out),
+        }
+    }
+}
+
+fn make<B: Backend>(
+    input: &RecipeInput<B>,
+    sources: &std::collections::HashMap<TensorId, B::FloatTensorPrimitive>,
+) -> B::FloatTensorPrimitive {
+    match input {
+        RecipeInput::Slot(slot) => sources[&slot.id].clone(),
+        RecipeInput::Transient(t) => {
+            if let Some(made) = &*t.made.lock().unwrap_or_else(|p| p.into_inner()) {
+                return made.clone();
+            }
+            let inputs = t.inputs.iter().map(|i| make(i, sources)).collect();
+            let replay = t
+                .replay
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .take()
+                .expect("a transient is made once, then kept while read");
+            let made = replay(inputs);
+            *t.made.lock().unwrap_or_else(|p| p.into_inner()) = Some(made.clone());
+            made
+        }
+    }
+}
+
 /// The shared state behind all clones of one handle.
 pub(crate) struct Slot<B: Backend> {
     pub(crate) id: TensorId,
@@ -171,6 +272,9 @@ pub(crate) struct Slot<B: Backend> {
     storage: Mutex<Storage<B::FloatTensorPrimitive>>,
     /// Where the plan rebuilds it in backward: how to make it again.
     recipe: Mutex<Option<Recipe<B>>>,
+    /// Where forward frees it and a rebuilt tensor is made from it: how to
+    /// make it again on the way.
+    transient: Mutex<Option<Arc<TransientRecipe<B>>>>,
     /// Kept while it is dropped for a rebuild that is to be checked: the
     /// rebuild is compared with it.
     original: Mutex<Option<B::FloatTensorPrimitive>>,
@@ -243,6 +347,7 @@ impl<B: Backend> SwapTensor<B> {
                 bytes,
                 storage: Mutex::new(Storage::Resident(primitive)),
                 recipe: Mutex::new(None),
+                transient: Mutex::new(None),
                 original: Mutex::new(None),
                 owner: AtomicUsize::new(Arc::as_ptr(&tracker) as usize),
                 tracker: Mutex::new(tracker),
@@ -340,6 +445,20 @@ impl<B: Backend> Slot<B> {
     /// Keeps how to make the tensor again, for a plan that rebuilds it.
     pub(crate) fn set_recipe(&self, recipe: Recipe<B>) {
         *self.recipe.lock().unwrap_or_else(|p| p.into_inner()) = Some(recipe);
+    }
+
+    /// Keeps how to make the tensor again on the way to a rebuilt one.
+    pub(crate) fn set_transient_recipe(&self, recipe: TransientRecipe<B>) {
+        *self.transient.lock().unwrap_or_else(|p| p.into_inner()) = Some(Arc::new(recipe));
+    }
+
+    /// This tensor as an input of an op whose output is rebuilt: itself, or
+    /// how to make it again where forward frees it.
+    pub(crate) fn as_recipe_input(self: &Arc<Self>) -> RecipeInput<B> {
+        match &*self.transient.lock().unwrap_or_else(|p| p.into_inner()) {
+            Some(t) => RecipeInput::Transient(t.clone()),
+            None => RecipeInput::Slot(self.clone()),
+        }
     }
 
     /// Frees the tensor's device memory if it has a recipe to make it again

@@ -34,6 +34,7 @@ use std::cmp::Reverse;
 use rustc_hash::FxHashMap;
 
 use crate::plan::{Action, Decision};
+use crate::policy::PlanParams;
 use crate::profile::{OpProfile, Phase, Profile, TensorId, TensorKey, TensorProfile};
 
 /// Whether op `name`, run again outside the fused block it ran in, makes
@@ -142,6 +143,20 @@ pub struct RecomputeGraph {
 impl RecomputeGraph {
     /// The rebuildable tensors of `profile`.
     pub fn of(profile: &Profile) -> Self {
+        Self::with_transients(profile, true)
+    }
+
+    /// The tensors plans made with `params` may rebuild: none where they
+    /// allow no rebuilds, and through tensors forward freed where they allow
+    /// it ([`PlanParams::rebuild_through_freed`]).
+    pub fn for_params(profile: &Profile, params: &PlanParams) -> Self {
+        match params.rebuild {
+            true => Self::with_transients(profile, params.rebuild_through_freed),
+            false => Self::default(),
+        }
+    }
+
+    fn with_transients(profile: &Profile, through_freed: bool) -> Self {
         let by_id: FxHashMap<TensorId, &TensorProfile> =
             profile.tensors.iter().map(|t| (t.id, t)).collect();
         let first_made = first_made_by_same_op(profile);
@@ -171,7 +186,10 @@ impl RecomputeGraph {
             if !op.replayable || op.phase != Phase::Forward || op.outputs.len() != 1 {
                 continue;
             }
-            let mut chain = Chain::default();
+            let mut chain = Chain {
+                through_freed,
+                ..Chain::default()
+            };
             if !chain.sources_of(profile, &by_id, &graph, op, needed) {
                 continue 'tensors;
             }
@@ -235,6 +253,8 @@ impl RecomputeGraph {
 /// The tensors one rebuild reads, found from the op that makes it.
 #[derive(Default)]
 struct Chain {
+    /// Whether it may run through tensors forward freed.
+    through_freed: bool,
     /// The rebuilt op's own sources.
     sources: Vec<TensorKey>,
     /// The tensors forward freed it is made through: each with where it is
@@ -277,7 +297,7 @@ impl Chain {
                 .ops
                 .get(u.key.op as usize)
                 .filter(|o| o.replayable && o.phase == Phase::Forward && o.outputs.len() == 1);
-            let Some(made_by) = made_by else {
+            let Some(made_by) = made_by.filter(|_| self.through_freed) else {
                 return false;
             };
             if u.rebuild_refused

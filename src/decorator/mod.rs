@@ -18,7 +18,10 @@ use std::time::Instant;
 use burn_backend::{Backend, BackendTypes};
 
 use crate::executor::{self, next_tensor_id, Leave};
-use crate::handle::{ManagedSlot, Recipe, Replay, Residency, Slot, SwapTensor, TensorId, Tracker};
+use crate::handle::{
+    recipe_of, ManagedSlot, Recipe, RecipeInput, Replay, Residency, Slot, SwapTensor, TensorId,
+    Tracker, TransientRecipe,
+};
 use crate::profiler::{dtype_name, OpRecord, OutputInfo};
 use crate::transfer::TransferOptions;
 
@@ -64,7 +67,10 @@ pub(crate) struct OpScope<B: Backend> {
     replayable: bool,
     /// The plan rebuilds this op's output in backward: its float inputs,
     /// kept for the rebuild.
-    recipe_inputs: Option<Vec<Arc<Slot<B>>>>,
+    recipe_inputs: Option<Vec<RecipeInput<B>>>,
+    /// Its output is a tensor forward frees that a rebuilt tensor is made
+    /// from: its recipe goes to the tensors made from it, not to a rebuild.
+    makes_transient: bool,
     /// Bytes of the float inputs so far.
     input_bytes: u64,
     /// The float inputs' shapes, for an op whose work is arithmetic
@@ -94,6 +100,7 @@ impl<B: Backend> OpScope<B> {
             .as_ref()
             .is_some_and(|s| s.keeps_recipe)
             .then(|| Vec::with_capacity(2));
+        let makes_transient = start.as_ref().is_some_and(|s| s.makes_transient);
         let mut started = None;
         if let Some(start) = &start {
             for slot in &start.prefetch {
@@ -126,6 +133,7 @@ impl<B: Backend> OpScope<B> {
             adopted: Vec::new(),
             replayable: false,
             recipe_inputs,
+            makes_transient,
             input_bytes: 0,
             input_shapes: burn_swap_plan::cost::work::counts_flops(name).then(Vec::new),
             begun,
@@ -147,12 +155,10 @@ impl<B: Backend> OpScope<B> {
     /// How to run the op again, for its output's rebuild in backward.
     pub(crate) fn recipe(&mut self, replay: Replay<B>) {
         if let (Some(inputs), Some(output)) = (self.recipe_inputs.take(), self.outputs.first()) {
-            output.set_recipe(Recipe {
-                inputs,
-                replay,
-                stands_in: false,
-                let_go: None,
-            });
+            match self.makes_transient {
+                true => output.set_transient_recipe(TransientRecipe::new(inputs, replay)),
+                false => output.set_recipe(recipe_of(inputs, replay)),
+            }
         }
     }
 
@@ -176,7 +182,7 @@ impl<B: Backend> OpScope<B> {
     pub(crate) fn input(&mut self, tensor: SwapTensor<B>) -> B::FloatTensorPrimitive {
         self.note_input(&tensor.slot);
         if let Some(inputs) = &mut self.recipe_inputs {
-            inputs.push(tensor.slot.clone());
+            inputs.push(tensor.slot.as_recipe_input());
         }
         if Arc::strong_count(&tensor.slot) > 1 {
             self.shared_inputs.push(tensor.slot.clone());

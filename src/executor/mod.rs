@@ -74,6 +74,9 @@ pub(crate) struct OpStart {
     pub prefetch: Vec<Arc<dyn ManagedSlot>>,
     /// The plan rebuilds the op's output in backward: keep what it takes.
     pub keeps_recipe: bool,
+    /// Its output is a tensor forward frees that a rebuilt one is made
+    /// from (it keeps what it takes too).
+    pub makes_transient: bool,
 }
 
 /// A live tensor, as the executor accounts for it.
@@ -182,12 +185,23 @@ struct ActivePlan {
     needed: HashMap<TensorKey, (u32, u64)>,
     /// Ops whose output is rebuilt: they keep what they take.
     recipe_ops: std::collections::HashSet<u32>,
-    /// Those whose rebuild must have given their tensors' bits once before
-    /// backward reads one: under fusion, ops other than element-wise and
-    /// layout ones (their kernels alone can sum in another order than in
-    /// the fused block of forward). Filled as they run (names are not in
-    /// the plan).
-    verify_first: std::collections::HashSet<u32>,
+    /// Rebuilt tensors whose rebuild must have given their bits once
+    /// before backward reads one: under fusion, those made by ops other
+    /// than element-wise and layout ones, or through a transient that is
+    /// (their kernels alone can sum in another order than in the fused
+    /// block of forward). Filled as they run (names are not in the plan).
+    verify_first: std::collections::HashSet<TensorKey>,
+    /// Tensors forward frees that rebuilds are made through: left to be
+    /// freed as they are, their recipes kept by the tensors made from them
+    /// (checked through the saved tensor made from them).
+    transients: std::collections::HashSet<TensorKey>,
+    /// Their ops.
+    transient_ops: std::collections::HashSet<u32>,
+    /// Those of this iteration whose rebuild may not have their bits (an
+    /// op of theirs, or of a transient they are made from, is not
+    /// element-wise or layout): a saved tensor made from one is checked
+    /// first.
+    unalike_transients: std::collections::HashSet<TensorId>,
     /// Rebuilt ReLU inputs -> the ReLU's output that stands in for them.
     stand_ins: HashMap<TensorKey, TensorKey>,
     /// Rebuilt tensors an earlier op made already -> that op's output,
@@ -232,6 +246,36 @@ fn compressed_with(codec: Option<Codec>) -> Option<Codec> {
 }
 
 impl ActivePlan {
+    /// Notes, under fusion, which outputs of op `index` (`record`) would
+    /// be read only once a rebuild gave their bits, where the plan rebuilds
+    /// them: see [`Self::verify_first`].
+    fn note_replay_alike(&mut self, index: u32, record: &OpRecord) {
+        if index == 0 {
+            self.unalike_transients.clear();
+        }
+        if !self.recipe_ops.contains(&index) {
+            return;
+        }
+        let unalike = !burn_swap_plan::recompute::replays_alike_under_fusion(record.name)
+            || record
+                .inputs
+                .iter()
+                .any(|id| self.unalike_transients.contains(id));
+        if !unalike {
+            return;
+        }
+        for info in &record.output_info {
+            let key = TensorKey {
+                op: index,
+                output: info.output,
+            };
+            match self.transients.contains(&key) {
+                true => self.unalike_transients.insert(info.id),
+                false => self.verify_first.insert(key),
+            };
+        }
+    }
+
     fn new(plan: Arc<Plan>) -> Self {
         let mut leave_after = HashMap::default();
         let mut needed = HashMap::default();
@@ -250,6 +294,8 @@ impl ActivePlan {
             prefetch_at.entry(d.prefetch_at).or_default().push(d.key);
         }
         let mut recipe_ops = std::collections::HashSet::default();
+        let mut transients = std::collections::HashSet::default();
+        let mut transient_ops = std::collections::HashSet::default();
         let mut stand_ins = HashMap::default();
         let mut earlier_equals = HashMap::default();
         let mut equal_sources = std::collections::HashSet::default();
@@ -268,6 +314,12 @@ impl ActivePlan {
                 // An output rebuilt itself cannot stand in (a plan not
                 // made by `resolve_needs`): the input stays.
                 if d.stand_in.is_some_and(|output| rebuilt.contains(&output)) {
+                    continue;
+                }
+                if d.transient {
+                    recipe_ops.insert(d.key.op);
+                    transient_ops.insert(d.key.op);
+                    transients.insert(d.key);
                     continue;
                 }
                 leave_after.insert(d.key, (d.offload_after, Leave::ForRebuild { check: false }));
@@ -306,6 +358,9 @@ impl ActivePlan {
             needed,
             recipe_ops,
             verify_first: Default::default(),
+            transients,
+            transient_ops,
+            unalike_transients: Default::default(),
             stand_ins,
             earlier_equals,
             equal_sources,
@@ -1054,11 +1109,9 @@ impl Executor {
         } else {
             Vec::new()
         };
-        let keeps_recipe = self.on_plan
-            && self
-                .active
-                .as_ref()
-                .is_some_and(|a| a.recipe_ops.contains(&index));
+        let active = self.active.as_ref().filter(|_| self.on_plan);
+        let keeps_recipe = active.is_some_and(|a| a.recipe_ops.contains(&index));
+        let makes_transient = active.is_some_and(|a| a.transient_ops.contains(&index));
         // A policy that prices by op time plans from timed iterations, but
         // not under fusion: there synchronising around each op changes which
         // ops fuse (the gradients would differ) and the times are not the
@@ -1071,6 +1124,7 @@ impl Executor {
             timing,
             prefetch,
             keeps_recipe,
+            makes_transient,
         }
     }
 
@@ -1348,11 +1402,7 @@ impl Executor {
         }
         let index = record.index;
         if let Some(active) = self.active.as_mut().filter(|_| self.on_plan && self.fused) {
-            if active.recipe_ops.contains(&index)
-                && !burn_swap_plan::recompute::replays_alike_under_fusion(record.name)
-            {
-                active.verify_first.insert(index);
-            }
+            active.note_replay_alike(index, &record);
         }
         // The outputs' slots are kept while profiling (to evict them or
         // count their zeros) and, while a plan is followed, for those it
@@ -1443,9 +1493,10 @@ impl Executor {
                             let signature = active.plan.op_signatures[key.op as usize];
                             let bytes = self.live.get(&id).map_or(0, |l| l.bytes);
                             // A ReLU's output stands in for its input
-                            // with other bits (backward reads only their signs).
+                            // with other bits (backward reads only their
+                            // signs).
                             let comparable = !active.stand_ins.contains_key(&key);
-                            let verify_first = comparable && active.verify_first.contains(&key.op);
+                            let verify_first = comparable && active.verify_first.contains(&key);
                             match self.rebuild_checks.on_drop(
                                 id,
                                 key,

@@ -146,7 +146,7 @@ impl burn_swap::policy::Policy for RebuildAll {
         params: &burn_swap::policy::PlanParams,
     ) -> Result<burn_swap::policy::Plan, burn_swap::policy::PlanError> {
         use burn_swap::policy::{resolve_needs, Action, Decision, RecomputeGraph};
-        let graph = RecomputeGraph::of(profile);
+        let graph = RecomputeGraph::for_params(profile, params);
         let mut plan = burn_swap::KeepAll.plan(profile, params)?;
         plan.policy = self.name().into();
         for d in &mut plan.decisions {
@@ -204,7 +204,10 @@ impl burn_swap::policy::Policy for SwapStandIns {
                 ..*d
             };
         }
-        resolve_needs(&RecomputeGraph::of(profile), &mut plan.decisions);
+        resolve_needs(
+            &RecomputeGraph::for_params(profile, params),
+            &mut plan.decisions,
+        );
         Ok(plan)
     }
 }

@@ -56,6 +56,12 @@ pub struct PlanParams {
     /// (burn-swap built without its `recompute` feature), where a rebuilt
     /// tensor would stay on the device.
     pub rebuild: bool,
+    /// Whether a rebuild may run through tensors forward freed, made again
+    /// on the way ([`RecomputeGraph::transient`]): not under burn's fusion
+    /// yet, where a GPT's fused blocks changed with them on fused `Wgpu`
+    /// (gradients equal) and its loss on fused `Cuda` (with the transients
+    /// held in forward; not measured since).
+    pub rebuild_through_freed: bool,
 }
 
 impl Default for PlanParams {
@@ -68,6 +74,7 @@ impl Default for PlanParams {
             unseen_bytes: 0,
             host_budget_bytes: None,
             rebuild: true,
+            rebuild_through_freed: true,
         }
     }
 }
@@ -194,11 +201,7 @@ pub fn without_codecs(
 
 /// The tensors plans may rebuild: none where `params` allow no rebuilds.
 fn rebuild_graph(profile: &Profile, params: &PlanParams) -> RecomputeGraph {
-    if params.rebuild {
-        RecomputeGraph::of(profile)
-    } else {
-        RecomputeGraph::default()
-    }
+    RecomputeGraph::for_params(profile, params)
 }
 
 /// The first backward use of saved tensor `t` if a policy may move it off
