@@ -593,6 +593,29 @@ mod tests {
     }
 
     #[test]
+    fn plans_that_may_not_run_through_freed_tensors_rebuild_from_kept_ones_only() {
+        let profile = softmax_like();
+        let key = |id: u64| profile.tensors.iter().find(|t| t.id == id).unwrap().key;
+        let params = crate::policy::PlanParams {
+            rebuild_through_freed: false,
+            ..Default::default()
+        };
+        let graph = RecomputeGraph::for_params(&profile, &params);
+        assert!(
+            graph.can_recompute(key(1)),
+            "made from tensors before the iteration"
+        );
+        assert!(!graph.can_recompute(key(4)));
+        assert!(!graph.can_recompute(key(7)));
+        assert_eq!(graph.transient(key(2)), None);
+        let none = crate::policy::PlanParams {
+            rebuild: false,
+            ..Default::default()
+        };
+        assert!(!RecomputeGraph::for_params(&profile, &none).can_recompute(key(1)));
+    }
+
+    #[test]
     fn no_chain_runs_through_a_random_op_or_a_tensor_backward_reads() {
         let mut profile = softmax_like();
         let key = |p: &Profile, id: u64| p.tensors.iter().find(|t| t.id == id).unwrap().key;

@@ -1,6 +1,6 @@
 use super::{peak_of, resident_timeline, sweep};
 use crate::plan::Decision;
-use crate::profile::{Profile, TensorProfile};
+use crate::profile::Profile;
 
 /// The device bytes of an iteration that are not saved activations, op by op:
 /// its working tensors (activation gradients, temporaries, and the
@@ -22,26 +22,13 @@ impl Footprint {
     pub fn of(profile: &Profile) -> Self {
         let n = profile.op_count;
         let backward = profile.backward_start.unwrap_or(n);
-        // A working tensor a plan freed for a rebuild (or moved to the host
-        // until backward) counts until then: its rebuild is the plan's to
-        // count.
-        let freed = |t: &TensorProfile| {
-            let away_until_backward = t.loaded_at.first().is_none_or(|&l| l >= backward);
-            let moved = t.offloaded_at.first().filter(|_| away_until_backward);
-            let left = t.dropped_at.first().into_iter().chain(moved).min().copied();
-            match (left, t.released_at) {
-                (Some(l), Some(r)) => l.min(r),
-                (Some(l), None) => l,
-                (None, r) => r.unwrap_or(n),
-            }
-        };
         let other = sweep(
             n,
             profile
                 .tensors
                 .iter()
                 .filter(|t| !t.saved && (t.released_at.is_some() || t.key.op >= backward))
-                .map(|t| (t.key.op, freed(t), t.bytes))
+                .map(|t| (t.key.op, t.released_at.unwrap_or(n), t.bytes))
                 .chain(
                     profile
                         .ops
