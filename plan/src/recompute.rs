@@ -500,7 +500,7 @@ mod tests {
     use crate::memory::Footprint;
     use crate::plan::{Action, Decision};
     use crate::profile::{Phase, Profile, Recorder};
-    use crate::testing::{chain, gigabyte_link, record};
+    use crate::testing::{chain, gigabyte_link, rebuild, record, record_forward};
 
     const MIB: u64 = 1 << 20;
 
@@ -510,7 +510,7 @@ mod tests {
     /// by `dropped` (6), freed in forward, read by the saved `out` (7).
     /// Every op takes 1 ms; backward reads 7, then 4, then 1, then 5.
     fn softmax_like() -> Profile {
-        let forward: [(&'static str, Vec<u64>, u64, u64); 7] = [
+        let forward = vec![
             ("float_matmul", vec![], 1, MIB),
             ("float_div_scalar", vec![1], 2, MIB),
             ("float_max_dim", vec![2], 3, 1024),
@@ -520,18 +520,9 @@ mod tests {
             ("float_exp", vec![6], 7, MIB),
         ];
         let mut recorder = Recorder::new(64, 0);
-        let mut live = 0;
-        for (i, (name, inputs, id, bytes)) in forward.into_iter().enumerate() {
-            live += bytes;
-            let mut op = record(i as u32, &inputs, &[(id, bytes)]);
-            op.name = name;
-            op.replayable = name != "float_random";
-            recorder.op(op, Phase::Forward, Some(1_000_000), live, 0);
-            for (freed, after) in [(2, 3), (3, 3), (6, 6)] {
-                if after == i as u32 {
-                    recorder.released(freed, after);
-                }
-            }
+        let live = record_forward(&mut recorder, forward);
+        for (freed, after) in [(2, 3), (3, 3), (6, 6)] {
+            recorder.released(freed, after);
         }
         recorder.backward_starts(7);
         for (at, read) in [(7, 7), (8, 4), (9, 1), (10, 5)] {
@@ -562,7 +553,7 @@ mod tests {
 
         let mut decisions = Decision::keep_all(&profile);
         let i = decisions.iter().position(|d| d.key == shifted).unwrap();
-        rebuild_saved(&profile, &mut decisions, i);
+        rebuild(&profile, &mut decisions, i);
         resolve_needs(&graph, &mut decisions);
         resolve_needs(&graph, &mut decisions);
         let transients: Vec<&Decision> = decisions.iter().filter(|d| d.transient).collect();
@@ -638,17 +629,6 @@ mod tests {
             .backward_uses = vec![9];
         let graph = RecomputeGraph::of(&profile);
         assert!(!graph.can_recompute(key(&profile, 4)));
-    }
-
-    fn rebuild_saved(profile: &Profile, decisions: &mut [Decision], i: usize) {
-        let t = profile.saved_tensors().nth(i).unwrap();
-        decisions[i] = Decision {
-            action: Action::Recompute,
-            offload_after: t.last_forward_use,
-            prefetch_at: t.first_backward_use.unwrap(),
-            needed_at: t.first_backward_use.unwrap(),
-            ..decisions[i]
-        };
     }
 
     #[test]

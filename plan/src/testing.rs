@@ -28,6 +28,24 @@ pub(crate) fn record(index: u32, inputs: &[u64], outputs: &[(u64, u64)]) -> OpRe
     }
 }
 
+/// Forward ops `(name, inputs, output id, bytes)` recorded in order from op
+/// 0, each taking 1 ms (a random op cannot run again); returns the bytes
+/// they made.
+pub(crate) fn record_forward(
+    recorder: &mut Recorder,
+    forward: Vec<(&'static str, Vec<u64>, u64, u64)>,
+) -> u64 {
+    let mut live = 0;
+    for (i, (name, inputs, id, bytes)) in forward.into_iter().enumerate() {
+        live += bytes;
+        let mut op = record(i as u32, &inputs, &[(id, bytes)]);
+        op.name = name;
+        op.replayable = !name.contains("random");
+        recorder.op(op, Phase::Forward, Some(1_000_000), live, 0);
+    }
+    live
+}
+
 /// A chain of `sizes.len()` forward ops, each making one tensor (id `i + 1`,
 /// `sizes[i]` bytes) from the previous one, two more forward ops that make
 /// no tensor (the loss), then a backward op per tensor in reverse order that
@@ -98,7 +116,11 @@ pub(crate) fn gigabyte_link() -> CostModel {
 /// `decisions[i]` rebuilt: freed after its tensor's last forward use, back
 /// for its first backward use (resolve the needs of a chain after).
 pub(crate) fn rebuild(profile: &Profile, decisions: &mut [Decision], i: usize) {
-    let t = &profile.tensors[i];
+    let t = profile
+        .tensors
+        .iter()
+        .find(|t| t.key == decisions[i].key)
+        .expect("a decision of the profile's");
     decisions[i] = Decision {
         action: Action::Recompute,
         offload_after: t.last_forward_use,

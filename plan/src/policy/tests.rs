@@ -385,7 +385,7 @@ mod rebuilding {
         use crate::profile::Recorder;
         use crate::testing::record;
         const MIB: u64 = 1 << 20;
-        let forward: [(&'static str, Vec<u64>, u64, u64); 5] = [
+        let forward = vec![
             ("conv2d", vec![], 1, MIB),
             ("mean_dim", vec![1], 2, 256),
             ("float_sub", first.to_vec(), 3, MIB),
@@ -393,13 +393,7 @@ mod rebuilding {
             ("float_sub", second.to_vec(), 5, MIB),
         ];
         let mut recorder = Recorder::new(64, 0);
-        let mut live = 0;
-        for (i, (name, inputs, id, bytes)) in forward.into_iter().enumerate() {
-            live += bytes;
-            let mut op = record(i as u32, &inputs, &[(id, bytes)]);
-            op.name = name;
-            recorder.op(op, Phase::Forward, Some(1_000_000), live, 0);
-        }
+        let live = crate::testing::record_forward(&mut recorder, forward);
         let mut div = record(5, &[5, 4], &[(6, MIB)]);
         div.name = "float_div";
         recorder.op(div, Phase::Forward, Some(1_000_000), live + MIB, 0);
