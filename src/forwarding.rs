@@ -710,6 +710,7 @@ impl<B: Backend> FloatTensorOps<Self> for Swapping<B> {
                 Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
                     let mut __in = __in.into_iter();
                     let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    let mask = crate::transfer::for_rebuild(mask);
                     let value = __in.next().expect("a rebuilt tensor's inputs");
                     <B as FloatTensorOps<B>>::float_mask_where(tensor, mask, value)
                 }),
@@ -733,6 +734,7 @@ impl<B: Backend> FloatTensorOps<Self> for Swapping<B> {
                 Box::new(move |__in: Vec<B::FloatTensorPrimitive>| {
                     let mut __in = __in.into_iter();
                     let tensor = __in.next().expect("a rebuilt tensor's inputs");
+                    let mask = crate::transfer::for_rebuild(mask);
                     <B as FloatTensorOps<B>>::float_mask_fill(tensor, mask, value)
                 }),
             );

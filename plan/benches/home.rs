@@ -61,8 +61,7 @@ fn main() {
         unseen_bytes: 0,
         host_budget_bytes: None,
         rebuild: true,
-        // As the default fused backend plans.
-        rebuild_through_freed: false,
+        rebuild_through_freed: true,
     };
     println!(
         "{} ops, {} saved tensors{}; {} threads",

@@ -1153,6 +1153,19 @@ fn rebuild_stream() -> StreamId {
     }
 }
 
+/// `tensor` for an op of a rebuild, run where the rebuild runs (see
+/// [`FusedRelease::rebuild`]): an alias of its buffer on the rebuild's
+/// stream. Read there as it is, fusion would first run the training
+/// stream's queued ops to hand it over, and the training stream's blocks
+/// would differ from those without burn-swap (seen on fused `Wgpu` with an
+/// attention mask).
+pub(crate) fn for_rebuild<R: CubeRuntime>(tensor: FusedTensor<R>) -> FusedTensor<R> {
+    let client = tensor.client.clone();
+    alias_on(&client, std::slice::from_ref(&tensor), StreamId::current())
+        .pop()
+        .expect("one alias for one tensor")
+}
+
 /// New fusion tensors on `stream` sharing the buffers of `inputs`. Every
 /// input's buffer is in fusion's container by the time the aliasing op
 /// runs: the freed tensor's buffer was taken, so the ops that made its

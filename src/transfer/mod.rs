@@ -829,6 +829,28 @@ pub(crate) fn rebuild_released<B: Backend>(
     (primitive::<B>(done.tensor), done.rebuilt, done.check)
 }
 
+/// A tensor other than a float input (an attention's mask) that a rebuild's
+/// op reads, for that op: under fusion an alias of its buffer where the
+/// rebuild runs ([`fused::for_rebuild`]); as it is otherwise.
+pub(crate) fn for_rebuild<P: 'static>(tensor: P) -> P {
+    #[cfg(feature = "cuda")]
+    if let Some(alias) = alias_fused::<P, cubecl::cuda::CudaRuntime>(&tensor) {
+        return alias;
+    }
+    #[cfg(feature = "wgpu")]
+    if let Some(alias) = alias_fused::<P, cubecl::wgpu::WgpuRuntime>(&tensor) {
+        return alias;
+    }
+    tensor
+}
+
+/// [`for_rebuild`] where `tensor` is runtime `R`'s fusion tensor.
+#[cfg(any(feature = "cuda", feature = "wgpu"))]
+fn alias_fused<P: 'static, R: burn_cubecl::CubeRuntime>(tensor: &P) -> Option<P> {
+    let fused = (tensor as &dyn Any).downcast_ref::<fused::FusedTensor<R>>()?;
+    cast(fused::for_rebuild(fused.clone()))
+}
+
 /// Whether `B` is burn's fusion backend.
 pub(crate) fn is_fused<B: Backend>() -> bool {
     is_fused_type::<B::FloatTensorPrimitive>()

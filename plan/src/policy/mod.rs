@@ -57,10 +57,7 @@ pub struct PlanParams {
     /// tensor would stay on the device.
     pub rebuild: bool,
     /// Whether a rebuild may run through tensors forward freed, made again
-    /// on the way ([`RecomputeGraph::transient`]): not under burn's fusion
-    /// yet, where a GPT's fused blocks changed with them on fused `Wgpu`
-    /// (gradients equal) and its loss on fused `Cuda` (with the transients
-    /// held in forward; not measured since).
+    /// on the way ([`RecomputeGraph::transient`]); on by default.
     pub rebuild_through_freed: bool,
 }
 

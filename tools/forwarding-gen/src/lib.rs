@@ -340,6 +340,13 @@ fn swapping_method(trait_name: &str, m: &Method) -> TokenStream {
                 kept_values.push(quote!(#arg.is_some()));
                 rebind.push(quote!(let #arg = if #some { __in.next() } else { None };));
             }
+            // A mask is read where the rebuild runs (under fusion, beside
+            // the training stream: an alias of its buffer there).
+            Conv::Pass if compact(ty).starts_with("BoolTensor<") => {
+                kept.push(quote!(#arg));
+                kept_values.push(quote!(#arg.clone()));
+                rebind.push(quote!(let #arg = crate::transfer::for_rebuild(#arg);));
+            }
             _ => {
                 kept.push(quote!(#arg));
                 kept_values.push(quote!(#arg.clone()));
