@@ -61,7 +61,8 @@ fn main() {
         unseen_bytes: 0,
         host_budget_bytes: None,
         rebuild: true,
-        rebuild_through_freed: true,
+        // As the default fused backend plans.
+        rebuild_through_freed: false,
     };
     println!(
         "{} ops, {} saved tensors{}; {} threads",

@@ -57,7 +57,10 @@ pub struct PlanParams {
     /// tensor would stay on the device.
     pub rebuild: bool,
     /// Whether a rebuild may run through tensors forward freed, made again
-    /// on the way ([`RecomputeGraph::transient`]); on by default.
+    /// on the way ([`RecomputeGraph::transient`]): not under burn's fusion
+    /// yet, where chains of them gave a SmallCnn other gradients in some
+    /// runs on fused `Wgpu` with an empty autotune cache (see the design
+    /// notes).
     pub rebuild_through_freed: bool,
 }
 
