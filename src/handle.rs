@@ -176,17 +176,22 @@ pub(crate) enum RecipeInput<B: Backend> {
 /// run other blocks (on fused `Wgpu` a GPT's loss changed in the next step).
 pub(crate) struct TransientRecipe<B: Backend> {
     inputs: Vec<RecipeInput<B>>,
-    replay: Mutex<Option<Replay<B>>>,
-    /// Made already, for another tensor made from it.
-    made: Mutex<Option<B::FloatTensorPrimitive>>,
+    state: Mutex<TransientState<B>>,
+}
+
+/// A transient's op to run, or what it made (for another tensor made from it).
+enum TransientState<B: Backend> {
+    ToMake(Replay<B>),
+    Made(B::FloatTensorPrimitive),
+    /// Its op is running (a chain is a DAG: never read meanwhile).
+    Making,
 }
 
 impl<B: Backend> TransientRecipe<B> {
     pub(crate) fn new(inputs: Vec<RecipeInput<B>>, replay: Replay<B>) -> Self {
         Self {
             inputs,
-            replay: Mutex::new(Some(replay)),
-            made: Mutex::new(None),
+            state: Mutex::new(TransientState::ToMake(replay)),
         }
     }
 }
@@ -195,32 +200,32 @@ impl<B: Backend> TransientRecipe<B> {
 /// once), and `replay` preceded by the ops that make the transients again,
 /// each once, in order.
 pub(crate) fn recipe_of<B: Backend>(inputs: Vec<RecipeInput<B>>, replay: Replay<B>) -> Recipe<B> {
-    if inputs.iter().all(|i| matches!(i, RecipeInput::Slot(_))) {
-        let inputs = inputs
-            .into_iter()
-            .map(|i| match i {
-                RecipeInput::Slot(slot) => slot,
-                RecipeInput::Transient(_) => unreachable!("checked above"),
-            })
-            .collect();
-        return Recipe {
-            inputs,
-            replay,
-            stands_in: false,
-            let_go: None,
-        };
-    }
-    let mut sources: Vec<Arc<Slot<B>>> = Vec::new();
-    collect_sources(&inputs, &mut sources);
-    let ids: Vec<TensorId> = sources.iter().map(|s| s.id).collect();
+    let slots: Option<Vec<Arc<Slot<B>>>> = inputs
+        .iter()
+        .map(|i| match i {
+            RecipeInput::Slot(slot) => Some(slot.clone()),
+            RecipeInput::Transient(_) => None,
+        })
+        .collect();
+    let (inputs, replay) = match slots {
+        // Read as the op took them (the same tensor twice included).
+        Some(slots) => (slots, replay),
+        None => {
+            let mut sources: Vec<Arc<Slot<B>>> = Vec::new();
+            collect_sources(&inputs, &mut sources);
+            let ids: Vec<TensorId> = sources.iter().map(|s| s.id).collect();
+            let chain: Replay<B> = Box::new(move |primitives| {
+                let by_id: std::collections::HashMap<TensorId, B::FloatTensorPrimitive> =
+                    ids.into_iter().zip(primitives).collect();
+                let made = inputs.iter().map(|i| make(i, &by_id)).collect();
+                replay(made)
+            });
+            (sources, chain)
+        }
+    };
     Recipe {
-        inputs: sources,
-        replay: Box::new(move |primitives| {
-            let by_id: std::collections::HashMap<TensorId, B::FloatTensorPrimitive> =
-                ids.into_iter().zip(primitives).collect();
-            let made = inputs.iter().map(|i| make(i, &by_id)).collect();
-            replay(made)
-        }),
+        inputs,
+        replay,
         stands_in: false,
         let_go: None,
     }
@@ -245,18 +250,19 @@ fn make<B: Backend>(
     match input {
         RecipeInput::Slot(slot) => sources[&slot.id].clone(),
         RecipeInput::Transient(t) => {
-            if let Some(made) = &*t.made.lock().unwrap_or_else(|p| p.into_inner()) {
-                return made.clone();
-            }
-            let inputs = t.inputs.iter().map(|i| make(i, sources)).collect();
-            let replay = t
-                .replay
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .take()
-                .expect("a transient is made once, then kept while read");
-            let made = replay(inputs);
-            *t.made.lock().unwrap_or_else(|p| p.into_inner()) = Some(made.clone());
+            let lock = || t.state.lock().unwrap_or_else(|p| p.into_inner());
+            let replay = match std::mem::replace(&mut *lock(), TransientState::Making) {
+                TransientState::Made(made) => {
+                    *lock() = TransientState::Made(made.clone());
+                    return made;
+                }
+                TransientState::ToMake(replay) => replay,
+                TransientState::Making => {
+                    unreachable!("a chain never reads a transient it is making")
+                }
+            };
+            let made = replay(t.inputs.iter().map(|i| make(i, sources)).collect());
+            *lock() = TransientState::Made(made.clone());
             made
         }
     }

@@ -190,9 +190,9 @@ impl RecomputeGraph {
                 through_freed,
                 ..Chain::default()
             };
-            if !chain.sources_of(profile, &by_id, &graph, op, needed) {
+            let Some(sources) = chain.sources_of(profile, &by_id, &graph, op, needed) else {
                 continue 'tensors;
-            }
+            };
             for (key, transient, sources, ns) in chain.transients {
                 graph.transients.insert(key, transient);
                 graph.sources.insert(key, sources);
@@ -200,7 +200,7 @@ impl RecomputeGraph {
                     graph.op_ns.insert(key, ns);
                 }
             }
-            graph.sources.insert(t.key, chain.sources);
+            graph.sources.insert(t.key, sources);
             if let Some(ns) = op.duration_ns {
                 graph.op_ns.insert(t.key, ns);
             }
@@ -255,18 +255,17 @@ impl RecomputeGraph {
 struct Chain {
     /// Whether it may run through tensors forward freed.
     through_freed: bool,
-    /// The rebuilt op's own sources.
-    sources: Vec<TensorKey>,
     /// The tensors forward freed it is made through: each with where it is
     /// freed, its own sources and its op's time.
     transients: Vec<(TensorKey, Transient, Vec<TensorKey>, Option<u64>)>,
 }
 
 impl Chain {
-    /// Fills `self.sources` with what `op` reads, where each is there again
-    /// at op `needed`: made before the iteration (not a source), saved and
-    /// alive then, or forward freed and made again from such tensors by
-    /// ops that can run again, none of them in another tensor's chain.
+    /// What `op` reads, where each is there again at op `needed`: made
+    /// before the iteration (not a source), saved and alive then, or forward
+    /// freed and made again from such tensors by ops that can run again,
+    /// none of them in another tensor's chain (those go to
+    /// `self.transients`). `None` where one is not.
     fn sources_of(
         &mut self,
         profile: &Profile,
@@ -274,7 +273,7 @@ impl Chain {
         graph: &RecomputeGraph,
         op: &OpProfile,
         needed: u32,
-    ) -> bool {
+    ) -> Option<Vec<TensorKey>> {
         let mut sources = Vec::with_capacity(op.inputs.len());
         for id in &op.inputs {
             let Some(u) = by_id.get(id) else {
@@ -282,7 +281,7 @@ impl Chain {
             };
             if u.saved {
                 if u.released_at.is_some_and(|r| r < needed) {
-                    return false;
+                    return None;
                 }
                 sources.push(u.key);
                 continue;
@@ -297,16 +296,14 @@ impl Chain {
                 .ops
                 .get(u.key.op as usize)
                 .filter(|o| o.replayable && o.phase == Phase::Forward && o.outputs.len() == 1);
-            let Some(made_by) = made_by.filter(|_| self.through_freed) else {
-                return false;
-            };
+            let made_by = made_by.filter(|_| self.through_freed)?;
             if u.rebuild_refused
                 || u.released_at.is_none()
                 || !u.backward_uses.is_empty()
                 || graph.transients.contains_key(&u.key)
                 || self.transients.len() == MAX_TRANSIENTS
             {
-                return false;
+                return None;
             }
             let at = self.transients.len();
             let transient = Transient {
@@ -315,15 +312,10 @@ impl Chain {
             };
             self.transients
                 .push((u.key, transient, Vec::new(), made_by.duration_ns));
-            let outer = std::mem::take(&mut self.sources);
-            if !self.sources_of(profile, by_id, graph, made_by, needed) {
-                return false;
-            }
-            self.transients[at].2 = std::mem::replace(&mut self.sources, outer);
+            self.transients[at].2 = self.sources_of(profile, by_id, graph, made_by, needed)?;
             sources.push(u.key);
         }
-        self.sources = sources;
-        true
+        Some(sources)
     }
 }
 

@@ -191,11 +191,10 @@ struct ActivePlan {
     /// (their kernels alone can sum in another order than in the fused
     /// block of forward). Filled as they run (names are not in the plan).
     verify_first: std::collections::HashSet<TensorKey>,
-    /// Tensors forward frees that rebuilds are made through: left to be
-    /// freed as they are, their recipes kept by the tensors made from them
-    /// (checked through the saved tensor made from them).
-    transients: std::collections::HashSet<TensorKey>,
-    /// Their ops.
+    /// The ops of the tensors forward frees that rebuilds are made
+    /// through (one output each): those are left to be freed as they are,
+    /// their recipes kept by the tensors made from them (checked through
+    /// the saved tensor made from them).
     transient_ops: std::collections::HashSet<u32>,
     /// Those of this iteration whose rebuild may not have their bits (an
     /// op of theirs, or of a transient they are made from, is not
@@ -264,14 +263,14 @@ impl ActivePlan {
         if !unalike {
             return;
         }
+        let transient = self.transient_ops.contains(&index);
         for info in &record.output_info {
-            let key = TensorKey {
-                op: index,
-                output: info.output,
-            };
-            match self.transients.contains(&key) {
+            match transient {
                 true => self.unalike_transients.insert(info.id),
-                false => self.verify_first.insert(key),
+                false => self.verify_first.insert(TensorKey {
+                    op: index,
+                    output: info.output,
+                }),
             };
         }
     }
@@ -294,7 +293,6 @@ impl ActivePlan {
             prefetch_at.entry(d.prefetch_at).or_default().push(d.key);
         }
         let mut recipe_ops = std::collections::HashSet::default();
-        let mut transients = std::collections::HashSet::default();
         let mut transient_ops = std::collections::HashSet::default();
         let mut stand_ins = HashMap::default();
         let mut earlier_equals = HashMap::default();
@@ -319,7 +317,6 @@ impl ActivePlan {
                 if d.transient {
                     recipe_ops.insert(d.key.op);
                     transient_ops.insert(d.key.op);
-                    transients.insert(d.key);
                     continue;
                 }
                 leave_after.insert(d.key, (d.offload_after, Leave::ForRebuild { check: false }));
@@ -358,7 +355,6 @@ impl ActivePlan {
             needed,
             recipe_ops,
             verify_first: Default::default(),
-            transients,
             transient_ops,
             unalike_transients: Default::default(),
             stand_ins,
@@ -1111,7 +1107,8 @@ impl Executor {
         };
         let active = self.active.as_ref().filter(|_| self.on_plan);
         let keeps_recipe = active.is_some_and(|a| a.recipe_ops.contains(&index));
-        let makes_transient = active.is_some_and(|a| a.transient_ops.contains(&index));
+        let makes_transient =
+            keeps_recipe && active.is_some_and(|a| a.transient_ops.contains(&index));
         // A policy that prices by op time plans from timed iterations, but
         // not under fusion: there synchronising around each op changes which
         // ops fuse (the gradients would differ) and the times are not the

@@ -27,15 +27,15 @@ use rayon::prelude::*;
 
 use super::swap_all::schedule_prefetches;
 use super::{
-    decision, finish_plan, movable, needs_link_and_op_times, rebuild_graph, Capuchin, PlanParams,
-    Policy, SuperNeurons, SwapAll,
+    decision, finish_plan, movable, needs_link_and_op_times, Capuchin, PlanParams, Policy,
+    SuperNeurons, SwapAll,
 };
 use crate::cost::{isolated_choice, Codec, CostModel};
 use crate::error::PlanError;
 use crate::evaluate::{Evaluation, Evaluator};
 use crate::plan::{Action, Decision, Plan};
 use crate::profile::{Profile, TensorProfile};
-use crate::recompute::resolve_needs;
+use crate::recompute::{resolve_needs, RecomputeGraph};
 
 /// One round of the search, for a progress display.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -155,7 +155,8 @@ struct Space<'a> {
 
 impl<'a> Space<'a> {
     fn new(profile: &'a Profile, params: &'a PlanParams, costs: &'a CostModel) -> Self {
-        let evaluator = Evaluator::with_graph(profile, costs, rebuild_graph(profile, params));
+        let evaluator =
+            Evaluator::with_graph(profile, costs, RecomputeGraph::for_params(profile, params));
         let mut base = Decision::keep_all(profile);
         let mut movable_tensors = Vec::new();
         for (i, t) in profile.saved_tensors().enumerate() {

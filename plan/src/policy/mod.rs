@@ -23,7 +23,6 @@ use crate::human_bytes;
 use crate::memory::{host_peak, simulate, Footprint};
 use crate::plan::{Action, Decision, Plan};
 use crate::profile::{Profile, TensorProfile};
-use crate::recompute::RecomputeGraph;
 
 /// What a policy plans for, besides the profile.
 #[derive(Debug, Clone, PartialEq)]
@@ -57,7 +56,7 @@ pub struct PlanParams {
     /// tensor would stay on the device.
     pub rebuild: bool,
     /// Whether a rebuild may run through tensors forward freed, made again
-    /// on the way ([`RecomputeGraph::transient`]): not under burn's fusion
+    /// on the way ([`RecomputeGraph::transient`](crate::recompute::RecomputeGraph::transient)): not under burn's fusion
     /// yet, where chains of them gave a SmallCnn other gradients in some
     /// runs on fused `Wgpu` with an empty autotune cache (see the design
     /// notes).
@@ -197,11 +196,6 @@ pub fn without_codecs(
     let mut plain = swap_all::with_codecs(policy, profile, params, plan.clone(), |_| None)?;
     plain.predicted = predicted(profile, &plain, params);
     Ok(plain)
-}
-
-/// The tensors plans may rebuild: none where `params` allow no rebuilds.
-fn rebuild_graph(profile: &Profile, params: &PlanParams) -> RecomputeGraph {
-    RecomputeGraph::for_params(profile, params)
 }
 
 /// The first backward use of saved tensor `t` if a policy may move it off

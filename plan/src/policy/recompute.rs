@@ -4,14 +4,14 @@
 use super::swap_all::schedule_prefetches;
 use super::{
     decision, finish_plan, host_note, keep_within_host, movable, needs_link_and_op_times,
-    predicted, rebuild_graph, PlanParams, Policy,
+    predicted, PlanParams, Policy,
 };
 use crate::cost::{isolated_swap_ns, replay, CodecTime};
 use crate::error::PlanError;
 use crate::memory::{peak_of, Footprint};
 use crate::plan::{Action, Decision, Plan};
 use crate::profile::{Profile, TensorProfile};
-use crate::recompute::resolve_needs;
+use crate::recompute::{resolve_needs, RecomputeGraph};
 
 /// Ops whose output is expensive to make again: convolutions and matrix
 /// products (every other op is cheap next to them).
@@ -31,7 +31,7 @@ impl Policy for SuperNeurons {
     }
 
     fn plan(&self, profile: &Profile, params: &PlanParams) -> Result<Plan, PlanError> {
-        let graph = rebuild_graph(profile, params);
+        let graph = RecomputeGraph::for_params(profile, params);
         let feeds_conv = |t: &TensorProfile| {
             t.forward_uses.iter().any(|&op| {
                 profile
@@ -96,7 +96,7 @@ impl Policy for Capuchin {
 
     fn plan(&self, profile: &Profile, params: &PlanParams) -> Result<Plan, PlanError> {
         let costs = needs_link_and_op_times(self.name(), profile, params)?;
-        let graph = rebuild_graph(profile, params);
+        let graph = RecomputeGraph::for_params(profile, params);
         let footprint = Footprint::of(profile);
         // When each op starts, on the profiled clock.
         let mut starts = Vec::with_capacity(profile.ops.len() + 1);
