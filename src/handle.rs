@@ -251,7 +251,10 @@ fn make<B: Backend>(
         RecipeInput::Slot(slot) => sources[&slot.id].clone(),
         RecipeInput::Transient(t) => {
             let lock = || t.state.lock().unwrap_or_else(|p| p.into_inner());
-            let replay = match std::mem::replace(&mut *lock(), TransientState::Making) {
+            // Taken in a statement of its own: the lock is let go before
+            // the arms lock it again.
+            let state = std::mem::replace(&mut *lock(), TransientState::Making);
+            let replay = match state {
                 TransientState::Made(made) => {
                     *lock() = TransientState::Made(made.clone());
                     return made;
