@@ -320,7 +320,7 @@ impl SwapConfig {
             unseen_bytes: 0,
             host_budget_bytes: None,
             rebuild: self.rebuild && cfg!(feature = "recompute"),
-            rebuild_through_freed: true,
+            rebuild_through_freed: burn_swap_plan::policy::ThroughFreed::Any,
         }
     }
 

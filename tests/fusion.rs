@@ -254,6 +254,13 @@ fn rebuilding_every_tensor_that_can_be_in_a_transformer_under_fusion_is_bit_iden
             "{kind}: nothing was rebuilt"
         );
         assert_rebuilt_aside(kind, before, &actual);
+        // Chains through tensors forward freed, those with a matmul or a
+        // reduction compared first.
+        let plan = burn_swap::current_plan().unwrap();
+        assert!(
+            plan.transient_count() > 0,
+            "{kind}: no rebuild ran through a tensor forward freed"
+        );
         assert_same(kind, &expected, &actual);
     }
 }

@@ -62,7 +62,7 @@ fn main() {
         host_budget_bytes: None,
         rebuild: true,
         // As the default fused backend plans.
-        rebuild_through_freed: false,
+        rebuild_through_freed: burn_swap_plan::policy::ThroughFreed::AlikeOrCompared,
     };
     println!(
         "{} ops, {} saved tensors{}; {} threads",

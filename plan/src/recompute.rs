@@ -143,11 +143,11 @@ pub struct RecomputeGraph {
 impl RecomputeGraph {
     /// The rebuildable tensors of `profile`.
     pub fn of(profile: &Profile) -> Self {
-        Self::with_transients(profile, true)
+        Self::with_transients(profile, ThroughFreed::Any)
     }
 
     /// The tensors plans made with `params` may rebuild: none where they
-    /// allow no rebuilds, and through tensors forward freed where they allow
+    /// allow no rebuilds, and through tensors forward freed as they allow
     /// it ([`PlanParams::rebuild_through_freed`]).
     pub fn for_params(profile: &Profile, params: &PlanParams) -> Self {
         match params.rebuild {
@@ -156,7 +156,7 @@ impl RecomputeGraph {
         }
     }
 
-    fn with_transients(profile: &Profile, through_freed: bool) -> Self {
+    fn with_transients(profile: &Profile, through_freed: ThroughFreed) -> Self {
         let by_id: FxHashMap<TensorId, &TensorProfile> =
             profile.tensors.iter().map(|t| (t.id, t)).collect();
         let first_made = first_made_by_same_op(profile);
@@ -193,6 +193,14 @@ impl RecomputeGraph {
             let Some(sources) = chain.sources_of(profile, &by_id, &graph, op, needed) else {
                 continue 'tensors;
             };
+            let alike = replays_alike_under_fusion(&op.name) && !chain.unalike;
+            if !chain.transients.is_empty()
+                && through_freed == ThroughFreed::AlikeOrCompared
+                && !alike
+                && t.bytes < COMPARED_CHAIN_MIN_BYTES
+            {
+                continue 'tensors;
+            }
             for (key, transient, sources, ns) in chain.transients {
                 graph.transients.insert(key, transient);
                 graph.sources.insert(key, sources);
@@ -250,11 +258,45 @@ impl RecomputeGraph {
     }
 }
 
+/// Which rebuilds may run through tensors forward freed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ThroughFreed {
+    /// None: each rebuild reads saved tensors only.
+    Never,
+    /// Any (each op run again makes the bits it made in forward: backends
+    /// without burn's fusion).
+    #[default]
+    Any,
+    /// Under burn's fusion: a chain whose ops are all element-wise or
+    /// layout ones ([`replays_alike_under_fusion`]: each element gets the
+    /// same bits in any fused block), and a chain with another op (a
+    /// matmul, a reduction) only for a saved tensor of at least
+    /// [`COMPARED_CHAIN_MIN_BYTES`], whose rebuild the executor compares
+    /// with it before backward reads one. Such an op's kernel depends on
+    /// what fusion fuses into its reads, which differs where its inputs
+    /// are made again, so only the comparison vouches for it, and it
+    /// vouches only over enough elements: a SmallCnn's 4-element
+    /// `sum_dim` of an `exp` made again gave forward's bits when compared
+    /// and other bits two steps later, in most runs on fused `Wgpu`.
+    AlikeOrCompared,
+}
+
+/// The least bytes of a saved tensor rebuilt under fusion through a chain
+/// with an op that may not replay alike (see
+/// [`ThroughFreed::AlikeOrCompared`]): 4,096 `f32` elements, enough that
+/// a kernel summing in another order cannot give all of their bits by
+/// chance, and far below the tensors whose rebuild saves memory worth the
+/// chain (a GPT-small softmax's `x - max` at batch 4: 192 MiB).
+pub const COMPARED_CHAIN_MIN_BYTES: u64 = 16 * 1024;
+
 /// The tensors one rebuild reads, found from the op that makes it.
 #[derive(Default)]
 struct Chain {
-    /// Whether it may run through tensors forward freed.
-    through_freed: bool,
+    /// Which tensors forward freed it may run through.
+    through_freed: ThroughFreed,
+    /// Whether one of those is made by an op that may not replay alike
+    /// under fusion ([`replays_alike_under_fusion`]).
+    unalike: bool,
     /// The tensors forward freed it is made through: each with where it is
     /// freed, its own sources and its op's time.
     transients: Vec<(TensorKey, Transient, Vec<TensorKey>, Option<u64>)>,
@@ -296,7 +338,7 @@ impl Chain {
                 .ops
                 .get(u.key.op as usize)
                 .filter(|o| o.replayable && o.phase == Phase::Forward && o.outputs.len() == 1);
-            let made_by = made_by.filter(|_| self.through_freed)?;
+            let made_by = made_by.filter(|_| self.through_freed != ThroughFreed::Never)?;
             if u.rebuild_refused
                 || u.released_at.is_none()
                 || !u.backward_uses.is_empty()
@@ -310,6 +352,7 @@ impl Chain {
                 bytes: u.bytes,
                 freed_after: u.last_forward_use,
             };
+            self.unalike |= !replays_alike_under_fusion(&made_by.name);
             self.transients
                 .push((u.key, transient, Vec::new(), made_by.duration_ns));
             self.transients[at].2 = self.sources_of(profile, by_id, graph, made_by, needed)?;
@@ -487,7 +530,10 @@ pub fn resolve_needs(graph: &RecomputeGraph, decisions: &mut Vec<Decision>) {
 
 #[cfg(test)]
 mod tests {
-    use super::{replays_alike_under_fusion, resolve_needs, RecomputeGraph};
+    use super::{
+        replays_alike_under_fusion, resolve_needs, RecomputeGraph, ThroughFreed,
+        COMPARED_CHAIN_MIN_BYTES,
+    };
     use crate::cost::{replay, CodecTime};
     use crate::memory::Footprint;
     use crate::plan::{Action, Decision};
@@ -502,14 +548,19 @@ mod tests {
     /// by `dropped` (6), freed in forward, read by the saved `out` (7).
     /// Every op takes 1 ms; backward reads 7, then 4, then 1, then 5.
     fn softmax_like() -> Profile {
+        softmax_of(MIB)
+    }
+
+    /// [`softmax_like`] with rows of `bytes`.
+    fn softmax_of(bytes: u64) -> Profile {
         let forward = vec![
-            ("float_matmul", vec![], 1, MIB),
-            ("float_div_scalar", vec![1], 2, MIB),
+            ("float_matmul", vec![], 1, bytes),
+            ("float_div_scalar", vec![1], 2, bytes),
             ("float_max_dim", vec![2], 3, 1024),
-            ("float_sub", vec![2, 3], 4, MIB),
-            ("float_random", vec![], 5, MIB),
-            ("float_mul", vec![4, 5], 6, MIB),
-            ("float_exp", vec![6], 7, MIB),
+            ("float_sub", vec![2, 3], 4, bytes),
+            ("float_random", vec![], 5, bytes),
+            ("float_mul", vec![4, 5], 6, bytes),
+            ("float_exp", vec![6], 7, bytes),
         ];
         let mut recorder = Recorder::new(64, 0);
         let live = record_forward(&mut recorder, forward);
@@ -576,11 +627,52 @@ mod tests {
     }
 
     #[test]
+    fn under_fusion_a_chain_through_a_reduction_rebuilds_only_tensors_large_enough_to_compare() {
+        let fused = crate::policy::PlanParams {
+            rebuild_through_freed: ThroughFreed::AlikeOrCompared,
+            ..Default::default()
+        };
+        // `x - max`: its row maxima are a reduction's.
+        for (bytes, rebuilt) in [(MIB, true), (COMPARED_CHAIN_MIN_BYTES - 4, false)] {
+            let profile = softmax_of(bytes);
+            let shifted = profile.tensors.iter().find(|t| t.id == 4).unwrap().key;
+            let graph = RecomputeGraph::for_params(&profile, &fused);
+            assert_eq!(graph.can_recompute(shifted), rebuilt, "{bytes} bytes");
+            assert!(RecomputeGraph::of(&profile).can_recompute(shifted));
+        }
+        // An `exp` of a scaling forward freed: element-wise all through.
+        let mut recorder = Recorder::new(64, 0);
+        let forward = vec![
+            ("float_matmul", vec![], 1, 64),
+            ("float_div_scalar", vec![1], 2, 64),
+            ("float_exp", vec![2], 3, 64),
+        ];
+        let live = record_forward(&mut recorder, forward);
+        recorder.released(2, 2);
+        recorder.backward_starts(3);
+        for (at, read) in [(3, 3), (4, 1)] {
+            recorder.op(
+                record(at, &[read], &[]),
+                Phase::Backward,
+                Some(1_000_000),
+                live,
+                0,
+            );
+            recorder.released(read, at);
+        }
+        let profile = recorder.finish(0, 5, None);
+        let exp = profile.tensors.iter().find(|t| t.id == 3).unwrap().key;
+        let graph = RecomputeGraph::for_params(&profile, &fused);
+        assert!(graph.can_recompute(exp));
+        assert_eq!(graph.sources(exp).len(), 1);
+    }
+
+    #[test]
     fn plans_that_may_not_run_through_freed_tensors_rebuild_from_kept_ones_only() {
         let profile = softmax_like();
         let key = |id: u64| profile.tensors.iter().find(|t| t.id == id).unwrap().key;
         let params = crate::policy::PlanParams {
-            rebuild_through_freed: false,
+            rebuild_through_freed: ThroughFreed::Never,
             ..Default::default()
         };
         let graph = RecomputeGraph::for_params(&profile, &params);

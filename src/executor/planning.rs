@@ -181,7 +181,10 @@ impl Executor {
         params.budget_bytes = self.budget;
         params.costs = self.calibrated_costs.clone().or_else(|| self.base_costs());
         params.unseen_bytes = self.unseen.in_force;
-        params.rebuild_through_freed = !self.fused;
+        params.rebuild_through_freed = match self.fused {
+            true => burn_swap_plan::policy::ThroughFreed::AlikeOrCompared,
+            false => burn_swap_plan::policy::ThroughFreed::Any,
+        };
         params.host_budget_bytes = self.probe.as_ref().and_then(|p| {
             p.pinned_capacity(
                 self.config.pinned_pool_bytes,

@@ -14,6 +14,8 @@ pub use keep_all::KeepAll;
 pub use recompute::{Capuchin, SuperNeurons};
 pub use swap_all::SwapAll;
 
+pub use crate::recompute::ThroughFreed;
+
 use std::fmt;
 use std::sync::Arc;
 
@@ -55,12 +57,9 @@ pub struct PlanParams {
     /// (burn-swap built without its `recompute` feature), where a rebuilt
     /// tensor would stay on the device.
     pub rebuild: bool,
-    /// Whether a rebuild may run through tensors forward freed, made again
-    /// on the way ([`RecomputeGraph::transient`](crate::recompute::RecomputeGraph::transient)): not under burn's fusion
-    /// yet, where chains of them gave a SmallCnn other gradients in some
-    /// runs on fused `Wgpu` with an empty autotune cache (see the design
-    /// notes).
-    pub rebuild_through_freed: bool,
+    /// Which rebuilds may run through tensors forward freed, made again
+    /// on the way ([`RecomputeGraph::transient`](crate::recompute::RecomputeGraph::transient)).
+    pub rebuild_through_freed: ThroughFreed,
 }
 
 impl Default for PlanParams {
@@ -73,7 +72,7 @@ impl Default for PlanParams {
             unseen_bytes: 0,
             host_budget_bytes: None,
             rebuild: true,
-            rebuild_through_freed: true,
+            rebuild_through_freed: ThroughFreed::Any,
         }
     }
 }
