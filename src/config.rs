@@ -3,7 +3,7 @@
 //! | variable | meaning | default |
 //! |---|---|---|
 //! | `BURN_SWAP_POLICY` | `auto`, `keep-all`, `swap-all`, `compress-all` (ZVC; `compress-all:CODEC` names the codec: `zvc`, `rle`, `csr`, `lz4`, `bitmap`), `cswap` (needs a cost model), `oracle`, `superneurons`, `capuchin` or `home` (the last two need the link's cost: a cost model, or CUDA, where it is timed); `auto`: `home` where there is a budget and the link's cost is known (CUDA), `swap-all` where only a budget is, `keep-all` where there is no budget (see [`Auto`](crate::policy::Auto)) | `auto` |
-//! | `BURN_SWAP_REBUILD` | `off`: plans rebuild no tensor in backward (they keep, swap or compress); `on` needs the `recompute` feature | on with the `recompute` feature |
+//! | `BURN_SWAP_REBUILD` | `off`: plans rebuild no tensor in backward (they keep, swap or compress); `saved`: rebuilds read saved tensors only, none runs through tensors forward freed ([`SwapConfig::rebuild_through_freed`]); `on` and `saved` need the `recompute` feature | on with the `recompute` feature |
 //! | `BURN_SWAP_BUDGET` | device bytes an iteration may add to what the device held when it began (saved activations, working tensors, downloads in flight), e.g. `6GiB`, `512MB`, `1000000`; `auto`: the device's free memory when the iteration begins, less a share of it (`BURN_SWAP_BUDGET_MARGIN`, a half, or a quarter where a half leaves no plan or a slower one; at least 512 MiB), where the driver says it (CUDA), see [`SwapConfig::budget_from_free_memory`]; `none`: no budget | `auto` |
 //! | `BURN_SWAP_BUDGET_MARGIN` | the share of the free memory a budget taken from it leaves free: `40%` or `0.4` fixed, or the least and the first share, `25%..50%`: the first unless it leaves no plan or a slower one (see [`SwapConfig::free_memory_margin`]) | `25%..50%` |
 //! | `BURN_SWAP_MIN_SWAP_BYTES` | smallest tensor worth swapping | `1MiB` |
@@ -102,6 +102,13 @@ pub struct SwapConfig {
     /// the `recompute` feature rebuilds; on there by default. Off, plans
     /// keep, swap or compress each tensor.
     pub rebuild: bool,
+    /// Whether a rebuild may run through tensors forward freed, made again
+    /// on the way (a softmax's `x - max` from the attention's `q` and `k`);
+    /// on by default. Under burn's fusion a chain with a matmul or a
+    /// reduction in it is compared with its tensor first, which costs
+    /// warm-up time where such chains do not replay alike (see
+    /// [`ThroughFreed`](burn_swap_plan::policy::ThroughFreed)).
+    pub rebuild_through_freed: bool,
     /// What copies and codecs cost on the device, where measured: the
     /// policies that choose codecs (`cswap`, `oracle`) need it, the others
     /// use it to predict the iteration's time.
@@ -270,6 +277,7 @@ impl Default for SwapConfig {
                 progress: Some(Arc::new(say_search_progress)),
             }),
             rebuild: cfg!(feature = "recompute"),
+            rebuild_through_freed: true,
             cost_model: None,
             budget_bytes: None,
             budget_from_free_memory: true,
@@ -320,7 +328,10 @@ impl SwapConfig {
             unseen_bytes: 0,
             host_budget_bytes: None,
             rebuild: self.rebuild && cfg!(feature = "recompute"),
-            rebuild_through_freed: burn_swap_plan::policy::ThroughFreed::Any,
+            rebuild_through_freed: match self.rebuild_through_freed {
+                true => burn_swap_plan::policy::ThroughFreed::Any,
+                false => burn_swap_plan::policy::ThroughFreed::Never,
+            },
         }
     }
 
@@ -344,12 +355,13 @@ impl SwapConfig {
             config.policy = policy_by_name(&v)?;
         }
         if let Some(v) = var("BURN_SWAP_REBUILD") {
-            config.rebuild = match v.trim() {
-                "on" | "1" | "true" | "yes" => true,
-                "off" | "0" | "false" | "no" => false,
+            (config.rebuild, config.rebuild_through_freed) = match v.trim() {
+                "on" | "1" | "true" | "yes" => (true, true),
+                "saved" => (true, false),
+                "off" | "0" | "false" | "no" => (false, false),
                 _ => {
                     return Err(SwapError::Config(format!(
-                        "BURN_SWAP_REBUILD={v}: `on` or `off`"
+                        "BURN_SWAP_REBUILD={v}: `on`, `saved` or `off`"
                     )))
                 }
             };
@@ -503,6 +515,11 @@ impl SwapConfigBuilder {
     /// See [`SwapConfig::rebuild`].
     pub fn rebuild(mut self, on: bool) -> Self {
         self.config.rebuild = on;
+        self
+    }
+    /// See [`SwapConfig::rebuild_through_freed`].
+    pub fn rebuild_through_freed(mut self, on: bool) -> Self {
+        self.config.rebuild_through_freed = on;
         self
     }
     /// See [`SwapConfig::cost_model`].
@@ -895,6 +912,17 @@ mod tests {
         };
         assert!(!rebuild("off").unwrap());
         assert_eq!(rebuild("on").is_ok(), cfg!(feature = "recompute"));
+        assert_eq!(rebuild("saved").is_ok(), cfg!(feature = "recompute"));
+        if cfg!(feature = "recompute") {
+            let saved = SwapConfig::from_vars(|name| {
+                (name == "BURN_SWAP_REBUILD").then(|| "saved".to_string())
+            })
+            .unwrap();
+            assert_eq!(
+                saved.plan_params().rebuild_through_freed,
+                burn_swap_plan::policy::ThroughFreed::Never
+            );
+        }
         assert!(rebuild("sometimes").is_err());
         let auto = SwapConfig::from_vars(|name| {
             (name == "BURN_SWAP_PREFETCH_OPS").then(|| "auto".to_string())
