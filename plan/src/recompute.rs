@@ -562,13 +562,27 @@ mod tests {
             ("float_mul", vec![4, 5], 6, bytes),
             ("float_exp", vec![6], 7, bytes),
         ];
+        recorded(
+            forward,
+            &[(2, 3), (3, 3), (6, 6)],
+            &[(7, 7), (8, 4), (9, 1), (10, 5)],
+        )
+    }
+
+    /// The profile of `forward`, its tensors `freed` (id, after op) in
+    /// forward, then backward's ops (at, the tensor each reads and frees).
+    fn recorded(
+        forward: Vec<(&'static str, Vec<u64>, u64, u64)>,
+        freed: &[(u64, u32)],
+        backward: &[(u32, u64)],
+    ) -> Profile {
         let mut recorder = Recorder::new(64, 0);
         let live = record_forward(&mut recorder, forward);
-        for (freed, after) in [(2, 3), (3, 3), (6, 6)] {
-            recorder.released(freed, after);
+        for &(id, after) in freed {
+            recorder.released(id, after);
         }
-        recorder.backward_starts(7);
-        for (at, read) in [(7, 7), (8, 4), (9, 1), (10, 5)] {
+        recorder.backward_starts(backward[0].0);
+        for &(at, read) in backward {
             recorder.op(
                 record(at, &[read], &[]),
                 Phase::Backward,
@@ -578,7 +592,7 @@ mod tests {
             );
             recorder.released(read, at);
         }
-        recorder.finish(0, 11, None)
+        recorder.finish(0, backward[backward.len() - 1].0 + 1, None)
     }
 
     #[test]
@@ -641,26 +655,12 @@ mod tests {
             assert!(RecomputeGraph::of(&profile).can_recompute(shifted));
         }
         // An `exp` of a scaling forward freed: element-wise all through.
-        let mut recorder = Recorder::new(64, 0);
         let forward = vec![
             ("float_matmul", vec![], 1, 64),
             ("float_div_scalar", vec![1], 2, 64),
             ("float_exp", vec![2], 3, 64),
         ];
-        let live = record_forward(&mut recorder, forward);
-        recorder.released(2, 2);
-        recorder.backward_starts(3);
-        for (at, read) in [(3, 3), (4, 1)] {
-            recorder.op(
-                record(at, &[read], &[]),
-                Phase::Backward,
-                Some(1_000_000),
-                live,
-                0,
-            );
-            recorder.released(read, at);
-        }
-        let profile = recorder.finish(0, 5, None);
+        let profile = recorded(forward, &[(2, 2)], &[(3, 3), (4, 1)]);
         let exp = profile.tensors.iter().find(|t| t.id == 3).unwrap().key;
         let graph = RecomputeGraph::for_params(&profile, &fused);
         assert!(graph.can_recompute(exp));
