@@ -9,7 +9,7 @@ pub use burn_swap_plan::policy::{
     by_name, by_name_with_progress, without_codecs, Auto, Capuchin, CompressAll, CompressionOracle,
     Cswap, Home, HomeProgress, KeepAll, PlanParams, Policy, ProgressFn, SuperNeurons, SwapAll,
 };
-pub use burn_swap_plan::recompute::{resolve_needs, RecomputeGraph};
+pub use burn_swap_plan::recompute::{replays_alike_under_fusion, resolve_needs, RecomputeGraph};
 pub use burn_swap_plan::PlanError;
 
 /// A plan of `decisions` for tests of the executor: nothing predicted, a

@@ -265,6 +265,38 @@ fn rebuilding_every_tensor_that_can_be_in_a_transformer_under_fusion_is_bit_iden
     }
 }
 
+/// A chain through a tensor forward freed whose op is a matmul or a
+/// reduction (the attention's scores, at a sequence of 64 large enough to
+/// compare): its rebuild is compared with the tensor before backward reads
+/// one, and where it differs backward reads the tensor kept to compare.
+#[cfg(feature = "recompute")]
+#[test]
+fn a_rebuild_through_a_freed_matmul_under_fusion_is_compared_first() {
+    let _guard = serial();
+    let spec = ModelSpec::new(ModelKind::GptSmall).with_gpt(GptConfig {
+        seq: 64,
+        ..GptConfig::tiny()
+    });
+    let expected = train::<Plain>(spec, 2);
+    burn_swap::configure(SwapConfig::builder().policy(common::RebuildAll).build());
+    let actual = train::<Swap>(spec, 2);
+    let plan = burn_swap::current_plan().unwrap();
+    let profile = burn_swap::plan_profile().unwrap();
+    let unalike = plan
+        .decisions
+        .iter()
+        .filter(|d| d.transient)
+        .map(|d| profile.ops[d.key.op as usize].name.as_ref())
+        .filter(|name| !burn_swap::policy::replays_alike_under_fusion(name))
+        .count();
+    assert!(
+        unalike > 0,
+        "no chain ran through a matmul or a reduction: {plan}"
+    );
+    assert!(actual.rebuilds_checked > 0, "no rebuild was compared");
+    assert_same("gpt-tiny seq 64", &expected, &actual);
+}
+
 /// Under fusion a matmul's rebuild is read only once a rebuild of it gave
 /// its bits. With no room to compare any, such tensors the plan frees are
 /// copied to the host instead (not kept, which would hold more than the
