@@ -107,7 +107,7 @@ pub struct SwapConfig {
     /// on by default. Under burn's fusion a chain with a matmul or a
     /// reduction in it is compared with its tensor first, which costs
     /// warm-up time where such chains do not replay alike (see
-    /// [`ThroughFreed`](burn_swap_plan::policy::ThroughFreed)).
+    /// [`PlanParams::under_fusion`]).
     pub rebuild_through_freed: bool,
     /// What copies and codecs cost on the device, where measured: the
     /// policies that choose codecs (`cswap`, `oracle`) need it, the others
@@ -328,10 +328,8 @@ impl SwapConfig {
             unseen_bytes: 0,
             host_budget_bytes: None,
             rebuild: self.rebuild && cfg!(feature = "recompute"),
-            rebuild_through_freed: match self.rebuild_through_freed {
-                true => burn_swap_plan::policy::ThroughFreed::Any,
-                false => burn_swap_plan::policy::ThroughFreed::Never,
-            },
+            rebuild_through_freed: self.rebuild_through_freed,
+            under_fusion: false,
         }
     }
 
@@ -918,10 +916,7 @@ mod tests {
                 (name == "BURN_SWAP_REBUILD").then(|| "saved".to_string())
             })
             .unwrap();
-            assert_eq!(
-                saved.plan_params().rebuild_through_freed,
-                burn_swap_plan::policy::ThroughFreed::Never
-            );
+            assert!(!saved.plan_params().rebuild_through_freed);
         }
         assert!(rebuild("sometimes").is_err());
         let auto = SwapConfig::from_vars(|name| {

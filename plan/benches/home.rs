@@ -62,7 +62,8 @@ fn main() {
         host_budget_bytes: None,
         rebuild: true,
         // As the default fused backend plans.
-        rebuild_through_freed: burn_swap_plan::policy::ThroughFreed::AlikeOrCompared,
+        rebuild_through_freed: true,
+        under_fusion: true,
     };
     println!(
         "{} ops, {} saved tensors{}; {} threads",

@@ -2,7 +2,7 @@
 //! and in device memory, predicted from its profile and the device's cost
 //! model without running it.
 //!
-//! Time is the [`replay`](crate::cost::replay) of the iteration: the
+//! Time is the [`replay`] of the iteration: the
 //! profiled ops at their recorded times, the codec kernels and the ops that
 //! rebuild recomputed tensors on the compute stream, one copy queue per
 //! direction (slower while both run), and the waits where a tensor is not

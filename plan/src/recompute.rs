@@ -143,7 +143,7 @@ pub struct RecomputeGraph {
 impl RecomputeGraph {
     /// The rebuildable tensors of `profile`.
     pub fn of(profile: &Profile) -> Self {
-        Self::with_transients(profile, ThroughFreed::Any)
+        Self::with_transients(profile, &PlanParams::default())
     }
 
     /// The tensors plans made with `params` may rebuild: none where they
@@ -151,12 +151,12 @@ impl RecomputeGraph {
     /// it ([`PlanParams::rebuild_through_freed`]).
     pub fn for_params(profile: &Profile, params: &PlanParams) -> Self {
         match params.rebuild {
-            true => Self::with_transients(profile, params.rebuild_through_freed),
+            true => Self::with_transients(profile, params),
             false => Self::default(),
         }
     }
 
-    fn with_transients(profile: &Profile, through_freed: ThroughFreed) -> Self {
+    fn with_transients(profile: &Profile, params: &PlanParams) -> Self {
         let by_id: FxHashMap<TensorId, &TensorProfile> =
             profile.tensors.iter().map(|t| (t.id, t)).collect();
         let first_made = first_made_by_same_op(profile);
@@ -187,18 +187,14 @@ impl RecomputeGraph {
                 continue;
             }
             let mut chain = Chain {
-                through_freed,
+                through_freed: params.rebuild_through_freed,
                 ..Chain::default()
             };
             let Some(sources) = chain.sources_of(profile, &by_id, &graph, op, needed) else {
                 continue 'tensors;
             };
             let alike = replays_alike_under_fusion(&op.name) && !chain.unalike;
-            if !chain.transients.is_empty()
-                && through_freed == ThroughFreed::AlikeOrCompared
-                && !alike
-                && t.bytes < COMPARED_CHAIN_MIN_BYTES
-            {
+            if params.under_fusion && !alike && t.bytes < COMPARED_REBUILD_MIN_BYTES {
                 continue 'tensors;
             }
             for (key, transient, sources, ns) in chain.transients {
@@ -258,42 +254,27 @@ impl RecomputeGraph {
     }
 }
 
-/// Which rebuilds may run through tensors forward freed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum ThroughFreed {
-    /// None: each rebuild reads saved tensors only.
-    Never,
-    /// Any (each op run again makes the bits it made in forward: backends
-    /// without burn's fusion).
-    #[default]
-    Any,
-    /// Under burn's fusion: a chain whose ops are all element-wise or
-    /// layout ones ([`replays_alike_under_fusion`]: each element gets the
-    /// same bits in any fused block), and a chain with another op (a
-    /// matmul, a reduction) only for a saved tensor of at least
-    /// [`COMPARED_CHAIN_MIN_BYTES`], whose rebuild the executor compares
-    /// with it before backward reads one. Such an op's kernel depends on
-    /// what fusion fuses into its reads, which differs where its inputs
-    /// are made again, so only the comparison vouches for it, and it
-    /// vouches only over enough elements: a SmallCnn's 4-element
-    /// `sum_dim` of an `exp` made again gave forward's bits when compared
-    /// and other bits two steps later, in most runs on fused `Wgpu`.
-    AlikeOrCompared,
-}
-
-/// The least bytes of a saved tensor rebuilt under fusion through a chain
-/// with an op that may not replay alike (see
-/// [`ThroughFreed::AlikeOrCompared`]): 4,096 `f32` elements, enough that
-/// a kernel summing in another order cannot give all of their bits by
-/// chance, and far below the tensors whose rebuild saves memory worth the
-/// chain (a GPT-small softmax's `x - max` at batch 4: 192 MiB).
-pub const COMPARED_CHAIN_MIN_BYTES: u64 = 16 * 1024;
+/// The least bytes of a saved tensor rebuilt under burn's fusion with an
+/// op other than element-wise and layout ones ([`replays_alike_under_fusion`]),
+/// its own or one of the tensors forward freed it is made through
+/// ([`PlanParams::under_fusion`]). Such an op's kernel depends on what
+/// fusion fused into its reads, which differs where its inputs are made
+/// again or read from a buffer, so only comparing the rebuild with the
+/// tensor vouches for it, and only over enough elements: a SmallCnn's
+/// 4-element `sum_dim` made again through its `exp` gave forward's bits
+/// when compared and other bits two steps later, in most runs on fused
+/// `Wgpu`. 4,096 `f32` elements are enough that a kernel summing in
+/// another order cannot give all of their bits by chance, and far below
+/// the tensors whose rebuild saves memory worth a chain (a GPT-small
+/// softmax's `x - max` at batch 4: 192 MiB). Element-wise and layout ops
+/// give each element the same bits in any block.
+pub const COMPARED_REBUILD_MIN_BYTES: u64 = 16 * 1024;
 
 /// The tensors one rebuild reads, found from the op that makes it.
 #[derive(Default)]
 struct Chain {
-    /// Which tensors forward freed it may run through.
-    through_freed: ThroughFreed,
+    /// Whether it may run through tensors forward freed.
+    through_freed: bool,
     /// Whether one of those is made by an op that may not replay alike
     /// under fusion ([`replays_alike_under_fusion`]).
     unalike: bool,
@@ -338,7 +319,7 @@ impl Chain {
                 .ops
                 .get(u.key.op as usize)
                 .filter(|o| o.replayable && o.phase == Phase::Forward && o.outputs.len() == 1);
-            let made_by = made_by.filter(|_| self.through_freed != ThroughFreed::Never)?;
+            let made_by = made_by.filter(|_| self.through_freed)?;
             if u.rebuild_refused
                 || u.released_at.is_none()
                 || !u.backward_uses.is_empty()
@@ -531,8 +512,7 @@ pub fn resolve_needs(graph: &RecomputeGraph, decisions: &mut Vec<Decision>) {
 #[cfg(test)]
 mod tests {
     use super::{
-        replays_alike_under_fusion, resolve_needs, RecomputeGraph, ThroughFreed,
-        COMPARED_CHAIN_MIN_BYTES,
+        replays_alike_under_fusion, resolve_needs, RecomputeGraph, COMPARED_REBUILD_MIN_BYTES,
     };
     use crate::cost::{replay, CodecTime};
     use crate::memory::Footprint;
@@ -641,13 +621,14 @@ mod tests {
     }
 
     #[test]
-    fn under_fusion_a_chain_through_a_reduction_rebuilds_only_tensors_large_enough_to_compare() {
+    fn under_fusion_a_rebuild_with_a_matmul_or_a_reduction_is_only_for_tensors_large_enough_to_compare(
+    ) {
         let fused = crate::policy::PlanParams {
-            rebuild_through_freed: ThroughFreed::AlikeOrCompared,
+            under_fusion: true,
             ..Default::default()
         };
         // `x - max`: its row maxima are a reduction's.
-        for (bytes, rebuilt) in [(MIB, true), (COMPARED_CHAIN_MIN_BYTES - 4, false)] {
+        for (bytes, rebuilt) in [(MIB, true), (COMPARED_REBUILD_MIN_BYTES - 4, false)] {
             let profile = softmax_of(bytes);
             let shifted = profile.tensors.iter().find(|t| t.id == 4).unwrap().key;
             let graph = RecomputeGraph::for_params(&profile, &fused);
@@ -665,6 +646,10 @@ mod tests {
         let graph = RecomputeGraph::for_params(&profile, &fused);
         assert!(graph.can_recompute(exp));
         assert_eq!(graph.sources(exp).len(), 1);
+        // The matmul of 16 elements, run again alone.
+        let scores = profile.tensors.iter().find(|t| t.id == 1).unwrap().key;
+        assert!(!graph.can_recompute(scores));
+        assert!(RecomputeGraph::of(&profile).can_recompute(scores));
     }
 
     #[test]
@@ -672,7 +657,7 @@ mod tests {
         let profile = softmax_like();
         let key = |id: u64| profile.tensors.iter().find(|t| t.id == id).unwrap().key;
         let params = crate::policy::PlanParams {
-            rebuild_through_freed: ThroughFreed::Never,
+            rebuild_through_freed: false,
             ..Default::default()
         };
         let graph = RecomputeGraph::for_params(&profile, &params);

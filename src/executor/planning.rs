@@ -177,14 +177,11 @@ impl Executor {
     /// What the policy plans for: the configuration's parameters, the link
     /// as fast as copies were, and room for what the device adds unseen.
     pub(super) fn plan_params(&self) -> PlanParams {
-        use burn_swap_plan::policy::ThroughFreed;
         let mut params = self.config.plan_params();
         params.budget_bytes = self.budget;
         params.costs = self.calibrated_costs.clone().or_else(|| self.base_costs());
         params.unseen_bytes = self.unseen.in_force;
-        if self.fused && params.rebuild_through_freed == ThroughFreed::Any {
-            params.rebuild_through_freed = ThroughFreed::AlikeOrCompared;
-        }
+        params.under_fusion = self.fused;
         params.host_budget_bytes = self.probe.as_ref().and_then(|p| {
             p.pinned_capacity(
                 self.config.pinned_pool_bytes,

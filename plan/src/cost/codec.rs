@@ -66,7 +66,7 @@ pub enum Codec {
     /// whose elements are all zero or one same value (burn-nn's dropout
     /// masks, f32 zeros and ones), a 32nd of their f32 bytes. Any other
     /// tensor is stored as it is, so it is offered only for tensors the
-    /// profile saw hold two values ([`crate::TensorProfile::two_valued`]).
+    /// profile saw hold two values ([`TensorProfile::two_valued`](crate::profile::TensorProfile::two_valued)).
     Bitmap,
 }
 

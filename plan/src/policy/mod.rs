@@ -14,8 +14,6 @@ pub use keep_all::KeepAll;
 pub use recompute::{Capuchin, SuperNeurons};
 pub use swap_all::SwapAll;
 
-pub use crate::recompute::ThroughFreed;
-
 use std::fmt;
 use std::sync::Arc;
 
@@ -57,9 +55,16 @@ pub struct PlanParams {
     /// (burn-swap built without its `recompute` feature), where a rebuilt
     /// tensor would stay on the device.
     pub rebuild: bool,
-    /// Which rebuilds may run through tensors forward freed, made again
+    /// Whether a rebuild may run through tensors forward freed, made again
     /// on the way ([`RecomputeGraph::transient`](crate::recompute::RecomputeGraph::transient)).
-    pub rebuild_through_freed: ThroughFreed,
+    pub rebuild_through_freed: bool,
+    /// Whether the plan is for burn's fusion, where an op other than
+    /// element-wise and layout ones may not make its forward bits when run
+    /// again: a rebuild with one (its own op or one of its chain) is planned
+    /// only for a tensor of at least
+    /// [`COMPARED_REBUILD_MIN_BYTES`](crate::recompute::COMPARED_REBUILD_MIN_BYTES),
+    /// which the executor compares with its rebuild before backward reads one.
+    pub under_fusion: bool,
 }
 
 impl Default for PlanParams {
@@ -72,7 +77,8 @@ impl Default for PlanParams {
             unseen_bytes: 0,
             host_budget_bytes: None,
             rebuild: true,
-            rebuild_through_freed: ThroughFreed::Any,
+            rebuild_through_freed: true,
+            under_fusion: false,
         }
     }
 }
