@@ -5,7 +5,7 @@
 //! the forward phase ends and where the iteration ends.
 //!
 //! Every forwarded op marks itself as a training op for its duration
-//! ([`TrainingOp`]): the ops `Swapping` sees inside it belong to the training
+//! (`TrainingOp`): the ops `Swapping` sees inside it belong to the training
 //! iteration. Ops called on the inner backend directly (the optimizer step,
 //! a validation pass on `model.valid()`, metrics) are not planned for.
 

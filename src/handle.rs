@@ -2,7 +2,7 @@
 //!
 //! burn-autodiff keeps a clone of the inner backend's float primitive for
 //! every tensor an op needs in backward. Inside `Autodiff<Swapping<B>>` those
-//! clones are [`SwapTensor`]s, all sharing one [`Slot`]: its id, shape, dtype
+//! clones are [`SwapTensor`]s, all sharing one `Slot`: its id, shape, dtype
 //! and device are known without touching the data, and its storage can move
 //! between the device and the host while autodiff holds on to the handle.
 //! The data is released exactly when the last handle drops.

@@ -21,7 +21,7 @@
 //!   and those that also rebuild: `SuperNeurons`, `Capuchin`, `Home`).
 //! - `executor`: applies the plan on the per-op path.
 //! - `transfer`: moves data between device and host.
-//! - [`config`]: the builder and the `BURN_SWAP_*` variables.
+//! - [`config`](mod@config): the builder and the `BURN_SWAP_*` variables.
 //! - [`report`]: what the first iterations did, and why a run moves nothing.
 //! - [`fit`]: the largest batch that trains, each probe in a child process.
 //!

@@ -2,7 +2,7 @@
 //!
 //! The profile's types, its JSON and its picture are the planning core's
 //! (`burn-swap-plan`); the executor records each op into its
-//! [`Recorder`](burn_swap_plan::profile::Recorder). Burn's element types
+//! [`Recorder`]. Burn's element types
 //! become names here, on their way in.
 
 use std::borrow::Cow;

@@ -2,7 +2,7 @@
 //!
 //! Its float primitive is a residency handle ([`SwapTensor`]); int, bool and
 //! quantized primitives are `B`'s own. Every op (generated in
-//! `src/forwarding.rs`) does the same few things through an [`OpScope`]:
+//! `src/forwarding.rs`) does the same few things through an `OpScope`:
 //! resolve its float inputs to `B`'s primitives, call `B`'s own op, wrap the
 //! float outputs in new handles, and tell the executor, which records the
 //! op and carries out the plan's offloads and prefetches.

@@ -9,7 +9,7 @@
 //! storage verbatim:
 //! - `flex`: Flex tensors (storage bytes plus layout), synchronous.
 //! - `cube` (features `cuda`, `wgpu`): CubeCL buffers with their layout. On
-//!   CUDA through [`cuda`], a bounded pinned pool and copy threads of its
+//!   CUDA through `cuda`, a bounded pinned pool and copy threads of its
 //!   own, asynchronous in both directions; elsewhere CubeCL's own reads.
 //! - `fused` (same features): tensors of burn's fusion backend (`Cuda`,
 //!   `Wgpu`), taken out of fusion without changing what it runs.
@@ -501,7 +501,7 @@ pub struct DriverReading {
     pub free_for_buffers: u64,
     /// The device's memory.
     pub total: u64,
-    /// [`DriverWatch::tracked`] just before the driver was read.
+    /// `DriverWatch::tracked` just before the driver was read.
     pub tracked: u64,
 }
 
