@@ -251,17 +251,16 @@ fn make<B: Backend>(
         RecipeInput::Slot(slot) => sources[&slot.id].clone(),
         RecipeInput::Transient(t) => {
             let lock = || t.state.lock().unwrap_or_else(|p| p.into_inner());
-            // Taken in a statement of its own: the lock is let go before
-            // the arms lock it again.
-            let state = std::mem::replace(&mut *lock(), TransientState::Making);
-            let replay = match state {
-                TransientState::Made(made) => {
-                    *lock() = TransientState::Made(made.clone());
-                    return made;
+            // The lock is let go before the op runs: it makes its inputs,
+            // other transients, first.
+            let replay = {
+                let mut state = lock();
+                if let TransientState::Made(made) = &*state {
+                    return made.clone();
                 }
-                TransientState::ToMake(replay) => replay,
-                TransientState::Making => {
-                    unreachable!("a chain never reads a transient it is making")
+                match std::mem::replace(&mut *state, TransientState::Making) {
+                    TransientState::ToMake(replay) => replay,
+                    _ => unreachable!("a chain never reads a transient it is making"),
                 }
             };
             let made = replay(t.inputs.iter().map(|i| make(i, sources)).collect());

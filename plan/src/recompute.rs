@@ -143,7 +143,7 @@ pub struct RecomputeGraph {
 impl RecomputeGraph {
     /// The rebuildable tensors of `profile`.
     pub fn of(profile: &Profile) -> Self {
-        Self::with_transients(profile, &PlanParams::default())
+        Self::build(profile, &PlanParams::default())
     }
 
     /// The tensors plans made with `params` may rebuild: none where they
@@ -151,12 +151,12 @@ impl RecomputeGraph {
     /// it ([`PlanParams::rebuild_through_freed`]).
     pub fn for_params(profile: &Profile, params: &PlanParams) -> Self {
         match params.rebuild {
-            true => Self::with_transients(profile, params),
+            true => Self::build(profile, params),
             false => Self::default(),
         }
     }
 
-    fn with_transients(profile: &Profile, params: &PlanParams) -> Self {
+    fn build(profile: &Profile, params: &PlanParams) -> Self {
         let by_id: FxHashMap<TensorId, &TensorProfile> =
             profile.tensors.iter().map(|t| (t.id, t)).collect();
         let first_made = first_made_by_same_op(profile);
@@ -193,8 +193,8 @@ impl RecomputeGraph {
             let Some(sources) = chain.sources_of(profile, &by_id, &graph, op, needed) else {
                 continue 'tensors;
             };
-            let alike = replays_alike_under_fusion(&op.name) && !chain.unalike;
-            if params.under_fusion && !alike && t.bytes < COMPARED_REBUILD_MIN_BYTES {
+            let alike = || replays_alike_under_fusion(&op.name) && !chain.unalike;
+            if params.under_fusion && t.bytes < COMPARED_REBUILD_MIN_BYTES && !alike() {
                 continue 'tensors;
             }
             for (key, transient, sources, ns) in chain.transients {
