@@ -27,8 +27,10 @@
 //! model is built: train as on a smaller GPU).
 //!
 //! burn-swap's own messages go through `tracing`, printed on stderr: its
-//! warnings by default, `RUST_LOG=burn_swap=info` adds what each of the
-//! first iterations did (the example prints that on its step lines too).
+//! warnings by default (each once: burn-swap writes those a run should not
+//! miss to stderr itself, so the example leaves out their `tracing` copy,
+//! target `burn_swap::warning`), `RUST_LOG=burn_swap=info` adds what each of
+//! the first iterations did (the example prints that on its step lines too).
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -318,8 +320,9 @@ fn median_step(run: &Run) -> f64 {
 }
 
 fn main() {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("burn_swap=warn"));
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| {
+        tracing_subscriber::EnvFilter::new("burn_swap=warn,burn_swap::warning=off")
+    });
     tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
@@ -537,6 +540,10 @@ fn run<D: Backend>(args: &Args) {
     // since, for `cswap`); the picture compares it with the last iteration.
     let planned_from = burn_swap::plan_profile().unwrap_or_else(|| profile.clone());
     write_json(&json, &planned_from, plan.as_deref()).expect("write profile.json");
+    // The last iteration as measured, beside the plan's source: the memory
+    // and times it had under the plan.
+    let last = args.out.join("last-iteration.json");
+    write_json(&last, &profile, None).expect("write last-iteration.json");
     let options = SvgOptions {
         budget: plan.as_ref().and_then(|p| p.budget_bytes).or(args.budget),
         device_memory: args.device_memory,
@@ -545,7 +552,12 @@ fn run<D: Backend>(args: &Args) {
             .map(|plan| burn_swap::Footprint::of(&profile).timeline(&profile, &plan.decisions)),
     };
     std::fs::write(&svg, timeline_svg_with(&profile, &options)).expect("write the SVG");
-    println!("wrote {} and {}", json.display(), svg.display());
+    println!(
+        "wrote {}, {} and {}",
+        json.display(),
+        last.display(),
+        svg.display()
+    );
 }
 
 /// `--max-batch`: the largest batch that trains, for the policy (and with

@@ -262,7 +262,10 @@ impl Warnings {
         if self.0.iter().any(|w| w.same_cause(&warning)) {
             return;
         }
-        tracing::warn!("burn-swap: {warning}");
+        // Also written to standard error by burn-swap itself (unless
+        // `BURN_SWAP_QUIET`): a subscriber that prints to the terminal can
+        // leave out this target, `burn_swap::warning`.
+        tracing::warn!(target: "burn_swap::warning", "burn-swap: {warning}");
         crate::notice::say(|| warning.to_string());
         self.0.push(warning);
     }

@@ -58,8 +58,9 @@ pub(crate) type Device = burn::backend::Flex;
 pub(crate) type DeviceOf = <Device as burn::tensor::backend::BackendTypes>::Device;
 
 fn main() {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("burn_swap=warn"));
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| {
+        tracing_subscriber::EnvFilter::new("burn_swap=warn,burn_swap::warning=off")
+    });
     tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
