@@ -227,7 +227,9 @@ fn train<B: AutodiffBackend>(args: &Args, label: &str) -> Run {
         times.push(secs);
         let doing = match burn_swap::last_iteration().filter(|_| swap) {
             Some(report) => {
-                if report.planning.is_some() {
+                // A step that planned, or that ran a rival plan being timed
+                // against the one in force, is not the steady state.
+                if report.planning.is_some() || report.trying_plans {
                     steady_from = step + 1;
                 }
                 step_status(&report)
@@ -293,6 +295,8 @@ fn step_status(report: &burn_swap::IterationReport) -> String {
     }
     if let Some(verdict) = &report.plans_timed {
         line += &format!("; {verdict}");
+    } else if report.trying_plans {
+        line += " (plans timed against each other on the device: the plan in force may change)";
     }
     if report.first && report.wall > burn_swap::report::SLOW_FIRST_ITERATION {
         line += "\n    (a slow first step is kernel compilation and autotune: see cubecl.toml, \
