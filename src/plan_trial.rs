@@ -111,9 +111,9 @@ pub(crate) enum PlanTrial {
         /// too if the own plan's first pace is over [`RIVAL_WINDOW`] times
         /// its predicted step.
         reserve: Vec<Candidate>,
-        /// Rivals that could not plan for the profile and budget, each
-        /// with why, for the verdict.
-        unplanned: Vec<String>,
+        /// Rivals not timed, each with why (`who: why`: no plan for the
+        /// profile and budget, the same plan, too far), for the verdict.
+        not_timed: Vec<String>,
     },
     /// Timed for the op sequence `of`: its plans are made `way`.
     Decided { of: Vec<u64>, way: Way },
@@ -150,14 +150,14 @@ impl PlanTrial {
     /// Begins timing `active` (the policy's own plan) against `others`,
     /// and against `reserve` too if its first pace shows the replay missed
     /// it (see [`RIVAL_WINDOW`]). With neither it is decided at once.
-    /// `unplanned`: the rivals that could not plan (`who: why`), said in the
-    /// verdict.
+    /// `not_timed`: the rivals not timed, each with why (`who: why`), said
+    /// in the verdict (with those of `reserve` left untimed).
     pub(crate) fn begin(
         &mut self,
         active: Arc<Plan>,
         others: Vec<Candidate>,
         reserve: Vec<Candidate>,
-        unplanned: Vec<String>,
+        not_timed: Vec<String>,
     ) -> TrialStep {
         let of = active.op_signatures.clone();
         if others.is_empty() && reserve.is_empty() {
@@ -177,7 +177,7 @@ impl PlanTrial {
             queue: there_and_back(count),
             paces: vec![Vec::new(); count],
             reserve,
-            unplanned,
+            not_timed,
         };
         TrialStep::Restart
     }
@@ -218,7 +218,7 @@ impl PlanTrial {
             queue,
             paces,
             reserve,
-            unplanned,
+            not_timed,
         } = self
         else {
             return TrialStep::Wait;
@@ -250,6 +250,8 @@ impl PlanTrial {
                 candidates.extend(reserve);
                 paces.resize(candidates.len(), Vec::new());
                 *queue = there_and_back(candidates.len());
+            } else {
+                not_timed.extend(reserve.iter().map(|c| far_from(c, predicted)));
             }
         }
         if !queue.is_empty() {
@@ -268,7 +270,7 @@ impl PlanTrial {
                 best = i;
             }
         }
-        let verdict = verdict(candidates, paces, &means, best, policy, unplanned);
+        let verdict = verdict(candidates, paces, &means, best, policy, not_timed);
         let winner = candidates.swap_remove(best);
         let restore = (!Arc::ptr_eq(&winner.plan, active)).then_some(winner.plan);
         let of = std::mem::take(of);
@@ -299,6 +301,23 @@ fn there_and_back(count: usize) -> Vec<usize> {
     (1..count).chain((0..count - 1).rev()).collect()
 }
 
+/// Why a rival in reserve was not timed: the replay put it too far from
+/// the own plan's `own_ns`, and did not miss the own plan as much.
+fn far_from(rival: &Candidate, own_ns: Option<f64>) -> String {
+    let name = match &rival.way {
+        Way::Rival(policy) => policy.name().to_string(),
+        other => format!("{other:?}"),
+    };
+    match (rival.plan.predicted.as_ref(), own_ns) {
+        (Some(p), Some(own)) => format!(
+            "{name}: predicted {:.1} ms, over {RIVAL_WINDOW}x the own plan's {:.1} ms",
+            p.iteration_ns / 1e6,
+            own / 1e6
+        ),
+        _ => format!("{name}: predicted too far from the own plan"),
+    }
+}
+
 /// The verdict in words, for the iteration's report
 /// ([`IterationReport::plans_timed`](crate::IterationReport::plans_timed)).
 fn verdict(
@@ -307,7 +326,7 @@ fn verdict(
     means: &[f64],
     best: usize,
     policy: &str,
-    unplanned: &[String],
+    not_timed: &[String],
 ) -> String {
     let ms = |secs: f64| format!("{:.1}", secs * 1e3);
     let timed: Vec<String> = candidates
@@ -335,13 +354,13 @@ fn verdict(
             )
         })
         .collect();
-    let unplanned = if unplanned.is_empty() {
+    let not_timed = if not_timed.is_empty() {
         String::new()
     } else {
-        format!("; not timed, no plan: {}", unplanned.join("; "))
+        format!("; not timed: {}", not_timed.join("; "))
     };
     format!(
-        "timed on the device in turn and back, the mean of each one's paces: {}; {} stays{unplanned}",
+        "timed on the device in turn and back, the mean of each one's paces: {}; {} stays{not_timed}",
         timed.join(", "),
         candidates[best].way.describe(policy)
     )
@@ -411,16 +430,16 @@ mod tests {
         run_noting(own, others, Vec::new(), paces)
     }
 
-    /// As [`run`], with `unplanned` noted as the rivals that made no plan.
+    /// As [`run`], with `not_timed` noted as the rivals not timed.
     fn run_noting(
         own: &Arc<Plan>,
         others: Vec<Candidate>,
-        unplanned: Vec<String>,
+        not_timed: Vec<String>,
         paces: &[u64],
     ) -> (PlanTrial, TrialStep) {
         let mut trial = PlanTrial::default();
         assert!(matches!(
-            trial.begin(own.clone(), others, Vec::new(), unplanned),
+            trial.begin(own.clone(), others, Vec::new(), not_timed),
             TrialStep::Restart
         ));
         let mut active = own.clone();
@@ -509,12 +528,13 @@ mod tests {
     fn the_verdict_names_the_rivals_that_made_no_plan() {
         let own = plan(None, vec![1]);
         let others = vec![rival(Arc::new(Capuchin), vec![1])];
-        let unplanned = vec!["superneurons: needs 3.4 GiB against a budget of 3.1 GiB".into()];
-        let (_, step) = run_noting(&own, others, unplanned, &[290, 300, 290]);
+        let not_timed =
+            vec!["superneurons: no plan, needs 3.4 GiB against a budget of 3.1 GiB".into()];
+        let (_, step) = run_noting(&own, others, not_timed, &[290, 300, 290]);
         match step {
             TrialStep::Decided { verdict, .. } => assert!(
                 verdict.ends_with(
-                    "home's plan stays; not timed, no plan: superneurons: needs 3.4 GiB against a budget of 3.1 GiB"
+                    "home's plan stays; not timed: superneurons: no plan, needs 3.4 GiB against a budget of 3.1 GiB"
                 ),
                 "{verdict}"
             ),
@@ -559,16 +579,25 @@ mod tests {
         });
         let own = Arc::new(own);
         let far = || vec![rival(Arc::new(Capuchin), vec![1])];
-        // Run at 240 ms (within 1.25x of the 200 predicted): decided alone.
+        // Run at 240 ms (within 1.25x of the 200 predicted): decided alone,
+        // and the verdict says why the rival was not timed.
         let mut trial = PlanTrial::default();
         assert!(matches!(
             trial.begin(own.clone(), Vec::new(), far(), Vec::new()),
             TrialStep::Restart
         ));
-        assert!(matches!(
-            trial.next(&own, ms(240), "home"),
-            TrialStep::Decided { restore: None, .. }
-        ));
+        match trial.next(&own, ms(240), "home") {
+            TrialStep::Decided {
+                restore: None,
+                verdict,
+            } => assert!(
+                verdict.ends_with(
+                    "home's plan stays; not timed: capuchin: predicted too far from the own plan"
+                ),
+                "{verdict}"
+            ),
+            other => panic!("{other:?}"),
+        }
         // Run at 400 ms: the rival is timed, and wins.
         let mut trial = PlanTrial::default();
         trial.begin(own.clone(), Vec::new(), far(), Vec::new());

@@ -22,12 +22,12 @@ impl Executor {
         };
         if !self.plan_trial.began_for(&active) {
             let started = Instant::now();
-            let (others, reserve, unplanned) = self.candidates(&profile, &active);
+            let (others, reserve, not_timed) = self.candidates(&profile, &active);
             self.planning_took(report, started.elapsed());
-            for why in &unplanned {
-                tracing::info!(rival = %why, "a rival's plan could not be made, so it is not timed");
+            for why in &not_timed {
+                tracing::info!(rival = %why, "a rival's plan is not timed");
             }
-            if let TrialStep::Restart = self.plan_trial.begin(active, others, reserve, unplanned) {
+            if let TrialStep::Restart = self.plan_trial.begin(active, others, reserve, not_timed) {
                 self.step_clock.restart();
             }
             return;
@@ -77,8 +77,9 @@ impl Executor {
     /// and that the replay puts within [`RIVAL_WINDOW`] of its step, the
     /// nearest [`RIVALS_TIMED`] first; then, in reserve, the nearest of
     /// the others, up to [`RIVALS_TIMED`] rivals in all (timed only if the
-    /// replay missed `active`'s own step as much). Last, the rivals that
-    /// could not plan, each as `name: why`.
+    /// replay missed `active`'s own step as much). Last, the rivals not
+    /// timed, each as `name: why` (no plan, the same plan as `active`, or
+    /// further than the nearest [`RIVALS_TIMED`]).
     pub(super) fn candidates(
         &self,
         profile: &Profile,
@@ -97,7 +98,7 @@ impl Executor {
         }
         let step_ns = |plan: &Plan| plan.predicted.as_ref().map(|p| p.iteration_ns);
         let within = step_ns(active).map_or(f64::INFINITY, |ns| ns * RIVAL_WINDOW);
-        let mut unplanned = Vec::new();
+        let mut not_timed = Vec::new();
         let mut rivals: Vec<(f64, Candidate)> = policy
             .rivals()
             .into_iter()
@@ -105,29 +106,45 @@ impl Executor {
                 let plan = match rival.plan(profile, &params) {
                     Ok(plan) => plan,
                     Err(err) => {
-                        unplanned.push(format!(
-                            "{}: {}",
+                        not_timed.push(format!(
+                            "{}: no plan, {}",
                             rival.name(),
                             why_no_plan(&err, params.unseen_bytes)
                         ));
                         return None;
                     }
                 };
+                if plan.same_actions(active) {
+                    not_timed.push(format!("{}: the same plan", rival.name()));
+                    return None;
+                }
                 let ns = step_ns(&plan).unwrap_or(f64::INFINITY);
-                (!plan.same_actions(active)).then(|| {
-                    let way = Way::Rival(rival);
-                    let plan = Arc::new(plan);
-                    (ns, Candidate { way, plan })
-                })
+                let way = Way::Rival(rival);
+                Some((
+                    ns,
+                    Candidate {
+                        way,
+                        plan: Arc::new(plan),
+                    },
+                ))
             })
             .collect();
         rivals.sort_by(|a, b| a.0.total_cmp(&b.0));
+        for (ns, rival) in rivals.iter().skip(RIVALS_TIMED) {
+            if let Way::Rival(policy) = &rival.way {
+                not_timed.push(format!(
+                    "{}: predicted {:.1} ms, slower than the {RIVALS_TIMED} nearest",
+                    policy.name(),
+                    ns / 1e6
+                ));
+            }
+        }
         let (near, far): (Vec<_>, Vec<_>) = rivals
             .into_iter()
             .take(RIVALS_TIMED)
             .partition(|(ns, _)| *ns <= within);
         others.extend(near.into_iter().map(|(_, c)| c));
-        (others, far.into_iter().map(|(_, c)| c).collect(), unplanned)
+        (others, far.into_iter().map(|(_, c)| c).collect(), not_timed)
     }
 
     /// The plan for `profile` made the way the device timed fastest for
