@@ -38,7 +38,7 @@ use std::time::Instant;
 use burn::backend::Autodiff;
 use burn::tensor::backend::{AutodiffBackend, Backend};
 use burn_swap::config::{parse_budget, parse_bytes, policy_by_name};
-use burn_swap::profiler::{human_bytes, timeline_svg_with, write_json, SvgOptions};
+use burn_swap::profiler::human_bytes;
 use burn_swap::{SwapAutodiff, SwapConfig};
 use burn_swap_models::{ImageShape, ModelKind, ModelSpec, Trainer};
 
@@ -537,30 +537,14 @@ fn run<D: Backend>(args: &Args) {
     if args.probe_child {
         return;
     }
-    std::fs::create_dir_all(&args.out).expect("create the output directory");
-    let json = args.out.join("profile.json");
-    let svg = args.out.join("memory-timeline.svg");
-    // The plan with the profile it was made from (with the zeros counted
-    // since, for `cswap`); the picture compares it with the last iteration.
-    let planned_from = burn_swap::plan_profile().unwrap_or_else(|| profile.clone());
-    write_json(&json, &planned_from, plan.as_deref()).expect("write profile.json");
-    // The last iteration as measured, beside the plan's source: the memory
-    // and times it had under the plan.
-    let last = args.out.join("last-iteration.json");
-    write_json(&last, &profile, None).expect("write last-iteration.json");
-    let options = SvgOptions {
-        budget: plan.as_ref().and_then(|p| p.budget_bytes).or(args.budget),
-        device_memory: args.device_memory,
-        predicted: plan
-            .as_deref()
-            .map(|plan| burn_swap::Footprint::of(&profile).timeline(&profile, &plan.decisions)),
-    };
-    std::fs::write(&svg, timeline_svg_with(&profile, &options)).expect("write the SVG");
+    let files = burn_swap::profiler::write_run(&args.out, args.budget, args.device_memory)
+        .expect("write the run's files")
+        .expect("at least one backward ran");
     println!(
         "wrote {}, {} and {}",
-        json.display(),
-        last.display(),
-        svg.display()
+        files.plan.display(),
+        files.last_iteration.display(),
+        files.timeline.display()
     );
 }
 

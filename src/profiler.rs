@@ -64,3 +64,51 @@ mod tests {
         }
     }
 }
+
+/// The files [`write_run`] wrote.
+#[derive(Debug, Clone)]
+pub struct RunFiles {
+    /// The profile the plan in force was made from, with that plan.
+    pub plan: std::path::PathBuf,
+    /// The last iteration as measured (its memory op by op, its moves).
+    pub last_iteration: std::path::PathBuf,
+    /// The last iteration's device bytes against the plan's prediction.
+    pub timeline: std::path::PathBuf,
+}
+
+/// Writes what this process's last training iteration did into `dir`:
+/// `profile.json` (the profile the plan in force was made from, and the
+/// plan), `last-iteration.json` (the last iteration's profile) and
+/// `memory-timeline.svg` (its device bytes op by op, beside what the plan
+/// predicted for it; `budget` and `device_memory` are drawn as lines where
+/// given). `None` where no iteration was recorded yet.
+pub fn write_run(
+    dir: &std::path::Path,
+    budget: Option<u64>,
+    device_memory: Option<u64>,
+) -> std::io::Result<Option<RunFiles>> {
+    let Some(last) = crate::last_profile() else {
+        return Ok(None);
+    };
+    let plan = crate::current_plan();
+    std::fs::create_dir_all(dir)?;
+    let files = RunFiles {
+        plan: dir.join("profile.json"),
+        last_iteration: dir.join("last-iteration.json"),
+        timeline: dir.join("memory-timeline.svg"),
+    };
+    // The plan with the profile it was made from (with the zeros counted
+    // since, for `cswap`).
+    let planned_from = crate::plan_profile().unwrap_or_else(|| last.clone());
+    write_json(&files.plan, &planned_from, plan.as_deref())?;
+    write_json(&files.last_iteration, &last, None)?;
+    let options = SvgOptions {
+        budget: plan.as_ref().and_then(|p| p.budget_bytes).or(budget),
+        device_memory,
+        predicted: plan
+            .as_deref()
+            .map(|plan| crate::Footprint::of(&last).timeline(&last, &plan.decisions)),
+    };
+    std::fs::write(&files.timeline, timeline_svg_with(&last, &options))?;
+    Ok(Some(files))
+}

@@ -16,7 +16,8 @@ pub const USAGE: &str =
        [--gpt small|tiny] [--gpt-layers N] [--gpt-seq N] [--json PATH]
        [--unfused (CUDA builds)]
        [--device-memory BYTES (CUDA builds: hold all but BYTES of the device)] [--search]
-       [--memory-every K (sample device and pinned memory every K steps, warm-up too, each said as it ends)]";
+       [--memory-every K (sample device and pinned memory every K steps, warm-up too, each said as it ends)]
+       [--profiles DIR (each burn-swap case's plan, last iteration and memory timeline, in DIR/MODEL-INPUT-POLICY-bBATCH)]";
 
 pub struct Options {
     /// (model, image shape) pairs.
@@ -39,6 +40,9 @@ pub struct Options {
     pub unfused: bool,
     pub memory_every: usize,
     pub device_memory: Option<u64>,
+    /// Write each burn-swap case's plan, last iteration and memory timeline
+    /// under this folder.
+    pub profiles: Option<PathBuf>,
 }
 
 /// The default matrix: the issue's GPU matrix on CUDA, a small one on CPU.
@@ -87,6 +91,7 @@ pub fn parse_options(args: &[String]) -> Result<Options, String> {
         json: None,
         unfused: false,
         memory_every: 0,
+        profiles: None,
         device_memory: None,
     };
     let mut gpt_layers = None;
@@ -135,6 +140,7 @@ pub fn parse_options(args: &[String]) -> Result<Options, String> {
             "--gpt-layers" => gpt_layers = Some(count(value()?)?),
             "--gpt-seq" => gpt_seq = Some(count(value()?)?),
             "--json" => o.json = Some(PathBuf::from(value()?)),
+            "--profiles" => o.profiles = Some(PathBuf::from(value()?)),
             "--memory-every" => o.memory_every = count(value()?)?,
             "--unfused" if cfg!(feature = "cuda") => o.unfused = true,
             // cargo bench passes --bench to harness = false targets.
@@ -198,6 +204,7 @@ impl Options {
             unfused: self.unfused,
             memory_every: self.memory_every,
             device_memory: self.device_memory,
+            profiles: self.profiles.clone(),
         }
     }
 }

@@ -2,6 +2,8 @@
 
 use burn_swap::config::policy_by_name;
 use burn_swap::transfer::DeviceUsage;
+use std::path::PathBuf;
+
 use burn_swap_models::{GptConfig, ImageShape, ModelKind, ModelSpec};
 use serde::{Deserialize, Serialize};
 
@@ -71,6 +73,10 @@ pub struct Case {
     /// is built, so the driver runs out of memory where a smaller card would.
     #[serde(default)]
     pub device_memory: Option<u64>,
+    /// Write the case's plan, last iteration and memory timeline (burn-swap
+    /// policies) under this folder, in one of the case's own.
+    #[serde(default)]
+    pub profiles: Option<PathBuf>,
 }
 
 impl Case {
@@ -99,6 +105,18 @@ impl Case {
             kind if kind.takes_image_shape() => self.image.clone(),
             _ => "-".into(),
         }
+    }
+
+    /// The case as a folder name: `gpt-small-cifar-home-b4`.
+    pub fn file_stem(&self) -> String {
+        format!(
+            "{}-{}-{}-b{}",
+            self.model, self.image, self.policy, self.batch
+        )
+        .replace(
+            |c: char| !c.is_ascii_alphanumeric() && c != '-' && c != '.',
+            "-",
+        )
     }
 
     pub fn label(&self) -> String {

@@ -25,7 +25,8 @@
 //! `--batches`, `--policies`, `--steps`, `--warmup`, `--max-warmup`,
 //! `--budget`, `--min-swap`, `--case-timeout`, `--search-budget`,
 //! `--search-start`, `--search-max`, `--gpt`, `--gpt-layers`, `--gpt-seq`,
-//! `--json`; on CUDA `--unfused` (every policy on CubeCL's backend without
+//! `--json`, `--profiles DIR` (each burn-swap case's plan, last iteration
+//! and memory timeline, as the example writes them); on CUDA `--unfused` (every policy on CubeCL's backend without
 //! burn's fusion). `BURN_SWAP_UNDER_FUSION=0` leaves fusion tensors on the
 //! device. `RUST_LOG` picks burn-swap's `tracing` events each case prints to
 //! stderr (warnings by default).
