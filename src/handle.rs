@@ -33,6 +33,13 @@ pub(crate) enum SlotEvent {
         id: TensorId,
         bytes: u64,
     },
+    /// A prefetch of a compressed copy began: until it is collected (and
+    /// decompressed) at its use, the device holds only `bytes`, the
+    /// compressed copy's buffer; `Loaded` follows then.
+    Arriving {
+        id: TensorId,
+        bytes: u64,
+    },
     Released {
         id: TensorId,
     },
@@ -648,6 +655,13 @@ impl<B: Backend> Slot<B> {
     /// A prefetched primitive, waiting for its copy if it has not landed
     /// (a wait is reported as a stall: the prefetch came too late).
     fn collect(&self, incoming: Incoming<B::FloatTensorPrimitive>) -> B::FloatTensorPrimitive {
+        if incoming.held_bytes().is_some() {
+            // Decompressed now: the whole tensor is on the device from here.
+            self.report(SlotEvent::Loaded {
+                id: self.id,
+                bytes: self.bytes,
+            });
+        }
         if incoming.landed() {
             return timed(Part::SwapIn, || transfer::collect::<B>(incoming));
         }
@@ -795,9 +809,16 @@ impl<B: Backend> ManagedSlot for Slot<B> {
             Incoming::Ready(primitive) => Storage::Resident(primitive),
             incoming => Storage::Loading(incoming),
         };
-        self.report(SlotEvent::Loaded {
-            id: self.id,
-            bytes: self.bytes,
+        let held = match &*storage {
+            Storage::Loading(incoming) => incoming.held_bytes(),
+            _ => None,
+        };
+        self.report(match held {
+            Some(bytes) => SlotEvent::Arriving { id: self.id, bytes },
+            None => SlotEvent::Loaded {
+                id: self.id,
+                bytes: self.bytes,
+            },
         });
     }
 }

@@ -389,6 +389,9 @@ pub(crate) struct Executor {
     stand_in_slots: HashMap<TensorId, Weak<dyn Any + Send + Sync>>,
     /// Offloaded tensors that a prefetch may bring back.
     offloaded: HashMap<TensorId, Weak<dyn ManagedSlot>>,
+    /// Compressed copies on their way back, and the bytes each holds on the
+    /// device (counted in `live_bytes`) until decompressed at its use.
+    arriving: HashMap<TensorId, u64>,
     active: Option<ActivePlan>,
     /// The current iteration still follows the active plan's op sequence.
     on_plan: bool,
@@ -549,6 +552,7 @@ impl Executor {
             by_key: HashMap::default(),
             stand_in_slots: HashMap::default(),
             offloaded: HashMap::default(),
+            arriving: HashMap::default(),
             active: None,
             on_plan: false,
             status: Ok(()),
@@ -793,6 +797,9 @@ impl Executor {
             match event {
                 SlotEvent::Released { id } => {
                     self.offloaded.remove(&id);
+                    if let Some(held) = self.arriving.remove(&id) {
+                        self.live_bytes -= held;
+                    }
                     self.set_resident(id, false);
                     if let Some(live) = self.live.remove(&id) {
                         if let Some(key) = live.key {
@@ -805,8 +812,18 @@ impl Executor {
                     self.set_resident(id, false);
                     self.recorder.offloaded(id, bytes, at);
                 }
-                SlotEvent::Loaded { id, bytes } => {
+                SlotEvent::Arriving { id, bytes } => {
+                    self.offloaded.remove(&id);
                     self.loaded_in_op += bytes;
+                    self.live_bytes += bytes;
+                    self.arriving.insert(id, bytes);
+                }
+                SlotEvent::Loaded { id, bytes } => {
+                    if let Some(held) = self.arriving.remove(&id) {
+                        self.live_bytes -= held;
+                    } else {
+                        self.loaded_in_op += bytes;
+                    }
                     self.offloaded.remove(&id);
                     self.set_resident(id, true);
                     if let Some(live) = self.live.get_mut(&id) {

@@ -1449,3 +1449,53 @@ fn the_bitmap_is_timed_once_where_the_link_was_and_tensors_of_two_values_were_co
     executor.time_bitmap_once(&profile);
     assert_eq!(device.bitmap_timings.load(Ordering::Relaxed), 1);
 }
+
+#[test]
+fn a_compressed_copy_on_its_way_back_counts_its_own_bytes_until_it_is_decompressed() {
+    use crate::handle::SlotEvent;
+    let (mut executor, _) = following_a_plan_on(Driver::default());
+    let profile = two_saved_tensors(1_000_000);
+    let key = profile.saved_tensors().next().unwrap().key;
+    executor.produced(7, key, 64 << 20, None);
+    let start = executor.live_bytes - (64 << 20);
+    let at = |executor: &mut Executor, event: SlotEvent| {
+        executor.tracker.push(event);
+        executor.absorb_events(3);
+        executor.live_bytes - start
+    };
+    let offloaded = SlotEvent::Offloaded {
+        id: 7,
+        bytes: 64 << 20,
+    };
+    assert_eq!(at(&mut executor, offloaded), 0);
+    // Prefetched: only the compressed copy's buffer is on the device.
+    let arriving = SlotEvent::Arriving {
+        id: 7,
+        bytes: 2 << 20,
+    };
+    assert_eq!(at(&mut executor, arriving), 2 << 20);
+    // Collected at its use: decompressed, the whole tensor.
+    let loaded = SlotEvent::Loaded {
+        id: 7,
+        bytes: 64 << 20,
+    };
+    assert_eq!(at(&mut executor, loaded), 64 << 20);
+    assert!(executor.arriving.is_empty());
+    // One dropped on its way back gives its copy's bytes back.
+    executor.produced(8, key, 64 << 20, None);
+    at(
+        &mut executor,
+        SlotEvent::Offloaded {
+            id: 8,
+            bytes: 64 << 20,
+        },
+    );
+    at(
+        &mut executor,
+        SlotEvent::Arriving {
+            id: 8,
+            bytes: 1 << 20,
+        },
+    );
+    assert_eq!(at(&mut executor, SlotEvent::Released { id: 8 }), 64 << 20);
+}

@@ -231,6 +231,15 @@ impl<R: CubeRuntime> CubeLoad<R> {
         }
     }
 
+    /// See [`DeviceLoad::held_bytes`].
+    pub(crate) fn held_bytes(&self) -> Option<u64> {
+        match self {
+            CubeLoad::Ready(_) => None,
+            #[cfg(feature = "cuda")]
+            CubeLoad::Cuda(pending) => pending.held_bytes(),
+        }
+    }
+
     /// The tensor, waiting for its copy if needed.
     pub(crate) fn collect(self) -> CubeTensor<R> {
         match self {
@@ -265,6 +274,9 @@ impl<R: CubeRuntime> DeviceLoad for CubeLoad<R> {
     }
     fn wait_downloaded(&self) {
         CubeLoad::wait_downloaded(self)
+    }
+    fn held_bytes(&self) -> Option<u64> {
+        CubeLoad::held_bytes(self)
     }
     fn collect(self: Box<Self>) -> Box<dyn Any + Send> {
         Box::new(CubeLoad::collect(*self))

@@ -900,6 +900,9 @@ impl<R: CubeRuntime> DeviceLoad for FusedLoad<R> {
             load.wait_downloaded();
         }
     }
+    fn held_bytes(&self) -> Option<u64> {
+        self.load.as_ref().and_then(CubeLoad::held_bytes)
+    }
     fn collect(self: Box<Self>) -> Box<dyn Any + Send> {
         Box::new(FusedLoad::collect(*self))
     }

@@ -190,6 +190,12 @@ pub(crate) trait DeviceLoad: Send {
     fn download_in_flight(&self) -> bool;
     /// Blocks until that download finished.
     fn wait_downloaded(&self);
+    /// The device bytes it holds until collected, where fewer than the
+    /// tensor's: a compressed copy comes back into a buffer of its own size
+    /// and is decompressed only when collected. `None`: the tensor's bytes.
+    fn held_bytes(&self) -> Option<u64> {
+        None
+    }
     /// The primitive, waiting for its copy if needed.
     fn collect(self: Box<Self>) -> Box<dyn Any + Send>;
 }
@@ -224,6 +230,15 @@ impl<P> Incoming<P> {
     pub(crate) fn wait_downloaded(&self) {
         if let Incoming::Device(load) = self {
             load.wait_downloaded();
+        }
+    }
+
+    /// The device bytes it holds until collected, where fewer than the
+    /// tensor's (see [`DeviceLoad::held_bytes`]).
+    pub(crate) fn held_bytes(&self) -> Option<u64> {
+        match self {
+            Incoming::Ready(_) => None,
+            Incoming::Device(load) => load.held_bytes(),
         }
     }
 }

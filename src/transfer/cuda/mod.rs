@@ -164,7 +164,6 @@ pub(crate) struct CudaCopy {
     dtype: DType,
     device: CudaDevice,
     /// The block holds the buffer compressed (see [`super::packed`]).
-    #[cfg_attr(not(feature = "compression"), allow(dead_code))]
     packed: bool,
     /// The block's size when the download started: the tensor's, or for a
     /// compressed copy the compressor's worst case (the block shrinks to
@@ -178,6 +177,8 @@ pub(crate) struct CudaCopy {
 pub(crate) struct PendingLoad {
     copy: CudaCopy,
     done: Arc<Ticket<Result<cubecl::server::Handle, String>>>,
+    /// The device buffer the upload lands in.
+    upload_bytes: usize,
 }
 
 impl PendingLoad {
@@ -192,6 +193,10 @@ impl PendingLoad {
     /// Blocks until the download of the block it reads finished.
     pub(crate) fn wait_downloaded(&self) {
         self.copy.wait();
+    }
+    /// A compressed copy's buffer until it is collected (decompressed then).
+    pub(crate) fn held_bytes(&self) -> Option<u64> {
+        self.copy.packed.then_some(self.upload_bytes as u64)
     }
 }
 
@@ -345,6 +350,7 @@ pub(crate) fn prefetch(copy: CudaCopy) -> Result<PendingLoad, CubePrimitive> {
         }
     }
     let done = Ticket::new();
+    let upload_bytes = copy.upload_bytes();
     match existing(&copy.device) {
         Some(engine) => {
             // From compute's own pool, so the memory goes back to compute
@@ -352,7 +358,7 @@ pub(crate) fn prefetch(copy: CudaCopy) -> Result<PendingLoad, CubePrimitive> {
             // used this memory was enqueued before it, so it has run before
             // the copy lands. A compressed block only shrinks (to its size
             // once its download read it), so this holds what is copied.
-            let dst = engine.compute.empty(copy.upload_bytes());
+            let dst = engine.compute.empty(upload_bytes);
             // A job that cannot be sent completes with an error when dropped.
             let job = Upload::new(
                 copy.block.clone(),
@@ -364,7 +370,11 @@ pub(crate) fn prefetch(copy: CudaCopy) -> Result<PendingLoad, CubePrimitive> {
         }
         None => done.set(Err("the upload thread is not running".into())),
     }
-    Ok(PendingLoad { copy, done })
+    Ok(PendingLoad {
+        copy,
+        done,
+        upload_bytes,
+    })
 }
 
 /// After the download finished: the tensor it handed back, if it failed
@@ -400,7 +410,7 @@ fn take_failed(copy: &CudaCopy) -> Option<CubePrimitive> {
 /// (synchronous) upload, still layout-exact. A compressed copy is
 /// decompressed on compute's stream.
 pub(crate) fn finish(pending: PendingLoad) -> CubePrimitive {
-    let PendingLoad { copy, done } = pending;
+    let PendingLoad { copy, done, .. } = pending;
     let client = CudaRuntime::client(&copy.device);
     let handle = match done.ready_or(|| flush_jobs(&copy.device)).take() {
         Ok(handle) => handle,
