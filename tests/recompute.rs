@@ -264,9 +264,8 @@ fn home_times_its_plan_against_its_rivals_and_the_winner_keeps_gradients_identic
     let verdict = &verdicts[0];
     assert!(verdict.contains("home's plan "), "{verdict}");
     let winner = verdict
-        .rsplit("; ")
-        .next()
-        .and_then(|w| w.strip_suffix(" plan stays"))
+        .split("; ")
+        .find_map(|w| w.strip_suffix(" plan stays"))
         .map(|w| w.trim_end_matches("'s").trim_end_matches('\''))
         .unwrap_or_else(|| panic!("a winner: {verdict}"));
     let rivals = ["capuchin", "superneurons", "swap-all"];
