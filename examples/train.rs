@@ -456,12 +456,12 @@ fn run<D: Backend>(args: &Args) {
             compressed.decompressions
         );
     }
-    // A plan made at the last step was followed by no step: the last step
-    // ran under the plan before it.
+    // A plan made at the last step was followed by no step, and a step
+    // that timed a rival plan did not run the plan in force.
     let plan_followed = times.steady_from < times.times.len();
     if plan.is_some() && !plan_followed {
         println!(
-            "evaluator: the plan in force was made at the last step, which followed the one before it: run more steps to measure it"
+            "evaluator: the last step made the plan in force or timed a rival plan on the device: run more steps to measure the plan in force"
         );
     }
     if let Some(predicted) = plan
