@@ -803,15 +803,13 @@ impl<B: Backend> ManagedSlot for Slot<B> {
             unreachable!()
         };
         let _span = tracing::trace_span!("prefetch", id = self.id, bytes = self.bytes).entered();
-        *storage = match timed(Part::Prefetch, || {
+        let incoming = timed(Part::Prefetch, || {
             transfer::prefetch::<B>(host, &self.device)
-        }) {
+        });
+        let held = incoming.held_bytes();
+        *storage = match incoming {
             Incoming::Ready(primitive) => Storage::Resident(primitive),
             incoming => Storage::Loading(incoming),
-        };
-        let held = match &*storage {
-            Storage::Loading(incoming) => incoming.held_bytes(),
-            _ => None,
         };
         self.report(match held {
             Some(bytes) => SlotEvent::Arriving { id: self.id, bytes },

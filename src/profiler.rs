@@ -6,6 +6,7 @@
 //! become names here, on their way in.
 
 use std::borrow::Cow;
+use std::path::{Path, PathBuf};
 
 use burn_backend::DType;
 
@@ -38,42 +39,15 @@ pub(crate) fn dtype_name(dtype: DType) -> Cow<'static, str> {
     })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn element_type_names_are_what_debug_writes() {
-        let types = [
-            DType::F64,
-            DType::F32,
-            DType::Flex32,
-            DType::F16,
-            DType::BF16,
-            DType::I64,
-            DType::I32,
-            DType::I16,
-            DType::I8,
-            DType::U64,
-            DType::U32,
-            DType::U16,
-            DType::U8,
-        ];
-        for dtype in types {
-            assert_eq!(dtype_name(dtype), format!("{dtype:?}"));
-        }
-    }
-}
-
 /// The files [`write_run`] wrote.
 #[derive(Debug, Clone)]
 pub struct RunFiles {
     /// The profile the plan in force was made from, with that plan.
-    pub plan: std::path::PathBuf,
+    pub plan: PathBuf,
     /// The last iteration as measured (its memory op by op, its moves).
-    pub last_iteration: std::path::PathBuf,
+    pub last_iteration: PathBuf,
     /// The last iteration's device bytes against the plan's prediction.
-    pub timeline: std::path::PathBuf,
+    pub timeline: PathBuf,
 }
 
 /// Writes what this process's last training iteration did into `dir`:
@@ -83,7 +57,7 @@ pub struct RunFiles {
 /// predicted for it; `budget` and `device_memory` are drawn as lines where
 /// given). `None` where no iteration was recorded yet.
 pub fn write_run(
-    dir: &std::path::Path,
+    dir: &Path,
     budget: Option<u64>,
     device_memory: Option<u64>,
 ) -> std::io::Result<Option<RunFiles>> {
@@ -111,4 +85,31 @@ pub fn write_run(
     };
     std::fs::write(&files.timeline, timeline_svg_with(&last, &options))?;
     Ok(Some(files))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn element_type_names_are_what_debug_writes() {
+        let types = [
+            DType::F64,
+            DType::F32,
+            DType::Flex32,
+            DType::F16,
+            DType::BF16,
+            DType::I64,
+            DType::I32,
+            DType::I16,
+            DType::I8,
+            DType::U64,
+            DType::U32,
+            DType::U16,
+            DType::U8,
+        ];
+        for dtype in types {
+            assert_eq!(dtype_name(dtype), format!("{dtype:?}"));
+        }
+    }
 }

@@ -1,9 +1,9 @@
 //! What a case is, how a policy name is run, and what a child reports back.
 
-use burn_swap::config::policy_by_name;
-use burn_swap::transfer::DeviceUsage;
 use std::path::PathBuf;
 
+use burn_swap::config::policy_by_name;
+use burn_swap::transfer::DeviceUsage;
 use burn_swap_models::{GptConfig, ImageShape, ModelKind, ModelSpec};
 use serde::{Deserialize, Serialize};
 

@@ -92,9 +92,7 @@ pub fn run_policy<I: Backend<Device = DeviceOf>>(case: &Case) -> Measured {
             if let Some(dir) = &case.profiles {
                 let dir = dir.join(case.file_stem());
                 match burn_swap::profiler::write_run(&dir, case.budget, case.device_memory) {
-                    Ok(Some(files)) => {
-                        eprintln!("wrote {}", files.plan.parent().unwrap_or(&dir).display())
-                    }
+                    Ok(Some(_)) => eprintln!("wrote {}", dir.display()),
                     Ok(None) => {}
                     Err(err) => eprintln!("could not write {}: {err}", dir.display()),
                 }

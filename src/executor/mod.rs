@@ -797,9 +797,7 @@ impl Executor {
             match event {
                 SlotEvent::Released { id } => {
                     self.offloaded.remove(&id);
-                    if let Some(held) = self.arriving.remove(&id) {
-                        self.live_bytes -= held;
-                    }
+                    self.arrived(id);
                     self.set_resident(id, false);
                     if let Some(live) = self.live.remove(&id) {
                         if let Some(key) = live.key {
@@ -819,9 +817,8 @@ impl Executor {
                     self.arriving.insert(id, bytes);
                 }
                 SlotEvent::Loaded { id, bytes } => {
-                    if let Some(held) = self.arriving.remove(&id) {
-                        self.live_bytes -= held;
-                    } else {
+                    // A compressed copy counted its bytes as it arrived.
+                    if !self.arrived(id) {
                         self.loaded_in_op += bytes;
                     }
                     self.offloaded.remove(&id);
@@ -860,6 +857,17 @@ impl Executor {
             }
         }
         self.events = events;
+    }
+
+    /// A compressed copy on its way back is no longer: its buffer's bytes
+    /// leave the count (the tensor's own follow where it is now resident).
+    /// Returns whether it was on its way.
+    fn arrived(&mut self, id: TensorId) -> bool {
+        let held = self.arriving.remove(&id);
+        if let Some(held) = held {
+            self.live_bytes -= held;
+        }
+        held.is_some()
     }
 
     /// Marks a tracked tensor as on the device or not, keeping the byte counts.
