@@ -39,7 +39,7 @@ use crate::config::{OnBudgetError, PoolCap, SwapConfig};
 use crate::decorator::{timed, timed_ns, Part};
 use crate::error::SwapError;
 use crate::handle::{ManagedSlot, SlotEvent, TensorId, Tracker};
-use crate::plan_trial::{Candidate, PlanTrial, TrialStep, Way, RIVAL_WINDOW};
+use crate::plan_trial::{Candidate, PlanTrial, TrialStep, Way};
 use crate::policy::{self, Action, Codec, CostModel, Plan, PlanError, PlanParams};
 use crate::profiler::{human_bytes, write_json, OpRecord, Phase, Profile, Recorder, TensorKey};
 use crate::rebuild_check::{Checked, Differed, RebuildAs, RebuildCheck, RebuildChecks};

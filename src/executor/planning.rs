@@ -22,12 +22,12 @@ impl Executor {
         };
         if !self.plan_trial.began_for(&active) {
             let started = Instant::now();
-            let (others, reserve, not_timed) = self.candidates(&profile, &active);
+            let (others, not_timed) = self.candidates(&profile, &active);
             self.planning_took(report, started.elapsed());
             for why in &not_timed {
                 tracing::info!(rival = %why, "a rival's plan is not timed");
             }
-            if let TrialStep::Restart = self.plan_trial.begin(active, others, reserve, not_timed) {
+            if let TrialStep::Restart = self.plan_trial.begin(active, others, not_timed) {
                 self.step_clock.restart();
             }
             return;
@@ -73,18 +73,15 @@ impl Executor {
     }
 
     /// The plans to time against `active`: without its codecs, where the
-    /// policy checks them on the device, and its rivals' plans that fit
-    /// and that the replay puts within [`RIVAL_WINDOW`] of its step, the
-    /// nearest [`RIVALS_TIMED`] first; then, in reserve, the nearest of
-    /// the others, up to [`RIVALS_TIMED`] rivals in all (timed only if the
-    /// replay missed `active`'s own step as much). Last, the rivals not
-    /// timed, each as `name: why` (no plan, the same plan as `active`, or
-    /// further than the nearest [`RIVALS_TIMED`]).
+    /// policy checks them on the device, then each of its rivals' plans
+    /// that fits, the one the replay puts nearest first. Last, the rivals
+    /// not timed, each as `name: why` (no plan, or the same plan as
+    /// `active`).
     pub(super) fn candidates(
         &self,
         profile: &Profile,
         active: &Plan,
-    ) -> (Vec<Candidate>, Vec<Candidate>, Vec<String>) {
+    ) -> (Vec<Candidate>, Vec<String>) {
         let params = self.plan_params();
         let policy = &*self.config.policy;
         let mut others = Vec::new();
@@ -96,8 +93,6 @@ impl Executor {
                 });
             }
         }
-        let step_ns = |plan: &Plan| plan.predicted.as_ref().map(|p| p.iteration_ns);
-        let within = step_ns(active).map_or(f64::INFINITY, |ns| ns * RIVAL_WINDOW);
         let mut not_timed = Vec::new();
         let mut rivals: Vec<(f64, Candidate)> = policy
             .rivals()
@@ -118,7 +113,10 @@ impl Executor {
                     not_timed.push(format!("{}: the same plan", rival.name()));
                     return None;
                 }
-                let ns = step_ns(&plan).unwrap_or(f64::INFINITY);
+                let ns = plan
+                    .predicted
+                    .as_ref()
+                    .map_or(f64::INFINITY, |p| p.iteration_ns);
                 let way = Way::Rival(rival);
                 Some((
                     ns,
@@ -130,21 +128,8 @@ impl Executor {
             })
             .collect();
         rivals.sort_by(|a, b| a.0.total_cmp(&b.0));
-        for (ns, rival) in rivals.iter().skip(RIVALS_TIMED) {
-            if let Way::Rival(policy) = &rival.way {
-                not_timed.push(format!(
-                    "{}: predicted {:.1} ms, slower than the {RIVALS_TIMED} nearest",
-                    policy.name(),
-                    ns / 1e6
-                ));
-            }
-        }
-        let (near, far): (Vec<_>, Vec<_>) = rivals
-            .into_iter()
-            .take(RIVALS_TIMED)
-            .partition(|(ns, _)| *ns <= within);
-        others.extend(near.into_iter().map(|(_, c)| c));
-        (others, far.into_iter().map(|(_, c)| c).collect(), not_timed)
+        others.extend(rivals.into_iter().map(|(_, c)| c));
+        (others, not_timed)
     }
 
     /// The plan for `profile` made the way the device timed fastest for
@@ -726,10 +711,6 @@ pub(super) fn why_no_plan(err: &PlanError, unseen: u64) -> String {
             .to_string(),
     }
 }
-
-/// The rivals' plans timed at most, each twice (in turn and back) over
-/// about [`PACE_STEPS`] + 2 steps.
-const RIVALS_TIMED: usize = 2;
 
 /// The report's line for a new plan: the plan, `why` it was made, and the
 /// room it leaves for what the device adds beyond it.
