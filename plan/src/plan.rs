@@ -5,6 +5,7 @@
 //! offloaded and the op before which it is brought back. The executor applies
 //! it as long as the op sequence matches the profiled one.
 
+use std::collections::HashSet;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -202,6 +203,21 @@ impl Plan {
             .sum()
     }
 
+    /// Whether the plan runs an op of one of `signatures` again to rebuild
+    /// a tensor (a stand-in runs nothing): where the device found rebuilds
+    /// of those ops differ, a plan made before that is out of date.
+    pub fn reruns_any_of(&self, signatures: &HashSet<u64>) -> bool {
+        !signatures.is_empty()
+            && self.decisions.iter().any(|d| {
+                d.action == Action::Recompute
+                    && d.stand_in.is_none()
+                    && self
+                        .op_signatures
+                        .get(d.key.op as usize)
+                        .is_some_and(|s| signatures.contains(s))
+            })
+    }
+
     /// Whether `other` does the same to every tensor (keeps, swaps with the
     /// same codec, or rebuilds it), whenever it moves it.
     pub fn same_actions(&self, other: &Plan) -> bool {
@@ -312,5 +328,52 @@ impl fmt::Display for Plan {
             Some(why) => write!(f, "\n  moves nothing: {why}"),
             None => Ok(()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn decision(op: u32, action: Action, stand_in: Option<TensorKey>) -> Decision {
+        Decision {
+            key: TensorKey { op, output: 0 },
+            bytes: 1 << 20,
+            action,
+            offload_after: op + 1,
+            prefetch_at: 9,
+            needed_at: 9,
+            codec: None,
+            stand_in,
+            transient: false,
+        }
+    }
+
+    #[test]
+    fn a_plan_reruns_an_op_only_where_it_rebuilds_its_tensor_without_a_stand_in() {
+        let plan = Plan {
+            policy: "test".into(),
+            iteration: 0,
+            decisions: vec![
+                decision(0, Action::Swap, None),
+                decision(1, Action::Recompute, Some(TensorKey { op: 0, output: 0 })),
+                decision(2, Action::Recompute, None),
+            ],
+            op_signatures: vec![10, 11, 12],
+            budget_bytes: None,
+            expected_peak_bytes: 0,
+            expected_peak_op: 0,
+            expected_host_peak_bytes: 0,
+            unseen_bytes: 0,
+            expected_peak_saved_bytes: 0,
+            keep_all_peak_saved_bytes: 0,
+            moves_nothing_because: None,
+            predicted: None,
+        };
+        let of = |s: &[u64]| s.iter().copied().collect::<HashSet<u64>>();
+        assert!(plan.reruns_any_of(&of(&[12])));
+        // Swapped, or stood in for: no op runs again.
+        assert!(!plan.reruns_any_of(&of(&[10, 11])));
+        assert!(!plan.reruns_any_of(&of(&[])));
     }
 }
