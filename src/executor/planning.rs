@@ -548,6 +548,56 @@ impl Executor {
         self.plan_profile = Some(Arc::new(profile.clone()));
     }
 
+    /// `planned`, or where no plan leaves what the device adds beyond the
+    /// plan free of a budget taken from the free memory with the default,
+    /// narrowing margin, and the best plan tried and what the device adds
+    /// fit in that free memory, the plan leaving what is left of the budget
+    /// beside it, with a warning, as [`Self::replan_for_unseen`] does. A
+    /// budget that shrank as an iteration began must not end training over
+    /// its margin alone (GPT-small b4 under a 12 GiB cap on an H200: a
+    /// budget of 6.2 GiB, 3.6 GiB of it to leave, and the best plan needed
+    /// 6.7 GiB, with 8.3 GiB free).
+    fn leaving_less_unseen(
+        &mut self,
+        profile: &Profile,
+        planned: Result<Plan, PlanError>,
+    ) -> Result<Plan, PlanError> {
+        // The budget in force now: a narrower margin may have been taken.
+        let params = self.plan_params();
+        let (Err(err @ PlanError::BudgetTooSmall { need, .. }), Some(budget), Some(free)) =
+            (&planned, params.budget_bytes, self.margin.free())
+        else {
+            return planned;
+        };
+        if !self.margin.narrows() || *need > free {
+            return planned;
+        }
+        let leave = params.unseen_bytes;
+        let left = budget.saturating_sub(need.saturating_sub(leave)) / 100 * 99;
+        if leave == 0 || left >= leave {
+            return planned;
+        }
+        let retry = self.plan_with(
+            profile,
+            &PlanParams {
+                unseen_bytes: left,
+                ..params.clone()
+            },
+        );
+        if retry.is_err() {
+            return planned;
+        }
+        self.warnings.raise(SwapWarning::UnseenOverBudget {
+            budget_bytes: budget,
+            unseen_bytes: leave,
+            left_bytes: Some(left),
+            why: err.to_string(),
+        });
+        self.unseen.in_force = left;
+        self.unseen.gave_up = true;
+        retry
+    }
+
     /// Plans again from the plan's profile with the tensors of `refused`
     /// (the plan rebuilds them, but their slots could not free them) kept
     /// or swapped, at most [`REFUSED_REPLANS`] times from one profile; past
@@ -599,6 +649,7 @@ impl Executor {
         let params = self.plan_params();
         let planned = self.plan_with(profile, &params);
         let planned = self.plan_with_narrower_margin(profile, &params, planned);
+        let planned = self.leaving_less_unseen(profile, planned);
         match planned {
             Ok(plan) => {
                 self.install_plan(profile, plan);

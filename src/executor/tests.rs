@@ -1110,6 +1110,33 @@ fn where_no_plan_fits_the_first_margin_the_budget_leaves_the_least() {
 }
 
 #[test]
+fn where_the_free_memory_holds_the_plan_and_what_the_device_adds_a_plan_leaves_less_of_it() {
+    // 8 GiB free: budgets of 4 GiB (a half) and 6 GiB (a quarter).
+    let driver = device_with(8 * GIB, 0);
+    let profile = Recorder::new(16, 0).finish(0, 0, None);
+    // 7 GiB to leave for what the device adds: neither budget leaves it,
+    // but the free memory holds it beside the plan: the plan leaves what
+    // the budget has, and a warning says so.
+    let mut executor = training_on(&driver, exact_swap_all().build());
+    executor.unseen.in_force = 7 * GIB;
+    executor.replan(&profile).unwrap();
+    // The quarter's budget, the narrower, is taken.
+    assert_eq!(executor.budget, Some(6 * GIB));
+    let left = executor.plan().unwrap().unseen_bytes;
+    assert!(left < 6 * GIB && left > 5 * GIB, "{left}");
+    assert_eq!(executor.unseen.in_force, left);
+    assert!(executor.unseen.gave_up);
+    assert!(executor.warnings().iter().any(|w| matches!(
+        w,
+        SwapWarning::UnseenOverBudget { left_bytes: Some(l), .. } if *l == left
+    )));
+    // 9 GiB: more than is free, no plan.
+    let mut executor = training_on(&driver, exact_swap_all().build());
+    executor.unseen.in_force = 9 * GIB;
+    assert!(executor.replan(&profile).is_err());
+}
+
+#[test]
 fn a_narrower_margin_lets_plans_leave_what_the_device_adds_again() {
     let driver = device_with(8 * GIB, 0);
     let mut executor = training_on(&driver, exact_swap_all().build());
