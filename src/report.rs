@@ -310,10 +310,9 @@ pub struct IterationReport {
     /// That plan in one line, or why none fits.
     pub plan: Option<String>,
     /// The plan in force was timed on the device against the same plan
-    /// without its codecs (`cswap`, `home`) and its rivals' plans (`home`:
-    /// `capuchin`, `superneurons`, `swap-all`, those the replay puts near
-    /// it), in turn and back, and this is each one's paces, their mean and
-    /// the one kept.
+    /// without its codecs (`cswap`, `home`) and its rivals' plans that fit
+    /// (`home`: `capuchin`, `superneurons`, `swap-all`), in turn and back,
+    /// and this is each one's paces, their mean and the one kept.
     pub plans_timed: Option<String>,
     /// After plans were timed, the evaluator was fitted to the pace of the
     /// one that stayed: the step measured, the one predicted now and

@@ -123,9 +123,9 @@ pub trait Policy: Send + Sync + fmt::Debug {
     fn checks_codecs_on_device(&self) -> bool {
         false
     }
-    /// Policies whose plans are timed on the device against this one's,
-    /// the fastest staying (those the replay puts near this one's step):
-    /// for a policy that chooses on a replay it starts from their plans.
+    /// Policies whose plans are timed on the device against this one's
+    /// where they fit, the fastest staying: for a policy that chooses on a
+    /// replay it starts from their plans.
     fn rivals(&self) -> Vec<Arc<dyn Policy>> {
         Vec::new()
     }
