@@ -18,17 +18,8 @@ pub use burn_swap_plan::PlanError;
 pub(crate) fn plan_for_tests(decisions: Vec<Decision>, budget_bytes: Option<u64>) -> Plan {
     Plan {
         policy: "test".into(),
-        iteration: 0,
         decisions,
-        op_signatures: Vec::new(),
         budget_bytes,
-        expected_peak_bytes: 0,
-        expected_peak_op: 0,
-        expected_host_peak_bytes: 0,
-        unseen_bytes: 0,
-        expected_peak_saved_bytes: 0,
-        keep_all_peak_saved_bytes: 0,
-        moves_nothing_because: None,
-        predicted: None,
+        ..Plan::default()
     }
 }

@@ -100,7 +100,7 @@ impl Decision {
 }
 
 /// A per-tensor plan for an iteration whose op sequence matches `op_signatures`.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Plan {
     /// The policy that made it.
     pub policy: String,
@@ -352,23 +352,13 @@ mod tests {
     #[test]
     fn a_plan_reruns_an_op_only_where_it_rebuilds_its_tensor_without_a_stand_in() {
         let plan = Plan {
-            policy: "test".into(),
-            iteration: 0,
             decisions: vec![
                 decision(0, Action::Swap, None),
                 decision(1, Action::Recompute, Some(TensorKey { op: 0, output: 0 })),
                 decision(2, Action::Recompute, None),
             ],
             op_signatures: vec![10, 11, 12],
-            budget_bytes: None,
-            expected_peak_bytes: 0,
-            expected_peak_op: 0,
-            expected_host_peak_bytes: 0,
-            unseen_bytes: 0,
-            expected_peak_saved_bytes: 0,
-            keep_all_peak_saved_bytes: 0,
-            moves_nothing_because: None,
-            predicted: None,
+            ..Plan::default()
         };
         let of = |s: &[u64]| s.iter().copied().collect::<HashSet<u64>>();
         assert!(plan.reruns_any_of(&of(&[12])));
