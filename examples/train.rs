@@ -227,9 +227,10 @@ fn train<B: AutodiffBackend>(args: &Args, label: &str) -> Run {
         times.push(secs);
         let doing = match burn_swap::last_iteration().filter(|_| swap) {
             Some(report) => {
-                // A step that planned, or that ran a rival plan being timed
-                // against the one in force, is not the steady state.
-                if report.planning.is_some() || report.trying_plans {
+                // A step that planned, that ran a rival plan being timed
+                // against the one in force, or that compared rebuilds with
+                // their tensors (both read back), is not the steady state.
+                if report.planning.is_some() || report.trying_plans || report.rebuilds_checked > 0 {
                     steady_from = step + 1;
                 }
                 step_status(&report)
@@ -297,6 +298,12 @@ fn step_status(report: &burn_swap::IterationReport) -> String {
         line += &format!("; {verdict}");
     } else if report.trying_plans {
         line += " (plans timed against each other on the device: the plan in force may change)";
+    }
+    if report.rebuilds_checked > 0 {
+        line += &format!(
+            "; {} rebuilds compared with their tensors ({} differed)",
+            report.rebuilds_checked, report.rebuilds_differed
+        );
     }
     if report.first && report.wall > burn_swap::report::SLOW_FIRST_ITERATION {
         line += "\n    (a slow first step is kernel compilation and autotune: see cubecl.toml, \
@@ -456,12 +463,13 @@ fn run<D: Backend>(args: &Args) {
             compressed.decompressions
         );
     }
-    // A plan made at the last step was followed by no step, and a step
-    // that timed a rival plan did not run the plan in force.
+    // A plan made at the last step was followed by no step, a step that
+    // timed a rival plan did not run the plan in force, and one that
+    // compared rebuilds read tensors back.
     let plan_followed = times.steady_from < times.times.len();
     if plan.is_some() && !plan_followed {
         println!(
-            "evaluator: the last step made the plan in force or timed a rival plan on the device: run more steps to measure the plan in force"
+            "evaluator: the last step made the plan in force, timed a rival plan on the device or compared rebuilds with their tensors: run more steps to measure the plan in force"
         );
     }
     if let Some(predicted) = plan
