@@ -417,8 +417,6 @@ pub(super) fn wider_margin_loses(wide_ns: Option<f64>, narrow_ns: Option<f64>) -
 pub(super) struct FreeMemoryMargin {
     pub(super) share: f64,
     least: f64,
-    /// The share configured to leave first.
-    first: f64,
     /// The first plan under the first share was compared with the least's.
     pub(super) compared: bool,
     /// The free memory the budget was last taken from: set only where the
@@ -432,7 +430,6 @@ impl FreeMemoryMargin {
         Self {
             share,
             least: config.least_free_memory_margin.min(share),
-            first: share,
             compared: false,
             free: None,
         }
@@ -440,12 +437,6 @@ impl FreeMemoryMargin {
 
     fn may_narrow(&self) -> bool {
         self.least < self.share
-    }
-
-    /// Whether the margin narrows where the first share leaves no plan
-    /// (the default), rather than being one share the user fixed.
-    pub(super) fn narrows(&self) -> bool {
-        self.least < self.first
     }
 
     /// The free memory the budget was last taken from, where it is.

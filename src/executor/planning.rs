@@ -43,7 +43,7 @@ impl Executor {
             TrialStep::Wait => {}
             TrialStep::Restart => self.step_clock.restart(),
             TrialStep::Try(plan) => {
-                let plan = self.without_excluded_rebuilds(&profile, plan, report);
+                let plan = self.without_excluded_rebuilds(plan, report);
                 report.plan = Some(plan_reason(
                     &plan,
                     " (timed on the device against the plans before it)",
@@ -59,7 +59,7 @@ impl Executor {
                 tracing::info!("burn-swap: {verdict}");
                 report.plans_timed = Some(verdict);
                 if let Some(winner) = restore {
-                    let winner = self.without_excluded_rebuilds(&profile, winner, report);
+                    let winner = self.without_excluded_rebuilds(winner, report);
                     report.plan = Some(plan_reason(
                         &winner,
                         " (back in force: it was the fastest on the device)",
@@ -77,28 +77,23 @@ impl Executor {
     /// `plan`, a candidate made as the trial began, or where it rebuilds
     /// an op whose rebuilds the device's comparisons have ruled out since
     /// (a rebuild differed while other plans were timed), the plan made
-    /// anew the same way from `profile` without those rebuilds. Put back
+    /// anew the same way from the plan's profile without those rebuilds. Put back
     /// as it was, such a plan frees tensors the executor no longer rebuilds,
     /// which then leave for the host unplanned and are fetched when
     /// backward reads them (GPT-small b4 at 6 GiB on an H200: 8 attention
     /// tensors of 192 MiB, 56 ms of waits a step).
     fn without_excluded_rebuilds(
         &mut self,
-        profile: &Profile,
         plan: Arc<Plan>,
         report: &mut IterationReport,
     ) -> Arc<Plan> {
-        let excluded = self.rebuild_checks.differing();
-        if !plan.reruns_any_of(&excluded) {
+        if !plan.reruns_any_of(&self.rebuild_checks.differing()) {
             return plan;
         }
         let started = Instant::now();
-        let mut profile = profile.clone();
-        for (op, signature) in profile.ops.iter_mut().zip(&profile.op_signatures) {
-            if excluded.contains(signature) {
-                op.replayable = false;
-            }
-        }
+        let Some(profile) = self.profile_without_differing_rebuilds() else {
+            return plan;
+        };
         let remade = self.plan_with(&profile, &self.plan_params());
         self.planning_took(report, started.elapsed());
         match remade {
@@ -435,7 +430,7 @@ impl Executor {
         if let Err(err @ PlanError::BudgetTooSmall { need, .. }) = &planned {
             // Beside the best plan's own bytes, what is left, if it is
             // worth a plan.
-            let left = budget.saturating_sub(need.saturating_sub(leave)) / 100 * 99;
+            let left = room_left(budget, *need, leave);
             if self.unseen.worth(left, budget) {
                 self.warnings.raise(SwapWarning::UnseenOverBudget {
                     budget_bytes: budget,
@@ -569,11 +564,14 @@ impl Executor {
         else {
             return planned;
         };
-        if !self.margin.narrows() || *need > free {
+        // Only under the default margin, which narrows where the first
+        // share leaves no plan, not under a share the user fixed.
+        let narrows = self.config.least_free_memory_margin < self.config.free_memory_margin;
+        if !narrows || *need > free {
             return planned;
         }
         let leave = params.unseen_bytes;
-        let left = budget.saturating_sub(need.saturating_sub(leave)) / 100 * 99;
+        let left = room_left(budget, *need, leave);
         if leave == 0 || left >= leave {
             return planned;
         }
@@ -581,7 +579,7 @@ impl Executor {
             profile,
             &PlanParams {
                 unseen_bytes: left,
-                ..params.clone()
+                ..params
             },
         );
         if retry.is_err() {
@@ -800,6 +798,13 @@ pub(super) fn why_no_plan(err: &PlanError, unseen: u64) -> String {
             .trim_start_matches("burn-swap: ")
             .to_string(),
     }
+}
+
+/// What a budget has beside the best plan tried, which needed `need`
+/// leaving `leave` for what the device adds beyond it (a hundredth kept
+/// back): what a plan can leave instead.
+fn room_left(budget: u64, need: u64, leave: u64) -> u64 {
+    budget.saturating_sub(need.saturating_sub(leave)) / 100 * 99
 }
 
 /// The report's line for a new plan: the plan, `why` it was made, and the
